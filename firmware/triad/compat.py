@@ -1,0 +1,59 @@
+# The one place that knows two runtimes exist (MicroPython and CPython).
+#
+# Code elsewhere writes `from triad.compat import micropython, const` and then
+# uses `@micropython.native` / `@micropython.viper` literally: MicroPython's
+# compiler recognises those decorators by their spelling, so on the board they
+# select the native emitters, while on CPython the stand-in below makes them
+# plain functions.
+try:
+    import micropython
+
+    const = micropython.const
+    MICROPYTHON = True
+except ImportError:
+    MICROPYTHON = False
+
+    def const(x):
+        return x
+
+    def _same(f):
+        return f
+
+    class _MicroPythonStandIn:
+        const = staticmethod(const)
+        native = staticmethod(_same)
+        viper = staticmethod(_same)
+
+        @staticmethod
+        def heap_lock():
+            pass
+
+        @staticmethod
+        def heap_unlock():
+            return 0
+
+    micropython = _MicroPythonStandIn()
+
+
+try:
+    from time import ticks_ms, ticks_us, ticks_diff, ticks_add, sleep_ms
+except ImportError:
+    import time as _time
+
+    _PERIOD = 1 << 30
+    _HALF = _PERIOD >> 1
+
+    def ticks_ms():
+        return int(_time.monotonic() * 1000) & (_PERIOD - 1)
+
+    def ticks_us():
+        return int(_time.monotonic() * 1000000) & (_PERIOD - 1)
+
+    def ticks_add(t, delta):
+        return (t + delta) & (_PERIOD - 1)
+
+    def ticks_diff(a, b):
+        return ((a - b + _HALF) & (_PERIOD - 1)) - _HALF
+
+    def sleep_ms(ms):
+        _time.sleep(ms / 1000)

@@ -1,0 +1,341 @@
+# Rules core of Klaus Nehren's Triad. Pure: no hardware, no time, no I/O.
+#
+# The board is a padded bytearray of 10x10: the 6x6 playing area sits inside
+# a two-cell border of BORDER bytes. A die can travel at most three cells and
+# stops at the first non-empty byte, so one border cell would stop any ray;
+# the second ring lets Triad windows (two cells either side of a die) be read
+# without bounds checks.
+#
+# A square index is sq = (rank + 2) * 10 + (file + 2), rank 0 = rank 1.
+# A cell byte is 0 (empty), 1..3 (black die showing 1..3), 5..7 (white die,
+# 4 | value) or BORDER.
+#
+# A move is one small int (27 bits, so it stays a small int on the RP2040):
+#   bits  0..6   from square
+#   bits  7..13  to square (== from for a Note 2 value change in place)
+#   bits 14..15  value shown after the move
+#   bits 16..17  value shown before the move (so unmake needs no history)
+#   bits 18..24  square of the removed own die after a Triad, 0 for none
+#   bits 25..26  value of the removed die
+# Everything make() changes is in the move, so unmake() is its exact inverse.
+from array import array
+
+from triad.compat import const
+
+BLACK = const(0)
+WHITE = const(1)
+EMPTY = const(0)
+BORDER = const(8)
+WHITE_BIT = const(4)
+WIDTH = const(10)
+WIN_TRIADS = const(3)
+# A position has at most 6 dice x 8 directions x 2 distances = 96 regular
+# moves (Note 2: 6 x (2 + 8) = 60), each with at most 6 removal choices.
+MAX_MOVES = const(576)
+
+# Squares of the 36 playing cells, a1 b1 .. f1, a2 .. f6.
+CELLS = bytes((r + 2) * 10 + f + 2 for r in range(6) for f in range(6))
+# The eight directions a die can travel.
+DIRECTIONS = (1, -1, 10, -10, 9, -9, 11, -11)
+# One direction per line through a cell, for Triad windows.
+AXES = (1, 10, 9, 11)
+
+
+def sq_of(file, rank):
+    return (rank + 2) * 10 + file + 2
+
+
+def file_of(sq):
+    return sq % 10 - 2
+
+
+def rank_of(sq):
+    return sq // 10 - 2
+
+
+def encode(fr, to, new, old, rem=0, remval=0):
+    return fr | (to << 7) | (new << 14) | (old << 16) | (rem << 18) | (remval << 25)
+
+
+def m_from(m):
+    return m & 127
+
+
+def m_to(m):
+    return (m >> 7) & 127
+
+
+def m_new(m):
+    return (m >> 14) & 3
+
+
+def m_old(m):
+    return (m >> 16) & 3
+
+
+def m_removed(m):
+    return (m >> 18) & 127
+
+
+def m_removed_value(m):
+    return (m >> 25) & 3
+
+
+def is_triad(a, b, c):
+    """True when three cell bytes are dice of both colours showing all-equal or
+    all-different values."""
+    if not (0 < a < 8 and 0 < b < 8 and 0 < c < 8):
+        return False
+    if not ((a | b | c) & WHITE_BIT) or ((a & b & c) & WHITE_BIT):
+        return False
+    mask = (1 << (a & 3)) | (1 << (b & 3)) | (1 << (c & 3))
+    # Exactly two distinct values is the only failing case.
+    return mask != 6 and mask != 10 and mask != 12
+
+
+def _emit_with_removals(board, to, side_bit, base, buf, n):
+    """Append the move `base` to buf once per removal choice (or once with no
+    removal when it forms no Triad). The moved die already stands on `to`."""
+    first = n
+    for d in AXES:
+        for k in (-2, -1, 0):
+            a = to + k * d
+            pa = board[a]
+            pb = board[a + d]
+            pc = board[a + d + d]
+            if not is_triad(pa, pb, pc):
+                continue
+            # Each of the three cells may hold one of the mover's own dice.
+            for j in (0, 1, 2):
+                c = a + j * d
+                p = board[c]
+                if (p & WHITE_BIT) != side_bit:
+                    continue
+                cand = base | (c << 18) | ((p & 3) << 25)
+                i = first
+                while i < n:
+                    if buf[i] == cand:
+                        break
+                    i += 1
+                if i == n:
+                    buf[n] = cand
+                    n += 1
+    if n == first:
+        buf[n] = base
+        n += 1
+    return n
+
+
+class Position:
+    """A game state: padded board, side to move and both scores."""
+
+    def __init__(self):
+        board = bytearray(WIDTH * WIDTH)
+        for i in range(WIDTH * WIDTH):
+            board[i] = BORDER
+        for sq in CELLS:
+            board[sq] = EMPTY
+        self.board = board
+        self.side = BLACK
+        self.score = bytearray(2)
+
+    def copy(self):
+        p = Position()
+        p.board[:] = self.board
+        p.side = self.side
+        p.score[0] = self.score[0]
+        p.score[1] = self.score[1]
+        return p
+
+    def set_from(self, other):
+        """Become a copy of other without allocating."""
+        self.board[:] = other.board
+        self.side = other.side
+        self.score[0] = other.score[0]
+        self.score[1] = other.score[1]
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, Position)
+            and self.board == other.board
+            and self.side == other.side
+            and self.score == other.score
+        )
+
+    def winner(self):
+        """BLACK or WHITE once a side has three Triads, else -1."""
+        if self.score[0] >= WIN_TRIADS:
+            return BLACK
+        if self.score[1] >= WIN_TRIADS:
+            return WHITE
+        return -1
+
+    def game_over(self):
+        return self.score[0] >= WIN_TRIADS or self.score[1] >= WIN_TRIADS
+
+    def count_dice(self, side):
+        bit = side << 2
+        n = 0
+        for sq in CELLS:
+            p = self.board[sq]
+            if p and (p & WHITE_BIT) == bit:
+                n += 1
+        return n
+
+    # -- move generation ------------------------------------------------
+
+    def _gen_regular(self, buf, n, sel, stop_at_first):
+        board = self.board
+        side_bit = self.side << 2
+        for sq in CELLS:
+            if sel and sq != sel:
+                continue
+            p = board[sq]
+            if not p or (p & WHITE_BIT) != side_bit:
+                continue
+            v = p & 3
+            for d in DIRECTIONS:
+                s = sq
+                for k in (1, 2, 3):
+                    s += d
+                    if board[s]:
+                        break
+                    if k == v:
+                        continue
+                    if stop_at_first:
+                        return n + 1
+                    board[sq] = EMPTY
+                    board[s] = side_bit | k
+                    n = _emit_with_removals(
+                        board, s, side_bit, sq | (s << 7) | (k << 14) | (v << 16), buf, n
+                    )
+                    board[s] = EMPTY
+                    board[sq] = p
+        return n
+
+    def _gen_note2(self, buf, n, sel):
+        board = self.board
+        side_bit = self.side << 2
+        for sq in CELLS:
+            if sel and sq != sel:
+                continue
+            p = board[sq]
+            if not p or (p & WHITE_BIT) != side_bit:
+                continue
+            v = p & 3
+            # (a) turn the die in place to a different value
+            for k in (1, 2, 3):
+                if k == v:
+                    continue
+                board[sq] = side_bit | k
+                n = _emit_with_removals(
+                    board, sq, side_bit, sq | (sq << 7) | (k << 14) | (v << 16), buf, n
+                )
+            board[sq] = p
+            # (b) move it exactly its current value without turning it
+            for d in DIRECTIONS:
+                s = sq
+                k = 0
+                while k < v:
+                    s += d
+                    if board[s]:
+                        break
+                    k += 1
+                if k < v:
+                    continue
+                board[sq] = EMPTY
+                board[s] = p
+                n = _emit_with_removals(
+                    board, s, side_bit, sq | (s << 7) | (v << 14) | (v << 16), buf, n
+                )
+                board[s] = EMPTY
+                board[sq] = p
+        return n
+
+    def has_regular_move(self):
+        return self._gen_regular(None, 0, 0, True) > 0
+
+    def is_note2(self):
+        """True when Note 2 applies: the game goes on but no die can make a
+        regular move."""
+        return not self.game_over() and not self.has_regular_move()
+
+    def gen(self, buf, start=0, sel=0):
+        """Write the legal moves into buf from index start and return the end
+        index. With sel, only moves of the die on square sel. Allocates
+        nothing."""
+        if self.game_over():
+            return start
+        end = self._gen_regular(buf, start, sel, False)
+        if end == start and (sel == 0 or not self.has_regular_move()):
+            end = self._gen_note2(buf, start, sel)
+        return end
+
+    def legal_moves(self, sel=0):
+        """The legal moves as a new list (convenient, allocates)."""
+        buf = array("i", bytes(4 * MAX_MOVES))
+        n = self.gen(buf, 0, sel)
+        return [buf[i] for i in range(n)]
+
+    # -- make / unmake ----------------------------------------------------
+
+    def make(self, m):
+        board = self.board
+        side = self.side
+        side_bit = side << 2
+        fr = m & 127
+        to = (m >> 7) & 127
+        rem = (m >> 18) & 127
+        board[fr] = EMPTY
+        board[to] = side_bit | ((m >> 14) & 3)
+        if rem:
+            board[rem] = EMPTY
+            self.score[side] += 1
+        self.side = side ^ 1
+
+    def unmake(self, m):
+        board = self.board
+        side = self.side ^ 1
+        self.side = side
+        side_bit = side << 2
+        fr = m & 127
+        to = (m >> 7) & 127
+        rem = (m >> 18) & 127
+        board[to] = EMPTY
+        if rem:
+            self.score[side] -= 1
+            if rem != to:
+                board[rem] = side_bit | ((m >> 25) & 3)
+        board[fr] = side_bit | ((m >> 16) & 3)
+
+
+class MoveStack:
+    """Preallocated move buffer shared by the plies of a search."""
+
+    def __init__(self, plies=16):
+        self.buf = array("i", bytes(4 * MAX_MOVES * plies))
+
+
+def perft(pos, depth, stack=None):
+    """Number of leaf nodes of the legal-move tree, each removal choice
+    counted as its own move."""
+    if depth <= 0:
+        return 1
+    if stack is None:
+        stack = MoveStack(depth + 1)
+    return _perft(pos, depth, stack.buf, 0)
+
+
+def _perft(pos, depth, buf, start):
+    end = pos.gen(buf, start)
+    if depth == 1:
+        return end - start
+    total = 0
+    i = start
+    while i < end:
+        m = buf[i]
+        pos.make(m)
+        total += _perft(pos, depth - 1, buf, end)
+        pos.unmake(m)
+        i += 1
+    return total
