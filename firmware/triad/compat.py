@@ -35,25 +35,16 @@ except ImportError:
     micropython = _MicroPythonStandIn()
 
 
+# Wrapping tick arithmetic (MicroPython's time.ticks_diff/ticks_add); pure
+# code takes `now` as an argument and uses these, so it runs anywhere.
 try:
-    from time import ticks_ms, ticks_us, ticks_diff, ticks_add, sleep_ms
+    from time import ticks_diff, ticks_add
 except ImportError:
-    import time as _time
-
     _PERIOD = 1 << 30
     _HALF = _PERIOD >> 1
-
-    def ticks_ms():
-        return int(_time.monotonic() * 1000) & (_PERIOD - 1)
-
-    def ticks_us():
-        return int(_time.monotonic() * 1000000) & (_PERIOD - 1)
 
     def ticks_add(t, delta):
         return (t + delta) & (_PERIOD - 1)
 
     def ticks_diff(a, b):
         return ((a - b + _HALF) & (_PERIOD - 1)) - _HALF
-
-    def sleep_ms(ms):
-        _time.sleep(ms / 1000)

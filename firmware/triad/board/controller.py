@@ -1,0 +1,608 @@
+# The board's brain: compares the debounced occupancy of the 36 cells with
+# the occupancy the game expects and turns the difference into moves, errors
+# and light. It never sees pins or pixels: it gets a stable snapshot, the
+# time and button events, and fills an LED frame. Everything is recomputed
+# from (game, sensed board, time) each tick, so any event sequence, a power
+# cut included, ends in a state the player can recover from by putting the
+# dice where the lights say.
+from array import array
+
+from triad.compat import const, ticks_add, ticks_diff
+from triad.games.nehren import core, notation
+from triad.board import palette as pal
+from triad.board import hint
+
+N_CELLS = const(36)
+SETTLE_MS = const(800)  # a die must rest this long before the board acts
+HINT_MS = const(4000)
+VALUES_MS = const(5000)
+
+# States
+SETUP = const(0)  # waiting for the dice of a freshly rolled start position
+PLAY = const(1)
+REMOVE = const(2)  # a move formed Triads: waiting for the die to be removed
+OVER = const(3)
+SYNC = const(4)  # resumed or loaded game: waiting for the board to match
+NOTE2_PICK = const(5)  # Note 2: a die was put back, choosing its new value
+SELFTEST = const(6)
+STATE_NAMES = ("setup", "play", "remove", "over", "sync", "note2", "selftest")
+
+# Button events, as produced by board.scan.Buttons: index * 2 + long
+BTN_CONFIRM = const(0)
+BTN_NEW = const(1)
+BTN_HINT = const(2)
+BTN_MENU = const(3)
+
+# Status LED slots after the 36 cells in the frame
+ST_TURN_BLACK = const(0)
+ST_TURN_WHITE = const(1)
+ST_TRIADS_BLACK = const(2)  # three slots
+ST_TRIADS_WHITE = const(5)  # three slots
+N_STATUS = const(8)
+FRAME_BYTES = const(3 * (36 + 8))
+
+CELLS = core.CELLS
+_CELL_OF_SQ = bytearray(100)
+for _i in range(N_CELLS):
+    _CELL_OF_SQ[CELLS[_i]] = _i
+
+
+def cell_of_sq(sq):
+    return _CELL_OF_SQ[sq]
+
+
+class NullEvents:
+    def event(self, kind, text):
+        pass
+
+
+class Controller:
+    def __init__(self, store=None, settings=None, roll=None, events=None):
+        self.store = store
+        self.settings = settings
+        self.roll = roll  # callable -> 1..3, the board's dice
+        self.events = events or NullEvents()
+        self.pos = core.Position()
+        self.start_text = notation.START
+        self.meta = ""
+        self.history = []  # committed move ints since start_text
+        self.next_start = core.BLACK
+        self.state = SYNC
+        self.settle_ms = SETTLE_MS
+        self.expected = bytearray(N_CELLS)  # occupancy the game expects
+        self.after = bytearray(N_CELLS)  # REMOVE: occupancy after the pending move
+        self.removable = bytearray(N_CELLS)  # REMOVE: own dice in the new Triads
+        self.triad_cells = bytearray(N_CELLS)  # cells of the latest Triads
+        self.dest = bytearray(N_CELLS)  # lifted die: value shown at each legal destination
+        self.dest_from = -1
+        self.buf = array("i", bytes(8 * core.MAX_MOVES))  # two plies, for hints
+        self.pending_from = -1
+        self.pending_to = -1
+        self.pending_value = 0  # REMOVE after a Note 2 turn: the value chosen
+        self.lifted = -1  # own die lifted in PLAY on the previous tick
+        self.pick_cell = -1
+        self.pick_value = 0
+        self.error_from = -1
+        self.error_at = -1
+        self.last_from = -1
+        self.last_to = -1
+        self.hint_move = 0
+        self.hint_until = 0
+        self.values_until = 0
+        self.note2 = False
+        self.errors = 0  # count of error situations entered (for tests and the protocol)
+        self._in_error = False
+        self.selftest = None
+        self._state_before_test = PLAY
+        self._sync_expected()
+
+    # -- game set-up --------------------------------------------------------
+
+    def load(self, position_text, moves=None, meta=""):
+        """Start from a position (and optionally replay moves). Raises
+        NotationError on bad input, leaving the controller unchanged."""
+        pos = notation.parse_position(position_text)
+        hist = []
+        for text in moves or ():
+            m = notation.parse_move(pos, text)
+            pos.make(m)
+            hist.append(m)
+        start = notation.parse_position(position_text)
+        self.start_text = notation.format_position(start)
+        self.meta = meta
+        self.pos = pos
+        self.history = hist
+        self.last_from = self.last_to = -1
+        if hist:
+            self.last_from = cell_of_sq(core.m_from(hist[-1]))
+            self.last_to = cell_of_sq(core.m_to(hist[-1]))
+        self.triad_cells[:] = bytes(N_CELLS)
+        self.state = SYNC
+        self._sync_expected()
+
+    def load_saved(self):
+        """Resume the game on flash, if any. Returns True if one was loaded."""
+        if self.store is None:
+            return False
+        saved = self.store.load()
+        if not saved:
+            return False
+        try:
+            self.load(saved[0], saved[1], saved[2])
+        except ValueError as e:
+            self.events.event("error", "saved game unreadable: " + str(e))
+            return False
+        self.events.event("resume", notation.format_position(self.pos))
+        return True
+
+    def start_position(self, position_text):
+        """A position typed or sent by a host: it becomes a new saved game."""
+        self.load(position_text)
+        if self.store is not None:
+            self.store.start(self.start_text, "loaded")
+        self.events.event("position", self.start_text)
+
+    def new_game(self):
+        """Roll both players' dice and wait for them on their home rows."""
+        b = sorted([self.roll() for _ in range(6)])
+        w = sorted([self.roll() for _ in range(6)])
+        side = "bw"[self.next_start]
+        self.next_start ^= 1
+        if self.settings is not None:
+            self.settings.set("next_start", self.next_start)
+            self.settings.save()
+        # White's home row ascends from f6 to a6 as seen from White's seat.
+        rank6 = "".join("w%d" % v for v in reversed(w))
+        rank1 = "".join("b%d" % v for v in b)
+        text = "%s/....../....../....../....../%s %s 0 0" % (rank6, rank1, side)
+        self.load(text)
+        self.meta = "roll b:%s w:%s start:%s" % (
+            "".join(str(v) for v in b),
+            "".join(str(v) for v in w),
+            side,
+        )
+        self.state = SETUP
+        if self.store is not None:
+            self.store.start(self.start_text, self.meta)
+        self.events.event("setup", self.start_text)
+
+    def _sync_expected(self):
+        board = self.pos.board
+        for i in range(N_CELLS):
+            self.expected[i] = 1 if board[CELLS[i]] else 0
+        self.note2 = self.pos.is_note2()
+        self.dest_from = -1
+        self.lifted = -1
+
+    def moves_text(self):
+        return " ".join(notation.format_move(m) for m in self.history)
+
+    def position_text(self):
+        return notation.format_position(self.pos)
+
+    def state_name(self):
+        return STATE_NAMES[self.state]
+
+    # -- the tick -------------------------------------------------------------
+
+    def update(self, now, occ, stable_ms, button=-1):
+        """One control step: occ is the debounced snapshot (bytearray(36)),
+        stable_ms how long it has been unchanged, button an event code or -1."""
+        if button >= 0:
+            self._button(button, now)
+        st = self.state
+        if st == SELFTEST:
+            self.selftest.update(occ, now)
+            return
+        if st == REMOVE:
+            self._update_remove(occ, stable_ms)
+            return
+        if st == OVER:
+            return
+        exp = self.expected
+        nmiss = 0
+        nextra = 0
+        miss = -1
+        extra = -1
+        for i in range(N_CELLS):
+            o = occ[i]
+            e = exp[i]
+            if o != e:
+                if e:
+                    nmiss += 1
+                    miss = i
+                else:
+                    nextra += 1
+                    extra = i
+        self.error_from = -1
+        self.error_at = -1
+        if st == SETUP or st == SYNC:
+            if nmiss == 0 and nextra == 0 and stable_ms >= self.settle_ms:
+                self._enter_play()
+            return
+        if st == NOTE2_PICK:
+            if nmiss or nextra:
+                self.state = PLAY  # the die was lifted again: choose afresh
+                self.pick_cell = -1
+            else:
+                return
+        # PLAY
+        if nmiss == 0 and nextra == 0:
+            if self.lifted >= 0 and self.note2:
+                self._enter_pick(self.lifted)
+            self.lifted = -1
+            self._in_error = False
+            return
+        own = self._is_own(miss)
+        if nmiss == 1 and own:
+            if self.dest_from != miss:
+                self._compute_dest(miss)
+            self.lifted = miss
+            if nextra == 0:
+                self._in_error = False
+                return
+            if nextra == 1 and self.dest[extra]:
+                self._in_error = False
+                if stable_ms >= self.settle_ms:
+                    self._place(miss, extra)
+                return
+            if nextra == 1:
+                self.error_from = miss
+                self.error_at = extra
+        self.lifted = -1 if nmiss != 1 or not own else self.lifted
+        if not self._in_error:
+            self._in_error = True
+            self.errors += 1
+
+    def _is_own(self, cell):
+        if cell < 0:
+            return False
+        p = self.pos.board[CELLS[cell]]
+        return p != 0 and (p >> 2) == self.pos.side
+
+    def _compute_dest(self, cell):
+        dest = self.dest
+        for i in range(N_CELLS):
+            dest[i] = 0
+        n = self.pos.gen(self.buf, 0, CELLS[cell])
+        buf = self.buf
+        for i in range(n):
+            m = buf[i]
+            to = (m >> 7) & 127
+            if to != CELLS[cell]:
+                dest[_CELL_OF_SQ[to]] = (m >> 14) & 3
+        self.dest_from = cell
+
+    def _enter_play(self):
+        self.state = OVER if self.pos.game_over() else PLAY
+        self.lifted = -1
+        self._in_error = False
+        self.events.event("play", notation.format_position(self.pos))
+
+    def _enter_pick(self, cell):
+        # Note 2 (a): the die was put back on its own cell; the player now
+        # picks the value it was turned to (menu cycles, confirm commits).
+        v = self.pos.board[CELLS[cell]] & 3
+        self.pick_cell = cell
+        self.pick_value = 1 if v != 1 else 2
+        self.state = NOTE2_PICK
+
+    def _place(self, fr, to):
+        """A lifted die rests on a legal destination: commit, or wait for the
+        removal when the move forms Triads."""
+        sq_fr = CELLS[fr]
+        sq_to = CELLS[to]
+        n = self.pos.gen(self.buf, 0, sq_fr)
+        buf = self.buf
+        first = -1
+        count = 0
+        rem = self.removable
+        for i in range(N_CELLS):
+            rem[i] = 0
+        for i in range(n):
+            m = buf[i]
+            if (m >> 7) & 127 == sq_to:
+                if first < 0:
+                    first = m
+                count += 1
+                r = (m >> 18) & 127
+                if r:
+                    rem[_CELL_OF_SQ[r]] = 1
+        if first < 0:
+            return
+        if (first >> 18) & 127 == 0:
+            self._commit(first)
+            return
+        self.pending_from = fr
+        self.pending_to = to
+        self.pending_value = 0
+        self._mark_triads(sq_fr, sq_to, (first >> 14) & 3)
+        after = self.after
+        after[:] = self.expected
+        after[fr] = 0
+        after[to] = 1
+        self.state = REMOVE
+        self.events.event("triad", notation.cell_name(sq_fr) + notation.cell_name(sq_to))
+
+    def _mark_triads(self, sq_fr, sq_to, value):
+        board = self.pos.board
+        tc = self.triad_cells
+        for i in range(N_CELLS):
+            tc[i] = 0
+        saved_fr = board[sq_fr]
+        saved_to = board[sq_to]
+        board[sq_fr] = 0
+        board[sq_to] = (self.pos.side << 2) | value
+        for d in core.AXES:
+            for k in (-2, -1, 0):
+                a = sq_to + k * d
+                if core.is_triad(board[a], board[a + d], board[a + d + d]):
+                    tc[_CELL_OF_SQ[a]] = 1
+                    tc[_CELL_OF_SQ[a + d]] = 1
+                    tc[_CELL_OF_SQ[a + d + d]] = 1
+        board[sq_to] = saved_to
+        board[sq_fr] = saved_fr
+
+    def _update_remove(self, occ, stable_ms):
+        after = self.after
+        nmiss = 0
+        nextra = 0
+        miss = -1
+        extra = -1
+        for i in range(N_CELLS):
+            o = occ[i]
+            if o != after[i]:
+                if after[i]:
+                    nmiss += 1
+                    miss = i
+                else:
+                    nextra += 1
+                    extra = i
+        self.error_from = -1
+        self.error_at = -1
+        if nmiss == 0 and nextra == 0:
+            self._in_error = False
+            return
+        if nmiss == 1 and nextra == 0 and self.removable[miss]:
+            self._in_error = False
+            if stable_ms >= self.settle_ms:
+                self._commit_removal(miss)
+            return
+        if nmiss == 1 and miss == self.pending_to and nextra == 1:
+            # The moved die was picked up again and put elsewhere: a
+            # correction of the move before it was completed.
+            self.state = PLAY
+            self.triad_cells[:] = bytes(N_CELLS)
+            self.dest_from = -1
+            return
+        if nmiss == 1:
+            self.error_at = miss
+        if not self._in_error:
+            self._in_error = True
+            self.errors += 1
+
+    def _commit_removal(self, cell):
+        n = self.pos.gen(self.buf, 0, CELLS[self.pending_from])
+        sq_to = CELLS[self.pending_to]
+        sq_rem = CELLS[cell]
+        for i in range(n):
+            m = self.buf[i]
+            if (m >> 7) & 127 != sq_to or (m >> 18) & 127 != sq_rem:
+                continue
+            if self.pending_value and (m >> 14) & 3 != self.pending_value:
+                continue
+            self._commit(m)
+            return
+
+    def _commit(self, m):
+        text = notation.format_move(m)
+        if self.store is not None:
+            # Saved before the board shows it: a committed move survives a
+            # power cut at any later instant.
+            self.store.append(text)
+        mover = self.pos.side
+        self.pos.make(m)
+        self.history.append(m)
+        self.last_from = cell_of_sq(core.m_from(m))
+        self.last_to = cell_of_sq(core.m_to(m))
+        if not core.m_removed(m):
+            self.triad_cells[:] = bytes(N_CELLS)
+        self.pending_from = self.pending_to = -1
+        self.pick_cell = -1
+        self.hint_move = 0
+        self._sync_expected()
+        self.events.event("move", text)
+        if self.pos.game_over():
+            self.state = OVER
+            self.events.event("over", "bw"[mover])
+        else:
+            self.state = PLAY
+
+    # -- buttons ---------------------------------------------------------------
+
+    def _button(self, ev, now):
+        btn = ev >> 1
+        long = ev & 1
+        st = self.state
+        if st == SELFTEST:
+            if btn == BTN_MENU and long:
+                self.stop_selftest()
+            return
+        if btn == BTN_NEW and (long or st == OVER):
+            self.new_game()
+            return
+        if btn == BTN_MENU and long:
+            self.start_selftest()
+            return
+        if st == NOTE2_PICK:
+            if btn == BTN_MENU or btn == BTN_HINT:
+                v = self.pick_value % 3 + 1
+                if v == self.pos.board[CELLS[self.pick_cell]] & 3:
+                    v = v % 3 + 1
+                self.pick_value = v
+            elif btn == BTN_CONFIRM:
+                self._commit_pick()
+            return
+        if btn == BTN_HINT and not long and st == PLAY:
+            self.hint_move = hint.best_move(self.pos, self.buf)
+            self.hint_until = ticks_add(now, HINT_MS)
+        elif btn == BTN_MENU or (btn == BTN_HINT and long):
+            self.values_until = ticks_add(now, VALUES_MS)
+
+    def _commit_pick(self):
+        sq = CELLS[self.pick_cell]
+        n = self.pos.gen(self.buf, 0, sq)
+        first = 0
+        for i in range(n):
+            m = self.buf[i]
+            if (m >> 7) & 127 == sq and (m >> 14) & 3 == self.pick_value:
+                first = m
+                break
+        if not first:
+            return
+        if (first >> 18) & 127:
+            # The turn forms Triads: the die stays where it is and the usual
+            # removal follows.
+            self.pending_from = self.pending_to = self.pick_cell
+            self._mark_triads(sq, sq, self.pick_value)
+            # gen() returned moves with removals; find them again in REMOVE.
+            rem = self.removable
+            for i in range(N_CELLS):
+                rem[i] = 0
+            for i in range(n):
+                m = self.buf[i]
+                if (m >> 7) & 127 == sq and (m >> 14) & 3 == self.pick_value:
+                    rem[_CELL_OF_SQ[(m >> 18) & 127]] = 1
+            self.after[:] = self.expected
+            self.pending_value = self.pick_value
+            self.state = REMOVE
+            self.events.event("triad", notation.cell_name(sq) + "=" + str(self.pick_value))
+            return
+        self._commit(first)
+
+    def start_selftest(self):
+        from triad.board.selftest import SelfTest
+
+        if self.state != SELFTEST:
+            self._state_before_test = self.state
+        self.selftest = SelfTest()
+        self.state = SELFTEST
+        self.events.event("selftest", "start")
+
+    def stop_selftest(self):
+        if self.selftest is not None:
+            self.events.event("selftest", self.selftest.report())
+        self.selftest = None
+        self.state = SYNC if self._state_before_test != SETUP else SETUP
+        self.dest_from = -1
+
+    # -- light -----------------------------------------------------------------
+
+    def render(self, frame, now, occ):
+        """Fill the LED frame from the game, the sensed board and the time."""
+        for i in range(FRAME_BYTES):
+            frame[i] = 0
+        st = self.state
+        if st == SELFTEST:
+            self.selftest.render(frame, now)
+            return
+        fast = (now // pal.FAST_BLINK_MS) & 1
+        slow = (now // pal.SLOW_BLINK_MS) & 1
+        board = self.pos.board
+        self._status(frame, now)
+        if st == OVER:
+            self._render_win(frame, now)
+            return
+        if ticks_diff(self.values_until, now) > 0:
+            for i in range(N_CELLS):
+                p = board[CELLS[i]]
+                if p and occ[i]:
+                    _set(frame, i, pal.VALUE[p & 3])
+        elif self.last_from >= 0:
+            _set(frame, self.last_from, pal.LAST_MOVE)
+            _set(frame, self.last_to, pal.LAST_MOVE)
+        if st == REMOVE:
+            self._render_remove(frame, occ, fast, slow)
+            return
+        exp = self.expected
+        # Differences between the board and the game.
+        for i in range(N_CELLS):
+            o = occ[i]
+            e = exp[i]
+            if o == e:
+                if st == SETUP and e:
+                    _set(frame, i, pal.VALUE[board[CELLS[i]] & 3])
+                continue
+            if e:
+                if st == PLAY and i == self.lifted:
+                    _set(frame, i, pal.SOURCE)
+                elif st == SETUP:
+                    # Where a die still has to go: its value, blinking.
+                    if slow:
+                        _set(frame, i, pal.VALUE[board[CELLS[i]] & 3])
+                elif slow:
+                    _set(frame, i, pal.MISSING)
+            else:
+                if st == PLAY and self.lifted >= 0 and self.dest[i] and self.error_at < 0:
+                    _set(frame, i, pal.VALUE[self.dest[i]])
+                elif fast:
+                    _set(frame, i, pal.ERROR)
+        if st == PLAY and self.lifted >= 0 and self.error_at < 0:
+            dest = self.dest
+            for i in range(N_CELLS):
+                if dest[i] and not occ[i]:
+                    _set(frame, i, pal.VALUE[dest[i]])
+        if st == PLAY and self.error_from >= 0 and fast:
+            _set(frame, self.error_from, pal.SOURCE)
+        if st == NOTE2_PICK and slow:
+            _set(frame, self.pick_cell, pal.VALUE[self.pick_value])
+        if st == PLAY and self.hint_move and ticks_diff(self.hint_until, now) > 0:
+            m = self.hint_move
+            _set(frame, _CELL_OF_SQ[m & 127], pal.HINT)
+            if slow:
+                _set(frame, _CELL_OF_SQ[(m >> 7) & 127], pal.VALUE[(m >> 14) & 3])
+        if st == PLAY and self.note2 and self.lifted < 0 and slow:
+            # Note 2 applies: every die of the side to move pulses.
+            side = self.pos.side
+            for i in range(N_CELLS):
+                p = board[CELLS[i]]
+                if p and (p >> 2) == side and occ[i]:
+                    _set(frame, i, pal.SOURCE)
+
+    def _render_remove(self, frame, occ, fast, slow):
+        after = self.after
+        tc = self.triad_cells
+        for i in range(N_CELLS):
+            if tc[i] and (slow or not self.removable[i]):
+                _set(frame, i, pal.TRIAD)
+            if occ[i] != after[i]:
+                if after[i] and self.removable[i]:
+                    _set(frame, i, pal.SOURCE)
+                elif fast:
+                    _set(frame, i, pal.ERROR)
+
+    def _render_win(self, frame, now):
+        w = self.pos.winner()
+        colour = pal.WIN[w if w >= 0 else 0]
+        step = (now // 120) % 12
+        for i in range(N_CELLS):
+            f = i % 6
+            r = i // 6
+            if (f + r) % 12 == step or (f + r + 6) % 12 == step or self.triad_cells[i]:
+                _set(frame, i, colour)
+
+    def _status(self, frame, now):
+        side = self.pos.side
+        if self.state != OVER:
+            _set(frame, N_CELLS + (ST_TURN_BLACK if side == 0 else ST_TURN_WHITE), pal.TURN)
+        for p in (0, 1):
+            base = N_CELLS + (ST_TRIADS_BLACK if p == 0 else ST_TRIADS_WHITE)
+            for k in range(self.pos.score[p]):
+                _set(frame, base + k, pal.STATUS_ON)
+
+
+def _set(frame, slot, rgb):
+    j = slot * 3
+    frame[j] = rgb[0]
+    frame[j + 1] = rgb[1]
+    frame[j + 2] = rgb[2]

@@ -1,0 +1,169 @@
+# From raw switch levels to a stable occupancy snapshot and button events.
+# Pure logic: the drivers fill the raw buffers, the caller supplies `now`
+# (ms ticks), so the same code runs on the board, in the simulator and in
+# tests. update() and pop() run every scan and allocate nothing.
+from triad.compat import micropython, const, ticks_diff, ticks_add
+
+# Button event codes: button_index * 2 + 1 for a long press.
+NO_EVENT = const(-1)
+CONFIRM = const(0)
+CONFIRM_LONG = const(1)
+NEW = const(2)
+NEW_LONG = const(3)
+HINT = const(4)
+HINT_LONG = const(5)
+MENU = const(6)
+MENU_LONG = const(7)
+
+# The event codes above assume this order; a board description that names
+# its buttons differently is rejected rather than silently remapped.
+BUTTON_ORDER = ("confirm", "new", "hint", "menu")
+
+# ticks wrap after 2**29 ms (about 6 days); an idle board must not see its
+# settle time jump negative, so the age of the snapshot saturates here.
+STABLE_CAP_MS = const(3600000)
+
+_RING = const(8)
+
+
+def event_button(ev):
+    return ev >> 1
+
+
+def event_is_long(ev):
+    return ev & 1
+
+
+class MatrixScanner:
+    def __init__(self, desc, now=0):
+        cmap = desc.MATRIX_CELL
+        n = len(cmap)
+        seen = bytearray(n)
+        for m in range(n):
+            c = cmap[m]
+            if c >= n or seen[c]:
+                raise ValueError("MATRIX_CELL is not a permutation")
+            seen[c] = 1
+        if desc.DEBOUNCE < 1 or desc.DEBOUNCE > 255:
+            raise ValueError("DEBOUNCE out of range")
+        self.n = n
+        self._map = cmap
+        self._limit = desc.DEBOUNCE
+        # One integrator per matrix position: +1 per closed scan, -1 per open
+        # scan, clamped to 0..DEBOUNCE; the stable bit only flips at the ends,
+        # so bounces that do not hold cancel out.
+        self._count = bytearray(n)
+        self.stable = bytearray(n)
+        self.changed_at = now
+
+    def reset(self, now):
+        for i in range(self.n):
+            self._count[i] = 0
+            self.stable[i] = 0
+        self.changed_at = now
+
+    @micropython.native
+    def update(self, raw, now):
+        count = self._count
+        stable = self.stable
+        cmap = self._map
+        limit = self._limit
+        changed = False
+        for m in range(self.n):
+            c = count[m]
+            if raw[m]:
+                if c < limit:
+                    c += 1
+                    count[m] = c
+                    if c == limit:
+                        cell = cmap[m]
+                        if not stable[cell]:
+                            stable[cell] = 1
+                            changed = True
+            elif c:
+                c -= 1
+                count[m] = c
+                if c == 0:
+                    cell = cmap[m]
+                    if stable[cell]:
+                        stable[cell] = 0
+                        changed = True
+        if changed:
+            self.changed_at = now
+        elif ticks_diff(now, self.changed_at) > STABLE_CAP_MS:
+            self.changed_at = ticks_add(now, -STABLE_CAP_MS)
+        return changed
+
+    def stable_for(self, now):
+        """ms since the stable snapshot last changed (saturates at STABLE_CAP_MS)."""
+        return ticks_diff(now, self.changed_at)
+
+
+class Buttons:
+    def __init__(self, desc, now=0):
+        names = desc.BUTTON_NAMES
+        n = len(names)
+        if n > len(BUTTON_ORDER) or len(desc.BUTTON_PINS) != n:
+            raise ValueError("bad BUTTON_NAMES / BUTTON_PINS")
+        for i in range(n):
+            if names[i] != BUTTON_ORDER[i]:
+                raise ValueError("button %d must be %s" % (i, BUTTON_ORDER[i]))
+        self.n = n
+        self._limit = desc.BUTTON_DEBOUNCE
+        self._long_ms = desc.LONG_PRESS_MS
+        self._count = bytearray(n)
+        self.pressed = bytearray(n)  # debounced state, 1 = held
+        self._long_sent = bytearray(n)
+        self._down_at = [now] * n  # small ints: stored without allocating
+        self._ring = bytearray(_RING)
+        self._head = 0
+        self._len = 0
+
+    def _push(self, ev):
+        ring = self._ring
+        if self._len == _RING:
+            # Full means nobody has polled for a while; the newest press is
+            # what the player means now, so the oldest one goes.
+            self._head = (self._head + 1) % _RING
+            self._len -= 1
+        ring[(self._head + self._len) % _RING] = ev
+        self._len += 1
+
+    def update(self, raw, now):
+        count = self._count
+        pressed = self.pressed
+        limit = self._limit
+        for i in range(self.n):
+            c = count[i]
+            if raw[i]:
+                if c < limit:
+                    c += 1
+                    count[i] = c
+                    if c == limit and not pressed[i]:
+                        pressed[i] = 1
+                        self._down_at[i] = now
+                        self._long_sent[i] = 0
+            elif c:
+                c -= 1
+                count[i] = c
+                if c == 0 and pressed[i]:
+                    pressed[i] = 0
+                    if not self._long_sent[i]:
+                        self._push(i * 2)
+            if pressed[i] and not self._long_sent[i]:
+                if ticks_diff(now, self._down_at[i]) >= self._long_ms:
+                    self._long_sent[i] = 1
+                    self._push(i * 2 + 1)
+
+    def pop(self):
+        """Oldest pending event code, or NO_EVENT."""
+        if not self._len:
+            return NO_EVENT
+        ev = self._ring[self._head]
+        self._head = (self._head + 1) % _RING
+        self._len -= 1
+        return ev
+
+    def clear(self):
+        self._head = 0
+        self._len = 0

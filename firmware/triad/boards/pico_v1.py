@@ -1,0 +1,102 @@
+# Triad smart board, revision 1: Raspberry Pi Pico (RP2040), 6x6 reed switch
+# matrix with one diode per switch, 36 + 8 WS2812 LEDs on one data line,
+# four push buttons. This file is the single source of the pin map, matrix
+# wiring, LED chain order and power figures; hardware/README.md documents it.
+#
+# Conventions (fixed by the controller): cell = rank * 6 + file, a1 = 0,
+# f1 = 5, a6 = 30, f6 = 35; files a..f run left to right as seen from
+# Black's seat, rank 1 is Black's home row.
+
+NAME = "pico_v1"
+
+# -- Geometry ----------------------------------------------------------------
+FILES = 6
+RANKS = 6
+N_CELLS = 36
+
+# -- Reed switch matrix --------------------------------------------------------
+# Rows are driven low one at a time (open drain: a released row floats, so a
+# reversed or missing diode can never short two GPIOs); columns are inputs
+# pulled up (external 10k recommended, internal pull-ups are enabled too).
+# A closed switch pulls its column low while its row is driven. Diodes point
+# from column to row (cathode / stripe on the row side).
+ROW_PINS = (2, 3, 4, 5, 6, 7)  # GP2..GP7: matrix rows 0..5
+COL_PINS = (8, 9, 10, 11, 12, 13)  # GP8..GP13: matrix columns 0..5
+
+# Matrix position (row * 6 + col) -> cell. On this PCB row r is rank r + 1
+# and column c is file c, so the map is the identity; a board whose traces
+# cross changes only this table.
+MATRIX_CELL = bytes(range(36))
+
+# Time a driven row needs before its columns read true: the column line's
+# capacitance against a 10k pull-up settles in a few microseconds, internal
+# ~50k pull-ups need more; RP2040 matrices read phantom keys when scanned
+# with no wait at all.
+SETTLE_US = 30
+
+SCAN_HZ = 100
+# Integrator debounce: a reed switch must agree this many scans in a row
+# (3 at 100 Hz = 30 ms) before the stable snapshot follows it; a die slid
+# across a cell closes it for less than that.
+DEBOUNCE = 3
+
+# -- Buttons -----------------------------------------------------------------
+# Active low, pulled up; index order is fixed by the controller.
+BUTTON_NAMES = ("confirm", "new", "hint", "menu")
+BUTTON_PINS = (18, 19, 20, 21)  # GP18..GP21
+BUTTON_DEBOUNCE = 3  # scans, as for the reed switches
+LONG_PRESS_MS = 800
+
+# -- LEDs --------------------------------------------------------------------
+LED_PIN = 16  # GP16, through a 74AHCT125 level shifter to 5 V logic
+
+# Status LEDs follow the 36 cells in the frame: slot = N_CELLS + index.
+STATUS_TURN_BLACK = 0
+STATUS_TURN_WHITE = 1
+STATUS_TRIADS_BLACK = 2  # 2, 3, 4: one per Triad scored by Black
+STATUS_TRIADS_WHITE = 5  # 5, 6, 7
+N_STATUS = 8
+N_LEDS = N_CELLS + N_STATUS
+
+# Chain position -> frame slot. The data line enters at a1 (next to the
+# Pico on Black's side), runs along rank 1 to f1, back along rank 2 from f2
+# to a2, and so on (serpentine: the shortest wire between neighbours);
+# after a6 it continues to the status LEDs along White's edge: White's turn
+# LED, White's three Triad LEDs, then down the left edge to Black's three
+# Triad LEDs and Black's turn LED.
+def _chain():
+    out = bytearray(N_LEDS)
+    p = 0
+    for rank in range(RANKS):
+        for i in range(FILES):
+            f = i if rank % 2 == 0 else FILES - 1 - i
+            out[p] = rank * FILES + f
+            p += 1
+    for s in (STATUS_TURN_WHITE, STATUS_TRIADS_WHITE, STATUS_TRIADS_WHITE + 1,
+              STATUS_TRIADS_WHITE + 2, STATUS_TRIADS_BLACK + 2,
+              STATUS_TRIADS_BLACK + 1, STATUS_TRIADS_BLACK, STATUS_TURN_BLACK):
+        out[p] = N_CELLS + s
+        p += 1
+    return bytes(out)
+
+
+LED_CHAIN = _chain()
+del _chain
+
+# -- Power -------------------------------------------------------------------
+# WS2812B: about 20 mA per colour channel at full (60 mA full white) plus
+# about 1 mA per LED even when dark. 44 LEDs at full white would draw
+# 44 * 60 = 2640 mA; USB gives 500 mA. The Pico, pull-ups and level shifter
+# take about 50 mA, 44 dark LEDs 44 mA, and 56 mA stay as margin, which
+# leaves 350 mA for colour. The LED driver scales each frame down to that.
+LED_MA_PER_CHANNEL = 20
+LED_IDLE_MA = 1
+BOARD_MA = 50
+USB_BUDGET_MA = 500
+LED_BUDGET_MA = 350
+
+# Brightness 0..255, applied before the power limiter. The default is
+# comfortable indoors; the maximum keeps the top of the range usable in
+# daylight without making the limiter dim the whole board for every frame.
+BRIGHTNESS_DEFAULT = 64
+BRIGHTNESS_MAX = 192
