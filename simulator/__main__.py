@@ -1,0 +1,37 @@
+"""python -m simulator [serve] | python -m simulator script FILE"""
+import argparse
+import sys
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m simulator", description="Triad smart board simulator")
+    sub = ap.add_subparsers(dest="cmd")
+    sp = sub.add_parser("script", help="run a script of physical actions on simulated time")
+    sp.add_argument("file")
+    sp.add_argument("--seed", type=int, default=1, help="the board's random seed (set-up rolls)")
+    sp.add_argument("-v", "--verbose", action="store_true", help="show the firmware's serial output")
+    sv = sub.add_parser("serve", help="the board in a browser (the default)")
+    sv.add_argument("--port", type=int, default=8765)
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--state-dir", default=None, help="the simulated flash (kept between runs)")
+    sv.add_argument("--seed", type=int, default=None)
+    sv.add_argument("--no-browser", action="store_true")
+    args = ap.parse_args(argv)
+    if args.cmd == "script":
+        from simulator.script import ScriptError, run_file
+
+        try:
+            run_file(args.file, seed=args.seed, verbose=args.verbose)
+        except (ScriptError, OSError) as e:
+            print("simulator: %s" % e, file=sys.stderr)
+            return 2
+        return 0
+    from simulator import web
+
+    if args.cmd is None:
+        args = sv.parse_args([])
+    return web.serve(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

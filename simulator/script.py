@@ -1,0 +1,116 @@
+# `python -m simulator script FILE`: a text file of physical actions run
+# against the unchanged firmware on simulated time (a contract for tools).
+#
+#   position <position>   the game and the physical board both start there
+#   lift <cell>           a die leaves the cell (into the hand)
+#   place <cell>          the die lifted last is put down there
+#   slide <from> <cell> ... <to>   a die slides across cells to <to>
+#   wait <ms>             simulated time passes
+#   press <button> [long] confirm, new, hint or menu
+#   bounce <cell>         the cell's switch chatters for a moment
+#   knock <cell>          a die is knocked off the board
+#   powercut [<ms>]       power is lost (for <ms>, default 1000) and returns
+#   blank lines and # comments are ignored
+# At the end: "position: <position>" and "moves: <move> ...".
+from simulator.hardware import BUTTONS, SimError, cell_index
+
+
+class ScriptError(ValueError):
+    pass
+
+
+def _cells(args, n_min, n_max, lineno, cmd):
+    if not (n_min <= len(args) <= n_max):
+        raise ScriptError("line %d: %s takes %s" % (lineno, cmd, "one cell" if n_max == 1 else "cells"))
+    for a in args:
+        try:
+            cell_index(a)
+        except SimError as e:
+            raise ScriptError("line %d: %s" % (lineno, e))
+    return args
+
+
+def parse(text):
+    """Check the whole script first, so a bad line changes nothing."""
+    steps = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        cmd, _, rest = line.partition(" ")
+        args = rest.split()
+        if cmd == "position":
+            from triad.games.nehren import notation
+
+            try:
+                notation.parse_position(rest)
+            except notation.NotationError as e:
+                raise ScriptError("line %d: bad position: %s" % (lineno, e))
+            steps.append((lineno, cmd, rest.strip()))
+        elif cmd in ("lift", "place", "bounce", "knock"):
+            steps.append((lineno, cmd, _cells(args, 1, 1, lineno, cmd)[0]))
+        elif cmd == "slide":
+            steps.append((lineno, cmd, _cells(args, 2, 36, lineno, cmd)))
+        elif cmd in ("wait", "powercut"):
+            if cmd == "powercut" and not args:
+                args = ["1000"]
+            if len(args) != 1 or not args[0].isdigit() or len(args[0]) > 9:
+                raise ScriptError("line %d: %s takes a whole number of ms" % (lineno, cmd))
+            steps.append((lineno, cmd, int(args[0])))
+        elif cmd == "press":
+            if not args or len(args) > 2 or args[0] not in BUTTONS or (len(args) == 2 and args[1] != "long"):
+                raise ScriptError(
+                    "line %d: press takes a button (%s) and optionally 'long'" % (lineno, ", ".join(BUTTONS))
+                )
+            steps.append((lineno, cmd, (args[0], len(args) == 2)))
+        else:
+            raise ScriptError("line %d: unknown command %r" % (lineno, cmd))
+    return steps
+
+
+def run(sim, steps):
+    """Carry out parsed steps on a booted Simulation."""
+    for lineno, cmd, arg in steps:
+        try:
+            if cmd == "position":
+                sim.set_position(arg)
+            elif cmd == "lift":
+                sim.lift(arg)
+            elif cmd == "place":
+                sim.place(arg)
+            elif cmd == "slide":
+                sim.slide(arg)
+            elif cmd == "wait":
+                sim.run(arg)
+            elif cmd == "press":
+                sim.press(arg[0], arg[1])
+            elif cmd == "bounce":
+                sim.bounce(arg)
+            elif cmd == "knock":
+                sim.knock(arg)
+            elif cmd == "powercut":
+                sim.power_cut()
+                sim.run(arg)
+                sim.boot()
+        except SimError as e:
+            raise ScriptError("line %d: %s" % (lineno, e))
+        if sim.crash:
+            raise ScriptError("line %d: the firmware crashed:\n%s" % (lineno, sim.crash))
+
+
+def run_file(path, seed=1, verbose=False, out=print):
+    from simulator.sim import Simulation
+
+    with open(path) as f:
+        steps = parse(f.read())
+    sim = Simulation(seed=seed, echo=(lambda line: out("# " + line)) if verbose else None)
+    try:
+        sim.boot()
+        run(sim, steps)
+        state, position = sim.state()
+        moves = sim.moves()
+    finally:
+        sim.shutdown()
+    out("position: " + position)
+    out("moves: " + moves)
+    return position, moves

@@ -1,0 +1,351 @@
+# A whole simulated board: the firmware's unchanged firmware/main.py running
+# in its own thread over the stand-ins of simulator.hardware, a simulated
+# clock, serial line, flash folder and entropy source.
+import os
+import runpy
+import sys
+import tempfile
+import threading
+import traceback
+import types
+
+from simulator import clock as clk
+from simulator.hardware import (
+    BUTTONS,
+    Die,
+    PhysicalBoard,
+    SimError,
+    cell_index,
+    cell_name,
+    make_machine,
+    make_neopixel,
+)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+MAIN_PY = os.path.join(FIRMWARE, "main.py")
+if FIRMWARE not in sys.path:
+    sys.path.insert(0, FIRMWARE)
+
+SLIDE_DWELL_MS = 60  # a sliding die rests this long on each cell it passes
+PRESS_MS = 100
+LONG_PRESS_MS = 1000
+
+_current = None  # the Simulation whose firmware is running (one per process)
+
+
+def _clock():
+    return _current.clock
+
+
+class Simulation:
+    def __init__(self, state_dir=None, seed=1, realtime=False, speed=1.0, echo=None):
+        from triad import boards
+
+        self.desc = boards.ACTIVE
+        self.seed = seed
+        self.realtime = realtime
+        self.speed = speed
+        self.board = PhysicalBoard(seed)
+        self.clock = None
+        self.state_dir = state_dir or tempfile.mkdtemp(prefix="triad-sim-")
+        self.serial_in = bytearray()
+        self.serial_lock = threading.Lock()
+        self.lines = []  # every line the firmware wrote, in order
+        self.events = []  # (ms, line) of "evt" lines
+        self.replies = []
+        self.led_bytes = bytes(3 * len(self.desc.LED_CHAIN))
+        self.led_writes = 0
+        self.boots = 0
+        self.crash = None
+        self.thread = None
+        self.echo = echo  # optional callable(line) for every firmware line
+        self.listeners = []  # callables(kind, payload) for the browser
+        self._partial = ""
+        self._old_cwd = None
+        self.shadow = None  # the firmware's game as told by its events
+
+    # -- power ------------------------------------------------------------------
+    @property
+    def running(self):
+        return self.thread is not None and self.thread.is_alive()
+
+    def boot(self):
+        """Power on: a fresh interpreter state runs firmware/main.py."""
+        global _current
+        if self.running:
+            raise SimError("already powered on")
+        start = 1000 if self.clock is None else self.clock.now_ms() + 500
+        if self.realtime:
+            self.clock = clk.RealClock(start, self.speed)
+        else:
+            self.clock = clk.VirtualClock(start)
+        _current = self
+        clk.install_time(_clock)
+        self._install_modules()
+        if self._old_cwd is None:
+            self._old_cwd = os.getcwd()
+        os.makedirs(self.state_dir, exist_ok=True)
+        os.chdir(self.state_dir)  # the firmware's flash is this folder
+        self.boots += 1
+        self.crash = None
+        self.thread = threading.Thread(target=self._firmware, name="firmware", daemon=True)
+        self.thread.start()
+        if not self.realtime:
+            self.clock.first_grant()
+        self._notify("power", {"on": True})
+
+    def power_cut(self):
+        """Power off at once, wherever the firmware is; LEDs go dark."""
+        if not self.running:
+            return
+        self.clock.stop()
+        self.thread.join(5)
+        self.led_bytes = bytes(len(self.led_bytes))
+        with self.serial_lock:
+            self.serial_in = bytearray()
+        self._notify("power", {"on": False})
+        self._notify("leds", None)
+
+    def shutdown(self):
+        self.power_cut()
+        if self._old_cwd is not None:
+            os.chdir(self._old_cwd)
+            self._old_cwd = None
+
+    def _firmware(self):
+        try:
+            runpy.run_path(MAIN_PY, run_name="__main__")
+        except clk.PowerOff:
+            pass
+        except BaseException:
+            self.crash = traceback.format_exc()
+            self._notify("crash", self.crash)
+        finally:
+            if not self.realtime:
+                self.clock._to_driver.release()
+
+    def _install_modules(self):
+        for name in list(sys.modules):
+            if name == "triad" or name.startswith("triad.") or name in ("machine", "neopixel"):
+                del sys.modules[name]
+        sys.modules["machine"] = make_machine(self.board, self.desc, self.clock)
+        sys.modules["neopixel"] = make_neopixel(self._on_leds)
+        sys.modules["triad.drivers.usb_serial"] = self._serial_module()
+        sys.modules["triad.drivers.entropy"] = self._entropy_module()
+
+    def _serial_module(self):
+        sim = self
+        mod = types.ModuleType("triad.drivers.usb_serial")
+
+        class UsbSerial:
+            def read(self, limit=64):
+                with sim.serial_lock:
+                    if not sim.serial_in:
+                        return b""
+                    data = bytes(sim.serial_in[:limit])
+                    del sim.serial_in[:limit]
+                    return data
+
+            def write(self, text):
+                sim._serial_out(text)
+
+        mod.UsbSerial = UsbSerial
+        return mod
+
+    def _entropy_module(self):
+        mod = types.ModuleType("triad.drivers.entropy")
+        value = (self.seed * 7919 + self.boots) & 0x3FFFFFFF
+        mod.seed = lambda: value
+        return mod
+
+    # -- time -------------------------------------------------------------------
+    def now_ms(self):
+        return self.clock.now_ms() if self.clock else 0
+
+    def run(self, ms):
+        """Let simulated time pass (virtual mode: instantly; real mode: sleeps)."""
+        if ms < 0:
+            raise SimError("cannot wait a negative time")
+        if self.realtime:
+            import time
+
+            time.sleep(ms / 1000.0 / self.clock.speed)
+            return
+        if not self.running:
+            self.clock.us += int(ms) * 1000
+            return
+        self.clock.grant(ms)
+
+    # -- the serial line ----------------------------------------------------------
+    def send(self, line, timeout_ms=2000):
+        """Send one command line; return the firmware's reply line."""
+        n = len(self.replies)
+        with self.serial_lock:
+            self.serial_in += (line.rstrip("\n") + "\n").encode()
+        waited = 0
+        while len(self.replies) == n and waited < timeout_ms and self.running:
+            self.run(10)
+            waited += 10
+        if len(self.replies) == n:
+            raise SimError("no reply to %r from the firmware" % line)
+        return self.replies[n]
+
+    def _serial_out(self, text):
+        self._partial += text
+        while "\n" in self._partial:
+            line, self._partial = self._partial.split("\n", 1)
+            self._line(line)
+
+    def _line(self, line):
+        self.lines.append(line)
+        if self.echo:
+            self.echo(line)
+        if line.startswith("evt "):
+            self.events.append((self.now_ms(), line))
+            self._on_event(line[4:])
+        elif line.startswith("ok") or line.startswith("err"):
+            self.replies.append(line)
+        self._notify("serial", line)
+
+    def _on_event(self, text):
+        kind, _, arg = text.partition(" ")
+        from triad.games.nehren import notation
+
+        if kind in ("setup", "play", "position", "resume"):
+            try:
+                self.shadow = notation.parse_position(arg)
+            except ValueError:
+                self.shadow = None
+        elif kind == "move" and self.shadow is not None:
+            try:
+                m = notation.parse_move(self.shadow, arg)
+            except ValueError:
+                return
+            self.shadow.make(m)
+            self._turn_dice(arg)
+
+    def _turn_dice(self, move):
+        # The player turned the die as they moved it: show the value the
+        # firmware now believes it has; a removed die leaves the hand.
+        head, _, rem = move.partition("x")
+        with self.board.lock:
+            if "=" in head:
+                c = cell_index(head[:2])
+                v = int(head[3])
+            else:
+                c = cell_index(head[2:4])
+                a = cell_index(head[:2])
+                v = max(abs(a % 6 - c % 6), abs(a // 6 - c // 6))
+            d = self.board.cells[c]
+            if d is not None:
+                d.value = v
+            if rem:
+                r = cell_index(rem)
+                if self.board.cells[r] is None and self.board.hand:
+                    self.board.hand.pop()
+
+    # -- the LEDs ---------------------------------------------------------------
+    def _on_leds(self, data):
+        self.led_bytes = data
+        self.led_writes += 1
+        self._notify("leds", None)
+
+    def leds(self):
+        """The colour each frame slot's LED shows now (36 cells, then the
+        status LEDs), as (r, g, b) after the firmware's brightness."""
+        chain = self.desc.LED_CHAIN
+        out = [(0, 0, 0)] * len(chain)
+        data = self.led_bytes
+        for p, slot in enumerate(chain):
+            g, r, b = data[3 * p], data[3 * p + 1], data[3 * p + 2]
+            out[slot] = (r, g, b)
+        return out
+
+    def led(self, name):
+        return self.leds()[cell_index(name)]
+
+    # -- hands ------------------------------------------------------------------
+    def lift(self, name):
+        return self.board.lift(cell_index(name), self.now_ms())
+
+    def place(self, name):
+        c = cell_index(name)
+        die = None
+        if not self.board.hand and self.shadow is not None:
+            # A die taken from the box: give it the colour and value the
+            # game expects on that cell (set-up), else it is a stray object.
+            from triad.games.nehren import core
+
+            p = self.shadow.board[core.CELLS[c]]
+            if p:
+                die = Die("bw"[p >> 2], p & 3)
+        return self.board.place(c, self.now_ms(), die)
+
+    def knock(self, name):
+        """A die knocked off the board: it leaves the cell and the hand."""
+        d = self.lift(name)
+        self.board.remove_from_hand(d)
+
+    def slide(self, names):
+        if len(names) < 2:
+            raise SimError("slide needs a start and an end cell")
+        cells = [cell_index(n) for n in names]
+        self.lift(names[0])
+        for n in names[1:-1]:
+            self.place(n)
+            self.run(SLIDE_DWELL_MS)
+            self.lift(n)
+        self.place(names[-1])
+
+    def bounce(self, name, ms=40):
+        self.board.bounce(cell_index(name), self.now_ms(), ms)
+
+    def press(self, button, long=False):
+        if button not in BUTTONS:
+            raise SimError("unknown button %r: one of %s" % (button, ", ".join(BUTTONS)))
+        i = BUTTONS.index(button)
+        self.board.set_button(i, True)
+        self._notify("buttons", None)
+        self.run(LONG_PRESS_MS if long else PRESS_MS)
+        self.board.set_button(i, False)
+        self._notify("buttons", None)
+
+    def set_position(self, text):
+        """Both the game and the physical board start from a position."""
+        from triad.games.nehren import notation
+
+        notation.parse_position(text)  # a clear error before anything changes
+        self.board.set_position(text)
+        reply = self.send("position " + text)
+        if not reply.startswith("ok"):
+            raise SimError("the board refused the position: " + reply)
+        # The board resumes play once it has seen the dice settle.
+        waited = 0
+        while waited < 5000 and not self.send("state").startswith("ok state play"):
+            self.run(100)
+            waited += 100
+
+    # -- observation ----------------------------------------------------------------
+    def state(self):
+        """(state name, position text) as the firmware reports them."""
+        reply = self.send("state")
+        parts = reply.split(" ", 3)
+        if len(parts) < 4 or parts[0] != "ok":
+            raise SimError("unexpected reply " + reply)
+        return parts[2], parts[3]
+
+    def moves(self):
+        reply = self.send("moves")
+        return reply[len("ok moves") :].strip()
+
+    def matrix(self):
+        now = self.now_ms()
+        return [1 if self.board.closed(i, now) else 0 for i in range(36)]
+
+    def _notify(self, kind, payload):
+        for fn in list(self.listeners):
+            try:
+                fn(kind, payload)
+            except Exception:
+                pass
