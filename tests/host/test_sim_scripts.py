@@ -1,0 +1,109 @@
+# Scripted scenarios through `python -m simulator script`: the unchanged
+# firmware main loop on simulated hardware and time. Each script in
+# tests/scripts states the outcome a player would see in its "# expect" lines.
+import os
+import subprocess
+import sys
+
+import pytest
+
+from simulator.script import ScriptError, parse, run_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCRIPTS = os.path.join(ROOT, "tests", "scripts")
+
+
+def expectations(path):
+    want = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# expect "):
+                key, _, value = line[len("# expect ") :].partition(":")
+                want[key.strip()] = value.strip()
+    return want
+
+
+@pytest.mark.parametrize("name", sorted(n for n in os.listdir(SCRIPTS) if n.endswith(".txt")))
+def test_script(name):
+    path = os.path.join(SCRIPTS, name)
+    want = expectations(path)
+    assert "position" in want and "moves" in want, "script lacks its # expect lines"
+    out = []
+    position, moves = run_file(path, out=out.append)
+    assert position == want["position"]
+    assert moves == want["moves"]
+    assert out == ["position: " + position, "moves: " + moves]
+
+
+def test_cli_contract_prints_position_and_moves():
+    path = os.path.join(SCRIPTS, "01_simple_move.txt")
+    r = subprocess.run(
+        [sys.executable, "-m", "simulator", "script", path], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    want = expectations(path)
+    assert lines == ["position: " + want["position"], "moves: " + want["moves"]]
+
+
+def test_cli_unknown_line_names_the_line(tmp_path):
+    p = tmp_path / "bad.txt"
+    p.write_text("position w3w3w2w2w1w1/....../....../....../....../b1b1b2b2b3b3 b 0 0\n\nlift c1\njump c4\n")
+    r = subprocess.run(
+        [sys.executable, "-m", "simulator", "script", str(p)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 2
+    assert "line 4" in r.stderr and "jump" in r.stderr
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("lift z9", ["line 1", "bad cell"]),
+        ("wait soon", ["line 1", "whole number"]),
+        ("position w3w3/....", ["line 1", "bad position"]),
+        ("\n# c\npress jump", ["line 3", "button"]),
+        ("slide c1", ["line 1", "cells"]),
+    ],
+)
+def test_bad_lines_are_clear_errors(text, words):
+    with pytest.raises(ScriptError) as e:
+        parse(text)
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_impossible_physical_action_is_reported_with_line(tmp_path):
+    p = tmp_path / "empty.txt"
+    p.write_text("position w3w3w2w2w1w1/....../....../....../....../b1b1b2b2b3b3 b 0 0\nlift c3\n")
+    with pytest.raises(ScriptError) as e:
+        run_file(str(p), out=lambda s: None)
+    assert "line 2" in str(e.value) and "no die on c3" in str(e.value)
+
+
+def test_setup_roll_then_play(tmp_path):
+    # From power-on the board rolls a start position and waits for all twelve
+    # dice; putting them on their home cells starts the game.
+    from simulator.sim import Simulation
+
+    sim = Simulation(state_dir=str(tmp_path), seed=5)
+    try:
+        sim.boot()
+        sim.run(500)
+        state, start = sim.state()
+        assert state == "setup"
+        homes = [f + r for r in "16" for f in "abcdef"]
+        for name in homes[:-1]:
+            sim.place(name)
+        sim.run(3000)
+        assert sim.state()[0] == "setup"
+        sim.place(homes[-1])
+        sim.run(3000)
+        state, pos = sim.state()
+        assert (state, pos) == ("play", start)
+        rank1 = start.split("/")[5].split()[0]
+        assert [int(v) for v in rank1[1::2]] == sorted(int(v) for v in rank1[1::2])
+    finally:
+        sim.shutdown()
