@@ -427,6 +427,8 @@ class Controller:
         if st == SELFTEST:
             if btn == BTN_MENU and long:
                 self.stop_selftest()
+            else:
+                self.selftest.note_button(ev)
             return
         if btn == BTN_NEW and (long or st == OVER):
             self.new_game()

@@ -60,28 +60,20 @@ N_LEDS = N_CELLS + N_STATUS
 
 # Chain position -> frame slot. The data line enters at a1 (next to the
 # Pico on Black's side), runs along rank 1 to f1, back along rank 2 from f2
-# to a2, and so on (serpentine: the shortest wire between neighbours);
-# after a6 it continues to the status LEDs along White's edge: White's turn
-# LED, White's three Triad LEDs, then down the left edge to Black's three
-# Triad LEDs and Black's turn LED.
-def _chain():
-    out = bytearray(N_LEDS)
-    p = 0
-    for rank in range(RANKS):
-        for i in range(FILES):
-            f = i if rank % 2 == 0 else FILES - 1 - i
-            out[p] = rank * FILES + f
-            p += 1
-    for s in (STATUS_TURN_WHITE, STATUS_TRIADS_WHITE, STATUS_TRIADS_WHITE + 1,
-              STATUS_TRIADS_WHITE + 2, STATUS_TRIADS_BLACK + 2,
-              STATUS_TRIADS_BLACK + 1, STATUS_TRIADS_BLACK, STATUS_TURN_BLACK):
-        out[p] = N_CELLS + s
-        p += 1
-    return bytes(out)
-
-
-LED_CHAIN = _chain()
-del _chain
+# to a2, and so on (serpentine: the shortest wire between neighbours). After
+# a6 it feeds the status column left of file a, from White's end to Black's:
+# White's turn LED, White's Triad LEDs 1..3, Black's Triad LEDs 3..1,
+# Black's turn LED, so each player's LEDs sit at that player's end.
+LED_CHAIN = bytes((
+    0, 1, 2, 3, 4, 5,  # rank 1: a1 -> f1
+    11, 10, 9, 8, 7, 6,  # rank 2: f2 -> a2
+    12, 13, 14, 15, 16, 17,  # rank 3: a3 -> f3
+    23, 22, 21, 20, 19, 18,  # rank 4: f4 -> a4
+    24, 25, 26, 27, 28, 29,  # rank 5: a5 -> f5
+    35, 34, 33, 32, 31, 30,  # rank 6: f6 -> a6
+    37, 41, 42, 43,  # White: turn, Triads 1..3 (slots 36 + 1, 36 + 5..7)
+    40, 39, 38, 36,  # Black: Triads 3..1, turn (slots 36 + 4..2, 36 + 0)
+))
 
 # -- Power -------------------------------------------------------------------
 # WS2812B: about 20 mA per colour channel at full (60 mA full white) plus

@@ -19,11 +19,10 @@ except ImportError:
 try:
     from time import sleep_us
 except ImportError:
-    # CPython (tests only): the real board always has time.sleep_us.
-    import time as _time
-
+    # CPython runs this module only over stand-in pins (tests, simulator),
+    # which settle at once; a real sleep would only slow the simulated clock.
     def sleep_us(us):
-        _time.sleep(us / 1000000)
+        pass
 
 
 def _need(mod, name):
@@ -155,34 +154,9 @@ class Leds:
         self._np.write()
 
 
-def random_bytes(n):
-    """n bytes of entropy for dice rolls: the RP2040's ring oscillator via
-    os.urandom, or the random module where a port lacks urandom."""
-    try:
-        return os.urandom(n)
-    except (AttributeError, NotImplementedError, OSError):
-        pass
-    import random
-
-    out = bytearray(n)
-    for i in range(n):
-        out[i] = random.getrandbits(8)
-    return bytes(out)
-
-
-def roll_die():
-    """1..3, uniform: rejection keeps 255 from biasing the result."""
-    while True:
-        b = random_bytes(1)[0]
-        if b < 255:
-            return b % 3 + 1
-
-
 class Hardware:
     def __init__(self, desc, brightness=None):
         self.desc = desc
         self.matrix = Matrix(desc)
         self.buttons = ButtonPins(desc)
         self.leds = Leds(desc, brightness)
-        self.random_bytes = random_bytes
-        self.roll_die = roll_die

@@ -1,0 +1,544 @@
+# Scan, debounce and button events (board/scan.py) and the RP2040 drivers
+# (drivers/rp2.py) over fake `machine`/`neopixel` modules. Runs under CPython
+# (pytest) and the MicroPython unix port (tests/mp_run.py).
+import sys
+
+from fwtest import raises
+from triad.compat import MICROPYTHON, micropython
+from triad.boards import ACTIVE, pico_v1
+from triad.board import scan
+
+
+class Desc:
+    """pico_v1 with overrides, so tests can change one datum at a time."""
+
+    def __init__(self, **over):
+        for k in dir(pico_v1):
+            if not k.startswith("_"):
+                setattr(self, k, getattr(pico_v1, k))
+        for k in over:
+            setattr(self, k, over[k])
+
+
+def feed(sc, raw, now, seq, step=10):
+    """Apply a sequence of 0/1 readings to matrix position 0 (cell via map)."""
+    changes = 0
+    for v in seq:
+        raw[0] = v
+        if sc.update(raw, now):
+            changes += 1
+        now += step
+    return now, changes
+
+
+# -- matrix debounce ---------------------------------------------------------
+
+def test_active_board_is_pico_v1():
+    assert ACTIVE is pico_v1
+    assert ACTIVE.DEBOUNCE >= 2 and ACTIVE.SCAN_HZ >= 100
+
+
+def test_bouncing_cell_never_changes_stable_until_it_holds():
+    sc = scan.MatrixScanner(Desc(DEBOUNCE=3))
+    raw = bytearray(36)
+    now, changes = feed(sc, raw, 0, (1, 0, 1, 0, 1, 0, 1, 0, 1, 0))
+    assert changes == 0 and sc.stable[0] == 0
+    # Now it holds: the third agreeing scan flips it, not earlier.
+    now, changes = feed(sc, raw, now, (1, 1))
+    assert changes == 0 and sc.stable[0] == 0
+    assert sc.update(raw, now) is True
+    assert sc.stable[0] == 1 and sc.changed_at == now
+
+
+def test_slide_touch_shorter_than_debounce_never_appears():
+    sc = scan.MatrixScanner(Desc(DEBOUNCE=3))
+    raw = bytearray(36)
+    # A die slid over a1 closes it for two scans, twice, then is gone.
+    now, changes = feed(sc, raw, 0, (1, 1, 0, 0, 1, 1, 0, 0, 0, 0))
+    assert changes == 0
+    assert sc.stable == bytearray(36)
+
+
+def test_release_needs_the_same_agreement():
+    sc = scan.MatrixScanner(Desc(DEBOUNCE=3))
+    raw = bytearray(36)
+    now, changes = feed(sc, raw, 0, (1, 1, 1))
+    assert changes == 1 and sc.stable[0] == 1
+    # A die wobbling on its cell opens the switch briefly: still there.
+    now, changes = feed(sc, raw, now, (0, 1, 0, 1, 1, 0))
+    assert changes == 0 and sc.stable[0] == 1
+    now, changes = feed(sc, raw, now, (0, 0, 0))
+    assert changes == 1 and sc.stable[0] == 0
+
+
+def test_changed_at_and_stable_for():
+    sc = scan.MatrixScanner(Desc(DEBOUNCE=2), now=1000)
+    raw = bytearray(36)
+    assert sc.stable_for(1500) == 500
+    raw[7] = 1
+    assert not sc.update(raw, 2000)
+    assert sc.update(raw, 2010)
+    assert sc.changed_at == 2010
+    assert not sc.update(raw, 2020)
+    assert sc.stable_for(2510) == 500
+    assert sc.changed_at == 2010
+
+
+def test_stable_for_survives_tick_wrap_and_saturates():
+    from triad.compat import ticks_add
+
+    sc = scan.MatrixScanner(Desc(DEBOUNCE=1))
+    raw = bytearray(36)
+    t0 = ticks_add(0, -20)  # 20 ms before the tick counter wraps
+    raw[3] = 1
+    assert sc.update(raw, t0)
+    t1 = ticks_add(t0, 50)
+    assert t1 < t0  # wrapped
+    assert not sc.update(raw, t1)
+    assert sc.stable_for(t1) == 50
+    # A board left alone for two hours reports the cap, never a negative age.
+    t2 = ticks_add(t0, 7200000)
+    sc.update(raw, t2)
+    assert sc.stable_for(t2) == scan.STABLE_CAP_MS
+
+
+def test_matrix_cell_mapping_is_respected():
+    # Reverse routing: matrix position m is cell 35 - m.
+    cmap = bytes(35 - m for m in range(36))
+    sc = scan.MatrixScanner(Desc(MATRIX_CELL=cmap, DEBOUNCE=1))
+    raw = bytearray(36)
+    raw[0] = 1  # matrix row 0, column 0
+    raw[13] = 1
+    assert sc.update(raw, 0)
+    assert sc.stable[35] == 1 and sc.stable[22] == 1
+    assert sum(sc.stable) == 2
+
+
+def test_matrix_cell_must_be_a_permutation():
+    raises(ValueError, scan.MatrixScanner, Desc(MATRIX_CELL=bytes(36)))
+    raises(ValueError, scan.MatrixScanner, Desc(MATRIX_CELL=bytes([36] + list(range(1, 36)))))
+
+
+def test_reset_clears_snapshot():
+    sc = scan.MatrixScanner(Desc(DEBOUNCE=1))
+    raw = bytearray(36)
+    raw[5] = 1
+    sc.update(raw, 10)
+    sc.reset(99)
+    assert sum(sc.stable) == 0 and sc.changed_at == 99
+
+
+# -- buttons -----------------------------------------------------------------
+
+def press(b, levels, now, idx, scans, step=10):
+    for _ in range(scans):
+        levels[idx] = 1
+        b.update(levels, now)
+        now += step
+    return now
+
+
+def release(b, levels, now, idx, scans, step=10):
+    for _ in range(scans):
+        levels[idx] = 0
+        b.update(levels, now)
+        now += step
+    return now
+
+
+def test_button_short_press_fires_on_release():
+    b = scan.Buttons(Desc(BUTTON_DEBOUNCE=3))
+    lv = bytearray(4)
+    now = press(b, lv, 0, 2, 10)  # hint held for 100 ms
+    assert b.pressed[2] == 1
+    assert b.pop() == scan.NO_EVENT
+    now = release(b, lv, now, 2, 3)
+    assert b.pop() == scan.HINT
+    assert b.pop() == scan.NO_EVENT
+
+
+def test_button_bounce_is_not_a_press():
+    b = scan.Buttons(Desc(BUTTON_DEBOUNCE=3))
+    lv = bytearray(4)
+    now = 0
+    for v in (1, 0, 1, 0, 1, 0, 0, 0):
+        lv[0] = v
+        b.update(lv, now)
+        now += 10
+    assert b.pop() == scan.NO_EVENT
+
+
+def test_button_long_press_fires_once_while_held():
+    b = scan.Buttons(Desc(BUTTON_DEBOUNCE=3, LONG_PRESS_MS=800))
+    lv = bytearray(4)
+    now = press(b, lv, 0, 3, 40)  # debounced at t=20, held to t=390
+    assert b.pop() == scan.NO_EVENT
+    now = press(b, lv, now, 3, 50)  # now past 800 ms since the press
+    assert b.pop() == scan.MENU_LONG
+    now = press(b, lv, now, 3, 100)  # still held: no repeat
+    assert b.pop() == scan.NO_EVENT
+    now = release(b, lv, now, 3, 5)  # release after a long press: nothing
+    assert b.pop() == scan.NO_EVENT
+    assert scan.event_button(scan.MENU_LONG) == 3 and scan.event_is_long(scan.MENU_LONG)
+    assert scan.NEW_LONG == 1 * 2 + 1 and scan.CONFIRM == 0
+
+
+def test_button_events_queue_in_order_and_overflow_drops_oldest():
+    b = scan.Buttons(Desc(BUTTON_DEBOUNCE=1))
+    lv = bytearray(4)
+    now = 0
+    for i in range(10):
+        now = press(b, lv, now, i % 4, 1)
+        now = release(b, lv, now, i % 4, 1)
+    got = []
+    while True:
+        ev = b.pop()
+        if ev < 0:
+            break
+        got.append(ev)
+    # 10 presses into a ring of 8: the first two are gone.
+    assert got == [(i % 4) * 2 for i in range(2, 10)]
+
+
+def test_buttons_reject_wrong_names():
+    raises(ValueError, scan.Buttons, Desc(BUTTON_NAMES=("new", "confirm", "hint", "menu")))
+
+
+# -- drivers/rp2 over fake hardware -------------------------------------------
+
+class World:
+    """A virtual board: pins by GPIO number, a switch matrix, button levels."""
+
+    def __init__(self, desc):
+        self.desc = desc
+        self.pins = {}
+        self.rows = []
+        self.closed = bytearray(len(desc.ROW_PINS) * len(desc.COL_PINS))
+        self.buttons_down = bytearray(len(desc.BUTTON_PINS))
+        self.multi_low = 0  # set if a column was read with two rows driven
+        self.pulls = 0
+
+
+def make_machine(world):
+    class Pin:
+        IN = 0
+        OUT = 1
+        OPEN_DRAIN = 2
+        PULL_UP = 1
+
+        def __init__(self, gpio, mode=-1, pull=-1, value=None):
+            self.gpio = gpio
+            self.mode = -1
+            self.pull = -1
+            self.v = 1
+            self.init(mode, pull, value)
+            world.pins[gpio] = self
+
+        def init(self, mode=-1, pull=-1, value=None):
+            if mode != -1:
+                self.mode = mode
+            if pull != -1:
+                self.pull = pull
+                world.pulls += 1
+            if value is not None:
+                self.v = value
+
+        def value(self, v=None):
+            if v is not None:
+                self.v = v
+                return None
+            d = world.desc
+            g = self.gpio
+            for c in range(len(d.COL_PINS)):
+                if d.COL_PINS[c] == g:
+                    return self._column(c)
+            for b in range(len(d.BUTTON_PINS)):
+                if d.BUTTON_PINS[b] == g:
+                    return 0 if world.buttons_down[b] else 1
+            return self.v
+
+        def _column(self, c):
+            d = world.desc
+            ncols = len(d.COL_PINS)
+            level = 1
+            low = 0
+            for r in range(len(d.ROW_PINS)):
+                rp = world.pins[d.ROW_PINS[r]]
+                if rp.v == 0 and (rp.mode == Pin.OUT or rp.mode == Pin.OPEN_DRAIN):
+                    low += 1
+                    if world.closed[r * ncols + c]:
+                        level = 0
+            if low > 1:
+                world.multi_low = 1
+            return level
+
+    class machine:
+        pass
+
+    machine.Pin = Pin
+    return machine
+
+
+def make_neopixel():
+    class NeoPixel:
+        ORDER = (1, 0, 2, 3)  # GRB(W), as MicroPython's own driver
+
+        def __init__(self, pin, n, bpp=3, timing=1):
+            self.pin = pin
+            self.n = n
+            self.buf = bytearray(n * bpp)
+            self.writes = 0
+
+        def write(self):
+            self.writes += 1
+
+    class neopixel:
+        pass
+
+    neopixel.NeoPixel = NeoPixel
+    return neopixel
+
+
+_MOD = "triad.drivers.rp2"
+
+
+def fresh_rp2(world):
+    sys.modules["machine"] = make_machine(world)
+    sys.modules["neopixel"] = make_neopixel()
+    if _MOD in sys.modules:
+        del sys.modules[_MOD]
+    __import__(_MOD)
+    return sys.modules[_MOD]
+
+
+def forget_rp2():
+    for name in ("machine", "neopixel", _MOD):
+        if name in sys.modules:
+            del sys.modules[name]
+
+
+def test_rp2_module_imports_without_hardware():
+    forget_rp2()
+    __import__(_MOD)
+    rp2 = sys.modules[_MOD]
+    assert hasattr(rp2, "Matrix") and hasattr(rp2, "Hardware")
+    forget_rp2()
+
+
+def test_rp2_matrix_reads_the_virtual_switches():
+    d = Desc()
+    w = World(d)
+    try:
+        rp2 = fresh_rp2(w)
+        m = rp2.Matrix(d)
+        raw = bytearray(36)
+        m.read_into(raw)
+        assert raw == bytearray(36)
+        for pos in (0, 7, 17, 30, 35):
+            w.closed[pos] = 1
+        m.read_into(raw)
+        assert [i for i in range(36) if raw[i]] == [0, 7, 17, 30, 35]
+        # Every row released afterwards, and never two driven at once.
+        for p in d.ROW_PINS:
+            assert w.pins[p].v == 1 and w.pins[p].mode == w.pins[p].OPEN_DRAIN
+        assert w.multi_low == 0
+        for p in d.COL_PINS:
+            assert w.pins[p].pull == w.pins[p].PULL_UP
+        # Rectangle of three closed switches: with diodes there is no fourth.
+        w.closed[7] = 0
+        w.closed[1] = 1
+        w.closed[6] = 1
+        m.read_into(raw)
+        assert raw[0] and raw[1] and raw[6] and not raw[7]
+    finally:
+        forget_rp2()
+
+
+def test_rp2_matrix_with_scanner_and_odd_routing():
+    cmap = bytes((m * 5) % 36 if m else 0 for m in range(36))
+    # (m*5) % 36 is a permutation because gcd(5, 36) == 1.
+    d = Desc(MATRIX_CELL=cmap, DEBOUNCE=2)
+    w = World(d)
+    try:
+        rp2 = fresh_rp2(w)
+        m = rp2.Matrix(d)
+        sc = scan.MatrixScanner(d)
+        raw = bytearray(36)
+        w.closed[3] = 1  # matrix row 0, column 3 -> cell 15
+        m.read_into(raw)
+        sc.update(raw, 0)
+        m.read_into(raw)
+        assert sc.update(raw, 10)
+        assert [c for c in range(36) if sc.stable[c]] == [15]
+    finally:
+        forget_rp2()
+
+
+def test_rp2_buttons_are_active_low():
+    d = Desc()
+    w = World(d)
+    try:
+        rp2 = fresh_rp2(w)
+        bp = rp2.ButtonPins(d)
+        lv = bytearray(4)
+        bp.read_into(lv)
+        assert lv == bytearray(4)
+        w.buttons_down[1] = 1
+        bp.read_into(lv)
+        assert lv == bytearray([0, 1, 0, 0])
+    finally:
+        forget_rp2()
+
+
+def test_rp2_leds_chain_order_grb_and_brightness():
+    d = Desc(BRIGHTNESS_MAX=255)
+    w = World(d)
+    try:
+        rp2 = fresh_rp2(w)
+        leds = rp2.Leds(d, brightness=255)
+        frame = bytearray(3 * 44)
+        frame[0:3] = bytes((10, 20, 30))  # a1
+        frame[3 * 6:3 * 7] = bytes((1, 2, 3))  # a2: chain position 11
+        frame[3 * 11:3 * 12] = bytes((4, 5, 6))  # f2: chain position 6
+        frame[3 * 36:3 * 37] = bytes((7, 8, 9))  # Black's turn LED: last
+        leds.show(frame)
+        buf = leds._np.buf
+        assert leds._np.writes == 1
+        assert bytes(buf[0:3]) == bytes((20, 10, 30))  # G, R, B
+        assert bytes(buf[33:36]) == bytes((2, 1, 3))
+        assert bytes(buf[18:21]) == bytes((5, 4, 6))
+        assert bytes(buf[129:132]) == bytes((8, 7, 9))
+        assert sum(buf) == sum(frame)
+        leds.set_brightness(128)
+        leds.show(frame)
+        assert bytes(buf[0:3]) == bytes((20 * 128 // 255, 10 * 128 // 255, 30 * 128 // 255))
+        leds.set_brightness(999)
+        assert leds.brightness == 255
+        leds.set_brightness(-4)
+        assert leds.brightness == 0
+    finally:
+        forget_rp2()
+
+
+def test_rp2_leds_default_and_max_brightness_from_description():
+    d = Desc()
+    w = World(d)
+    try:
+        rp2 = fresh_rp2(w)
+        leds = rp2.Leds(d)
+        assert leds.brightness == d.BRIGHTNESS_DEFAULT
+        leds.set_brightness(255)
+        assert leds.brightness == d.BRIGHTNESS_MAX
+    finally:
+        forget_rp2()
+
+
+def estimated_ma(buf, d):
+    return sum(buf) * d.LED_MA_PER_CHANNEL / 255
+
+
+def test_rp2_leds_power_limiter():
+    d = Desc(BRIGHTNESS_MAX=255)
+    w = World(d)
+    try:
+        rp2 = fresh_rp2(w)
+        leds = rp2.Leds(d, brightness=255)
+        frame = bytearray(b"\xff" * (3 * 44))  # everything full white: 2.6 A
+        leds.show(frame)
+        ma = estimated_ma(leds._np.buf, d)
+        assert ma <= d.LED_BUDGET_MA
+        assert ma >= d.LED_BUDGET_MA * 9 // 10  # limited, not blacked out
+        assert leds.scale < 255
+        # Uniform scaling keeps the colour: all channels equal.
+        assert min(leds._np.buf) == max(leds._np.buf)
+        # A typical frame (a few lit cells) is not touched by the limiter.
+        frame = bytearray(3 * 44)
+        for i in range(12):
+            frame[3 * i] = 255
+        leds.show(frame)
+        assert leds.scale == 255
+        assert leds._np.buf[1] == 255
+        # Lower brightness first, then the limiter only if still needed.
+        leds.set_brightness(20)
+        leds.show(bytearray(b"\xff" * (3 * 44)))
+        assert leds.scale == 20
+    finally:
+        forget_rp2()
+
+
+def test_rp2_hardware_and_entropy_seed():
+    d = Desc()
+    w = World(d)
+    try:
+        rp2 = fresh_rp2(w)
+        hw = rp2.Hardware(d)
+        assert hw.matrix.nrows == 6 and hw.leds.n == 44 and hw.buttons.n == 4
+    finally:
+        forget_rp2()
+    from triad.drivers import entropy
+
+    seeds = [entropy.seed() for _ in range(4)]
+    for s in seeds:
+        assert 0 <= s < (1 << 30)  # a small int on the RP2040
+    assert len(set(seeds)) > 1
+
+
+def test_hot_paths_do_not_allocate():
+    # heap_lock makes any heap allocation raise MemoryError on MicroPython;
+    # on CPython it is a no-op and the same code simply runs.
+    d = Desc(DEBOUNCE=2, BUTTON_DEBOUNCE=2, LONG_PRESS_MS=100)
+    w = World(d)
+    try:
+        rp2 = fresh_rp2(w)
+        m = rp2.Matrix(d)
+        bp = rp2.ButtonPins(d)
+        leds = rp2.Leds(d)
+        sc = scan.MatrixScanner(d)
+        bt = scan.Buttons(d)
+        raw = bytearray(36)
+        lv = bytearray(4)
+        frame = bytearray(b"\x80" * (3 * 44))
+        log = bytearray(64)
+        n_ev = 0
+        changes = 0
+        now = 0
+        micropython.heap_lock()
+        try:
+            for i in range(60):
+                w.closed[i % 36] = 1 if (i // 7) & 1 else 0
+                w.buttons_down[0] = 1 if 10 <= i < 14 else 0
+                w.buttons_down[1] = 1 if i >= 20 else 0
+                m.read_into(raw)
+                if sc.update(raw, now):
+                    changes += 1
+                sc.stable_for(now)
+                bp.read_into(lv)
+                bt.update(lv, now)
+                ev = bt.pop()
+                if ev >= 0:
+                    log[n_ev] = ev
+                    n_ev += 1
+                leds.show(frame)
+                now += 10
+        finally:
+            micropython.heap_unlock()
+        assert changes > 0
+        assert bytes(log[:n_ev]) == bytes((scan.CONFIRM, scan.NEW_LONG))
+        assert leds._np.writes == 60
+    finally:
+        forget_rp2()
+
+
+def test_heap_lock_really_locks_on_micropython():
+    if not MICROPYTHON:
+        return
+    micropython.heap_lock()
+    try:
+        try:
+            bytearray(10)
+            hit = False
+        except MemoryError:
+            hit = True
+    finally:
+        micropython.heap_unlock()
+    assert hit
