@@ -243,3 +243,23 @@ def test_steady_ticks_allocate_nothing():
         micropython.heap_unlock()
     assert ctl.state == C.PLAY
     assert rig.moves() == ""
+
+
+class FailingStore:
+    last_error = None
+
+    def start(self, *a):
+        raise OSError(28)  # ENOSPC: the flash is full
+
+    def append(self, text):
+        raise OSError(28)
+
+    def load(self):
+        return None
+
+
+def test_full_flash_reports_but_keeps_the_game():
+    rig = Rig(START, store=FailingStore())
+    rig.move("c1", "c4")
+    assert rig.moves() == "c1c4"
+    assert [k for k, t in rig.events.seen if k == "error" and "not saved" in t]

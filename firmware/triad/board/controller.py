@@ -125,6 +125,10 @@ class Controller:
         if self.store is None:
             return False
         saved = self.store.load()
+        warning = getattr(self.store, "last_error", None)
+        if warning:
+            # A torn or corrupt save was cut back to its last good move: say so.
+            self.events.event("error", "saved game: " + str(warning))
         if not saved:
             return False
         try:
@@ -138,8 +142,7 @@ class Controller:
     def start_position(self, position_text):
         """A position typed or sent by a host: it becomes a new saved game."""
         self.load(position_text)
-        if self.store is not None:
-            self.store.start(self.start_text, "loaded")
+        self._save("start", self.start_text, "loaded")
         self.events.event("position", self.start_text)
 
     def new_game(self):
@@ -162,9 +165,18 @@ class Controller:
             side,
         )
         self.state = SETUP
-        if self.store is not None:
-            self.store.start(self.start_text, self.meta)
+        self._save("start", self.start_text, self.meta)
         self.events.event("setup", self.start_text)
+
+    def _save(self, what, *args):
+        # A full or failing flash must not stop the game on the table: the
+        # move stands, and the host is told that it is not saved.
+        if self.store is None:
+            return
+        try:
+            getattr(self.store, what)(*args)
+        except Exception as e:
+            self.events.event("error", "not saved (%s): %s" % (what, e))
 
     def _sync_expected(self):
         board = self.pos.board
@@ -396,10 +408,9 @@ class Controller:
 
     def _commit(self, m):
         text = notation.format_move(m)
-        if self.store is not None:
-            # Saved before the board shows it: a committed move survives a
-            # power cut at any later instant.
-            self.store.append(text)
+        # Saved before the board shows it: a committed move survives a
+        # power cut at any later instant.
+        self._save("append", text)
         mover = self.pos.side
         self.pos.make(m)
         self.history.append(m)
