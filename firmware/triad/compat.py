@@ -35,6 +35,17 @@ except ImportError:
     micropython = _MicroPythonStandIn()
 
 
+
+# Viper's pointer casts and annotations (ptr8(buf), `board: ptr8`) are
+# resolved by MicroPython's compiler by their spelling; these identities only
+# give the names a value, so the same source also runs as plain Python.
+def ptr8(x):
+    return x
+
+
+ptr16 = ptr32 = ptr8
+
+
 # Wrapping tick arithmetic (MicroPython's time.ticks_diff/ticks_add); pure
 # code takes `now` as an argument and uses these, so it runs anywhere.
 try:

@@ -20,7 +20,7 @@
 # Everything make() changes is in the move, so unmake() is its exact inverse.
 from array import array
 
-from triad.compat import const
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr32
 
 BLACK = const(0)
 WHITE = const(1)
@@ -126,6 +126,139 @@ def _emit_with_removals(board, to, side_bit, base, buf, n):
     return n
 
 
+# -- regular move generation: one plain-Python and one viper path ----------
+#
+# Both write exactly the same moves in exactly the same order (tests/fw/
+# test_core_fast.py compares them move list by move list on both runtimes).
+# gen_regular_py is the readable one; gen_regular_viper is the same loops in
+# viper form (machine-word ints, ptr8/ptr32 access, one table look-up per
+# Triad window) and is what MicroPython uses. On CPython the shim makes the
+# decorator and the casts no-ops, so the viper source runs there too.
+# Arguments: padded board, an array("i") buf, start index n, side_bit (0 or
+# WHITE_BIT), sel (a square, or 0 for every die), stop (1: return n + 1 at
+# the first regular move found, writing nothing). Returns the end index.
+
+
+def gen_regular_py(board, buf, n, side_bit, sel, stop):
+    for sq in CELLS:
+        if sel and sq != sel:
+            continue
+        p = board[sq]
+        if not p or (p & WHITE_BIT) != side_bit:
+            continue
+        v = p & 3
+        for d in DIRECTIONS:
+            s = sq
+            for k in (1, 2, 3):
+                s += d
+                if board[s]:
+                    break
+                if k == v:
+                    continue
+                if stop:
+                    return n + 1
+                board[sq] = EMPTY
+                board[s] = side_bit | k
+                n = _emit_with_removals(
+                    board, s, side_bit, sq | (s << 7) | (k << 14) | (v << 16), buf, n
+                )
+                board[s] = EMPTY
+                board[sq] = p
+    return n
+
+
+# _TRI[a * 81 + b * 9 + c] is 1 when cell bytes a, b, c (0..8) form a Triad.
+_TRI = bytes(
+    1 if is_triad(a, b, c) else 0 for a in range(9) for b in range(9) for c in range(9)
+)
+# Directions biased by +11 so they fit in bytes.
+_DIRS11 = bytes(d + 11 for d in DIRECTIONS)
+_AXES = bytes(AXES)
+
+
+@micropython.viper
+def gen_regular_viper(board: ptr8, buf: ptr32, n: int, side_bit: int, sel: int, stop: int) -> int:
+    cells = ptr8(CELLS)
+    tri = ptr8(_TRI)
+    dirs = ptr8(_DIRS11)
+    axes = ptr8(_AXES)
+    ci = 0
+    while ci < 36:
+        sq = int(cells[ci])
+        ci += 1
+        if sel != 0 and sq != sel:
+            continue
+        p = int(board[sq])
+        if p == 0 or (p & 4) != side_bit:
+            continue
+        v = p & 3
+        board[sq] = 0
+        di = 0
+        while di < 8:
+            d = int(dirs[di]) - 11
+            di += 1
+            s = sq
+            k = 1
+            while k <= 3:
+                s += d
+                if board[s] != 0:
+                    break
+                if k == v:
+                    k += 1
+                    continue
+                if stop != 0:
+                    board[sq] = p
+                    return n + 1
+                board[s] = side_bit | k
+                base = sq | (s << 7) | (k << 14) | (v << 16)
+                first = n
+                ai = 0
+                while ai < 4:
+                    ax = int(axes[ai])
+                    ai += 1
+                    a0 = s - ax - ax
+                    w = 0
+                    while w < 3:
+                        pa = int(board[a0])
+                        pb = int(board[a0 + ax])
+                        pc = int(board[a0 + ax + ax])
+                        if tri[pa * 81 + pb * 9 + pc] != 0:
+                            c = a0
+                            j = 0
+                            while j < 3:
+                                q = int(board[c])
+                                if (q & 4) == side_bit:
+                                    cand = base | (c << 18) | ((q & 3) << 25)
+                                    i = first
+                                    while i < n:
+                                        if int(buf[i]) == cand:
+                                            break
+                                        i += 1
+                                    if i == n:
+                                        buf[n] = cand
+                                        n += 1
+                                c += ax
+                                j += 1
+                        a0 += ax
+                        w += 1
+                if n == first:
+                    buf[n] = base
+                    n += 1
+                board[s] = 0
+                k += 1
+        board[sq] = p
+    return n
+
+
+if MICROPYTHON:
+    _gen_regular_fast = gen_regular_viper
+else:
+    _gen_regular_fast = gen_regular_py
+
+_ARRAY = type(array("i"))
+_NOBUF = array("i", (0,))
+
+
 class Position:
     """A game state: padded board, side to move and both scores."""
 
@@ -185,33 +318,13 @@ class Position:
     # -- move generation ------------------------------------------------
 
     def _gen_regular(self, buf, n, sel, stop_at_first):
-        board = self.board
-        side_bit = self.side << 2
-        for sq in CELLS:
-            if sel and sq != sel:
-                continue
-            p = board[sq]
-            if not p or (p & WHITE_BIT) != side_bit:
-                continue
-            v = p & 3
-            for d in DIRECTIONS:
-                s = sq
-                for k in (1, 2, 3):
-                    s += d
-                    if board[s]:
-                        break
-                    if k == v:
-                        continue
-                    if stop_at_first:
-                        return n + 1
-                    board[sq] = EMPTY
-                    board[s] = side_bit | k
-                    n = _emit_with_removals(
-                        board, s, side_bit, sq | (s << 7) | (k << 14) | (v << 16), buf, n
-                    )
-                    board[s] = EMPTY
-                    board[sq] = p
-        return n
+        if type(buf) is _ARRAY:
+            return _gen_regular_fast(
+                self.board, buf, n, self.side << 2, sel, 1 if stop_at_first else 0
+            )
+        return gen_regular_py(
+            self.board, buf, n, self.side << 2, sel, 1 if stop_at_first else 0
+        )
 
     def _gen_note2(self, buf, n, sel):
         board = self.board
@@ -253,7 +366,7 @@ class Position:
         return n
 
     def has_regular_move(self):
-        return self._gen_regular(None, 0, 0, True) > 0
+        return self._gen_regular(_NOBUF, 0, 0, True) > 0
 
     def is_note2(self):
         """True when Note 2 applies: the game goes on but no die can make a
@@ -263,7 +376,8 @@ class Position:
     def gen(self, buf, start=0, sel=0):
         """Write the legal moves into buf from index start and return the end
         index. With sel, only moves of the die on square sel. Allocates
-        nothing."""
+        nothing. An array("i") buf takes the fast (viper) path on
+        MicroPython; any other mutable int sequence works, more slowly."""
         if self.game_over():
             return start
         end = self._gen_regular(buf, start, sel, False)
