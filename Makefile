@@ -3,7 +3,9 @@
 #   make test              run every test suite (all run; fails if any fails)
 #   make test-cpython      pytest under CPython (tests/)
 #   make test-micropython  tests/fw/ under the real MicroPython unix port
-#   make sim               run the CPython simulator
+#   make sim               run the CPython simulator (the board in a browser)
+#   make browser-deps      Debian's chromium for the browser tests (if root)
+#   make bench             benchmarks (MicroPython unix port + CPython): docs/performance.md
 #   make venv              create/refresh .venv from requirements-dev.txt
 #   make clean             remove caches and build outputs
 #   make distclean         clean + remove .venv
@@ -22,11 +24,12 @@ MICROPYPATH_TEST := $(FIRMWARE_DIR):$(FW_TEST_DIR)
 PYTEST_ARGS  ?=
 MP_RUN_ARGS  ?=
 SIM_ARGS     ?=
+CHROMIUM     ?= /usr/bin/chromium
 
 # Suites run by `make test`. Add new suites here (each is a target below).
 TEST_SUITES  := test-cpython test-micropython
 
-.PHONY: all venv test $(TEST_SUITES) sim clean distclean
+.PHONY: all venv test $(TEST_SUITES) sim browser-deps bench clean distclean
 
 all: test
 
@@ -46,11 +49,29 @@ test: $(STAMP)
 	if [ $$rc -ne 0 ]; then echo "FAILED suites:$$failed"; fi; \
 	exit $$rc
 
-test-cpython: $(STAMP)
+test-cpython: $(STAMP) browser-deps
 	$(PY) -m pytest -q tests $(PYTEST_ARGS)
+
+# The browser tests (tests/host/test_browser.py) drive the system Chromium
+# through Playwright (never `playwright install`: it downloads browsers).
+# Installed here when missing and we may; otherwise those tests skip and say why.
+browser-deps:
+	@if [ -x $(CHROMIUM) ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; \
+	else echo "browser-deps: $(CHROMIUM) is missing and apt-get needs root: the browser tests will be skipped"; exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "browser-deps: no apt-get to install chromium: the browser tests will be skipped"; exit 0; fi; \
+	echo "browser-deps: installing Debian's chromium for the browser tests"; \
+	( $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium ) >/dev/null \
+	  || echo "browser-deps: could not install chromium: the browser tests will be skipped"
 
 test-micropython: $(STAMP)
 	MICROPYPATH=$(MICROPYPATH_TEST) $(MPY) tests/mp_run.py $(MP_RUN_ARGS)
+
+# One line per figure, name: value unit; fails if a target of issue 7 is missed.
+bench: $(STAMP)
+	$(PY) bench/bench.py --micropython $(MPY) $(BENCH_ARGS)
 
 sim: $(STAMP)
 	PYTHONPATH=$(FIRMWARE_DIR)$${PYTHONPATH:+:$$PYTHONPATH} $(PY) -m simulator $(SIM_ARGS)
@@ -60,4 +81,4 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(STUBS_VENV) $(PICO_VENV)

@@ -16,6 +16,9 @@ def main(argv=None):
     sv.add_argument("--state-dir", default=None, help="the simulated flash (kept between runs)")
     sv.add_argument("--seed", type=int, default=None)
     sv.add_argument("--no-browser", action="store_true")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv.insert(0, "serve")  # `make sim SIM_ARGS=--no-browser`: options of the default command
     args = ap.parse_args(argv)
     if args.cmd == "script":
         from simulator.script import ScriptError, run_file

@@ -1,0 +1,626 @@
+# The simulator in a browser: a realtime Simulation of the unchanged
+# firmware, a small HTTP server (standard library only) that serves the page
+# from simulator/static/, pushes the board's state as Server-Sent Events and
+# takes the player's hands (lift, place, knock, buttons, ...) as POSTs.
+#
+#   GET  /               the page (simulator/static/index.html)
+#   GET  /static/NAME    its script and style
+#   GET  /events         text/event-stream: "frame" (the whole board as JSON,
+#                        sent whenever it changes) and "log" (new log lines)
+#   GET  /api/state      the same frame once, as JSON (scripts, curl)
+#   POST /api/act        {"actions": [{"op": ..., ...}, ...]} carried out in
+#                        order; answers {"ok": true, "results": [...]} or
+#                        {"ok": false, "error": "...", "results": [...]}
+import json
+import os
+import random
+import re
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from simulator.hardware import BUTTONS, Die, PhysicalBoard, SimError, cell_index, cell_name
+from simulator.sim import Simulation
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STATIC = os.path.join(HERE, "static")
+LOG_KEEP = 3000
+POLL_S = 1.0  # the firmware's state is asked for at least this often
+TICK_S = 0.1  # switch readings (bounce, noise) are pushed at this rate
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+}
+
+
+def default_state_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "triad-sim")
+
+
+class RecordingBoard(PhysicalBoard):
+    """The physical board, remembering what each switch read last: the raw
+    matrix the firmware saw, noise and bounce included."""
+
+    def __init__(self, seed=0):
+        super().__init__(seed)
+        self.last_read = bytearray(36)
+
+    def closed(self, cell, now):
+        c = super().closed(cell, now)
+        self.last_read[cell] = 1 if c else 0
+        return c
+
+
+def _palette():
+    """Named colours of the firmware's palette, for naming what a LED shows."""
+    from triad.board import palette as pal
+
+    named = [
+        ("value1", pal.VALUE[1]),
+        ("value2", pal.VALUE[2]),
+        ("value3", pal.VALUE[3]),
+        ("source", pal.SOURCE),
+        ("error", pal.ERROR),
+        ("missing", pal.MISSING),
+        ("triad", pal.TRIAD),
+        ("last", pal.LAST_MOVE),
+        ("hint", pal.HINT),
+        ("status", pal.STATUS_ON),
+        ("turn", pal.TURN),
+        ("win-b", pal.WIN[0]),
+        ("win-w", pal.WIN[1]),
+    ]
+    return [(n, tuple(c)) for n, c in named]
+
+
+class WebSim:
+    """A realtime Simulation plus what the page needs: a cached frame, a log,
+    the firmware's state (asked over the serial line) and change signals."""
+
+    def __init__(self, state_dir=None, seed=None, speed=1.0):
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 1 << 30)
+        self.state_dir = state_dir or default_state_dir()
+        self.sim = Simulation(state_dir=self.state_dir, seed=seed, realtime=True, speed=speed)
+        self.sim.board = RecordingBoard(seed)  # before boot: the stand-ins read it
+        self.seed = seed
+        self.act_lock = threading.RLock()  # actions run one at a time, in order
+        self.cmd_lock = threading.Lock()  # one serial command at a time
+        self.cond = threading.Condition()
+        self.version = 0
+        self.log = []  # (seq, text)
+        self.log_seq = 0
+        self.log_lock = threading.Lock()
+        self.fw = {"state": "off", "position": "", "moves": [], "start": ""}
+        self._quiet = False  # replies to the poller stay out of the log
+        self._poll_now = threading.Event()
+        self.stopping = False
+        self.brightness = 64
+        self.names = _palette()
+        self._frame_cache = (None, None)
+        self.sim.listeners.append(self._on_sim)
+        self._threads = []
+
+    # -- life -----------------------------------------------------------------
+    def start(self):
+        self.power_on()
+        for fn, name in ((self._poller, "sim-poll"), (self._ticker, "sim-tick")):
+            t = threading.Thread(target=fn, name=name, daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def stop(self):
+        self.stopping = True
+        self._poll_now.set()
+        self.bump()
+        self.sim.shutdown()
+
+    def power_on(self):
+        with self.act_lock:
+            if self.sim.running:
+                return
+            self.brightness = self._read_brightness()
+            self.sim.boot()
+            self.add_log("# power on (boot %d)" % self.sim.boots)
+        self._poll_now.set()
+
+    def power_cut(self):
+        with self.act_lock:
+            if not self.sim.running:
+                return
+            self.sim.power_cut()
+            self.fw = dict(self.fw, state="off")
+            self.add_log("# power cut")
+        self.bump()
+
+    def _read_brightness(self):
+        # The firmware keeps its brightness in settings.txt on its flash.
+        default = getattr(self.sim.desc, "BRIGHTNESS_DEFAULT", 64)
+        try:
+            with open(os.path.join(self.state_dir, "settings.txt"), "rb") as f:
+                text = f.read(4096).decode("ascii", "replace")
+            m = re.search(r"^brightness=(\d+)", text, re.M)
+            if m and int(m.group(1)) > 0:
+                return int(m.group(1))
+        except OSError:
+            pass
+        return default or 64
+
+    # -- change signals ---------------------------------------------------------
+    def bump(self):
+        with self.cond:
+            self.version += 1
+            self.cond.notify_all()
+
+    def wait_change(self, seen, timeout):
+        with self.cond:
+            if self.version == seen and not self.stopping:
+                self.cond.wait(timeout)
+            return self.version
+
+    def _on_sim(self, kind, payload):
+        # Called from the firmware thread: never block here.
+        if kind == "serial":
+            line = payload
+            if line.startswith("evt "):
+                self.add_log(line)
+                self._poll_now.set()
+            elif not self._quiet:
+                self.add_log(line)
+        elif kind == "crash":
+            self.add_log("# firmware crashed:\n" + str(payload))
+        self.bump()
+
+    def add_log(self, text):
+        with self.log_lock:
+            self.log_seq += 1
+            self.log.append((self.log_seq, text))
+            if len(self.log) > LOG_KEEP:
+                del self.log[: len(self.log) - LOG_KEEP]
+        self.bump()
+
+    def log_since(self, seq):
+        with self.log_lock:
+            if not self.log or self.log[-1][0] <= seq:
+                return seq, []
+            out = [t for s, t in self.log if s > seq]
+            return self.log[-1][0], out
+
+    # -- the serial line ----------------------------------------------------------
+    def command(self, line, quiet=False):
+        """Send one line to the firmware; its reply (or raises SimError)."""
+        with self.cmd_lock:
+            if not self.sim.running:
+                raise SimError("the board is switched off")
+            self._quiet = quiet
+            try:
+                if not quiet:
+                    self.add_log("> " + line)
+                return self.sim.send(line, timeout_ms=3000)
+            finally:
+                self._quiet = False
+
+    def _poller(self):
+        while not self.stopping:
+            self._poll_now.wait(POLL_S)
+            self._poll_now.clear()
+            if self.stopping:
+                return
+            if not self.sim.running:
+                continue
+            try:
+                self._poll()
+            except Exception:
+                pass  # power cut meanwhile: the next round asks again
+
+    def _poll(self):
+        st = self.command("state", quiet=True)
+        mv = self.command("moves", quiet=True)
+        sp = self.command("start", quiet=True)
+        fw = dict(self.fw)
+        parts = st.split(" ", 3)
+        if len(parts) == 4 and parts[0] == "ok":
+            fw["state"] = parts[2]
+            fw["position"] = parts[3]
+        if mv.startswith("ok moves"):
+            fw["moves"] = mv[len("ok moves") :].split()
+        if sp.startswith("ok start "):
+            fw["start"] = sp[len("ok start ") :]
+        if fw != self.fw:
+            self.fw = fw
+            self.bump()
+
+    def _ticker(self):
+        last = None
+        while not self.stopping:
+            time.sleep(TICK_S)
+            m = bytes(self.sim.board.last_read)
+            if m != last:
+                last = m
+                self.bump()
+
+    # -- what the page shows -----------------------------------------------------------
+    def led_name(self, rgb):
+        if not any(rgb):
+            return "off"
+        b = self.brightness
+        best, bestd = "other", None
+        for name, c in self.names:
+            scaled = tuple(v * b // 255 for v in c)
+            if scaled == tuple(rgb):
+                return name
+            d = sum((x - y) ** 2 for x, y in zip(scaled, rgb))
+            if bestd is None or d < bestd:
+                best, bestd = name, d
+        return best
+
+    def frame(self):
+        sim = self.sim
+        leds = sim.leds()
+        b = max(1, self.brightness)
+        glow = [[min(255, (v * 255 + b // 2) // b) for v in rgb] for rgb in leds]
+        snap = sim.board.snapshot()
+        fw = self.fw
+        pos = fw.get("position") or ""
+        fields = pos.split()
+        side = fields[1] if len(fields) == 4 else None
+        score = [int(fields[2]), int(fields[3])] if len(fields) == 4 else [0, 0]
+        start_side = fw.get("start", "").split()[1:2]
+        clock = sim.clock
+        return {
+            "power": sim.running,
+            "crash": sim.crash,
+            "leds": [list(c) for c in leds],
+            "glow": glow,
+            "names": [self.led_name(c) for c in leds],
+            "brightness": self.brightness,
+            "cells": snap["cells"],
+            "hand": snap["hand"],
+            "buttons": snap["buttons"],
+            "matrix": list(sim.board.last_read),
+            "state": fw["state"] if sim.running else "off",
+            "position": pos,
+            "side": side,
+            "score": score,
+            "moves": fw.get("moves", []),
+            "start": fw.get("start", ""),
+            "start_side": start_side[0] if start_side else None,
+            "speed": clock.speed if clock is not None else sim.speed,
+            "noise": sim.board.noise,
+            "seed": self.seed,
+            "state_dir": self.state_dir,
+            "boots": sim.boots,
+        }
+
+    def frame_json(self):
+        ver = self.version
+        cached_ver, text = self._frame_cache
+        if cached_ver != ver:
+            text = json.dumps(self.frame(), separators=(",", ":"))
+            self._frame_cache = (ver, text)
+        return text
+
+    # -- the player's hands ---------------------------------------------------------------
+    def act(self, actions):
+        results = []
+        with self.act_lock:
+            try:
+                for a in actions:
+                    results.append(self._act1(a))
+            except (SimError, ValueError, KeyError, TypeError, IndexError) as e:
+                self.bump()
+                return {"ok": False, "error": str(e), "results": results}
+        self.bump()
+        return {"ok": True, "results": results}
+
+    def _act1(self, a):
+        sim = self.sim
+        board = sim.board
+        op = a.get("op")
+        if op in ("lift", "place", "knock", "bounce"):
+            cell = a["cell"]
+            cell_index(cell)
+            if op == "place" and a.get("hand") is not None:
+                i = int(a["hand"])
+                with board.lock:
+                    if not 0 <= i < len(board.hand):
+                        raise SimError("no such die in the hand")
+                    die = board.hand[i]
+                    board.place(cell_index(cell), sim.now_ms(), die)
+            else:
+                getattr(sim, op)(cell)
+            self.add_log("· %s %s" % (op, cell))
+            return None
+        if op == "button":
+            name = a["name"]
+            if name not in BUTTONS:
+                raise SimError("unknown button %r" % name)
+            down = bool(a.get("down"))
+            board.set_button(BUTTONS.index(name), down)
+            self.add_log("· button %s %s" % (name, "down" if down else "up"))
+            return None
+        if op == "take":
+            colour = a.get("colour")
+            value = int(a.get("value", 1))
+            if colour not in ("b", "w") or value not in (1, 2, 3):
+                raise SimError("a die is b or w, 1..3")
+            with board.lock:
+                board.hand.append(Die(colour, value))
+            self.add_log("· take %s%d from the box" % (colour, value))
+            return None
+        if op == "turn":
+            i = int(a.get("hand", -1))
+            with board.lock:
+                d = board.hand[i]
+                if d.colour is None:
+                    raise SimError("that is not a die")
+                d.value = int(a["value"]) if a.get("value") else d.value % 3 + 1
+            return None
+        if op == "drop":
+            i = int(a.get("hand", -1))
+            with board.lock:
+                d = board.hand[i]
+                board.remove_from_hand(d)
+            self.add_log("· put a die from the hand back in the box")
+            return None
+        if op == "setup":
+            return self.place_setup_dice()
+        if op == "noise":
+            p = float(a["p"])
+            board.noise = max(0.0, min(0.5, p))
+            return None
+        if op == "speed":
+            x = max(0.05, min(20.0, float(a["x"])))
+            sim.speed = x
+            if sim.clock is not None and hasattr(sim.clock, "set_speed"):
+                sim.clock.set_speed(x)
+            return None
+        if op == "position":
+            return self.load_position(a["text"])
+        if op == "powercut":
+            self.power_cut()
+            return None
+        if op == "poweron":
+            self.power_on()
+            return None
+        if op == "serial":
+            line = str(a["line"]).strip()
+            if not line:
+                raise SimError("empty command")
+            return self.command(line)
+        raise SimError("unknown action %r" % (op,))
+
+    def place_setup_dice(self):
+        """Put every die the game expects but the board lacks on its cell,
+        and take away what stands where the game has nothing."""
+        sim = self.sim
+        shadow = sim.shadow
+        if shadow is None:
+            raise SimError("the board has not told its game yet")
+        from triad.games.nehren import core
+
+        placed = []
+        with sim.board.lock:
+            for c in range(36):
+                p = shadow.board[core.CELLS[c]]
+                have = sim.board.cells[c]
+                if p and have is None:
+                    sim.board.place(c, sim.now_ms(), Die("bw"[p >> 2], p & 3))
+                    placed.append(cell_name(c))
+                elif not p and have is not None:
+                    sim.board.cells[c] = None
+        self.add_log("· set-up dice placed on %s" % (" ".join(placed) or "(nothing missing)"))
+        return placed
+
+    def load_position(self, text):
+        from triad.games.nehren import notation
+
+        text = " ".join(str(text).split())
+        try:
+            notation.parse_position(text)
+        except ValueError as e:
+            raise SimError("bad position: %s" % e)
+        self.sim.board.set_position(text)
+        reply = self.command("position " + text)
+        if not reply.startswith("ok"):
+            raise SimError("the board refused the position: " + reply)
+        self._poll_now.set()
+        return reply
+
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = "TriadSim/1"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):  # quiet: the page polls nothing, but keep the console clean
+        pass
+
+    @property
+    def ws(self):
+        return self.server.websim
+
+    def _send(self, code, body, ctype="application/json"):
+        if isinstance(body, str):
+            body = body.encode()
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        path = self.path.split("?", 1)[0]
+        if path == "/":
+            path = "/static/index.html"
+        if path == "/events":
+            return self._events()
+        if path == "/api/state":
+            return self._send(200, self.ws.frame_json())
+        if path == "/favicon.ico":
+            path = "/static/favicon.svg"
+        if path.startswith("/static/"):
+            name = path[len("/static/") :]
+            if "/" in name or "\\" in name or name.startswith("."):
+                return self._send(404, "not found", "text/plain")
+            full = os.path.join(STATIC, name)
+            try:
+                with open(full, "rb") as f:
+                    data = f.read()
+            except OSError:
+                return self._send(404, "not found", "text/plain")
+            ctype = CONTENT_TYPES.get(os.path.splitext(name)[1], "application/octet-stream")
+            return self._send(200, data, ctype)
+        self._send(404, "not found", "text/plain")
+
+    def do_POST(self):
+        path = self.path.split("?", 1)[0]
+        n = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(n) if n else b"{}"
+        try:
+            body = json.loads(raw.decode() or "{}")
+        except ValueError:
+            return self._send(400, json.dumps({"ok": False, "error": "bad JSON"}))
+        if path == "/api/act":
+            actions = body.get("actions")
+            if actions is None:
+                actions = [body]
+            if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+                return self._send(400, json.dumps({"ok": False, "error": "actions must be a list of objects"}))
+            return self._send(200, json.dumps(self.ws.act(actions)))
+        self._send(404, json.dumps({"ok": False, "error": "not found"}))
+
+    def _events(self):
+        ws = self.ws
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        last_text = None
+        seq = 0
+        ver = -1
+        idle = time.monotonic()
+        try:
+            while not ws.stopping and not self.server.stopping:
+                ver = ws.wait_change(ver, 10.0)
+                out = []
+                text = ws.frame_json()
+                if text != last_text:
+                    last_text = text
+                    out.append("event: frame\ndata: %s\n\n" % text)
+                seq, lines = ws.log_since(seq)
+                if lines:
+                    out.append("event: log\ndata: %s\n\n" % json.dumps(lines))
+                if not out and time.monotonic() - idle > 10:
+                    out.append(": keep-alive\n\n")
+                if out:
+                    idle = time.monotonic()
+                    self.wfile.write("".join(out).encode())
+                    self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, OSError):
+            pass
+
+
+class SimServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = False
+
+    def __init__(self, addr, websim):
+        self.websim = websim
+        self.stopping = False
+        super().__init__(addr, Handler)
+
+    @property
+    def url(self):
+        host, port = self.server_address[:2]
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        return "http://%s:%d/" % (host, port)
+
+
+def make_server(host="127.0.0.1", port=8765, websim=None, tries=20):
+    """Bind to port, or the next free one (port 0: any free port)."""
+    last = None
+    for p in [port] if port == 0 else range(port, port + tries):
+        try:
+            return SimServer((host, p), websim)
+        except OSError as e:
+            last = e
+    raise OSError("no free port from %d to %d: %s" % (port, port + tries - 1, last))
+
+
+class Running:
+    """A started simulator and server (for tests and the screenshot tool)."""
+
+    def __init__(self, host="127.0.0.1", port=0, state_dir=None, seed=None, speed=1.0):
+        self.websim = WebSim(state_dir=state_dir, seed=seed, speed=speed)
+        self.server = make_server(host, port, self.websim)
+        self.url = self.server.url
+        self.websim.start()
+        self.thread = threading.Thread(target=self.server.serve_forever, name="http", daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.server.stopping = True
+        self.websim.stop()
+        self.server.shutdown()
+        self.server.server_close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def _has_display():
+    if sys.platform.startswith(("win", "darwin")):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def serve(args):
+    state_dir = getattr(args, "state_dir", None) or default_state_dir()
+    try:
+        ws = WebSim(state_dir=state_dir, seed=getattr(args, "seed", None))
+        server = make_server(args.host, args.port, ws)
+    except OSError as e:
+        print("simulator: %s" % e, file=sys.stderr)
+        return 2
+    ws.start()
+    url = server.url
+    print("Triad board simulator running at %s" % url, flush=True)
+    print("  flash (saved game): %s   seed: %d   Ctrl-C stops" % (state_dir, ws.seed), flush=True)
+    if not getattr(args, "no_browser", False) and _has_display():
+        try:
+            import webbrowser
+
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+        except Exception:
+            pass
+    try:
+        import signal
+
+        def _term(signum, frame):
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, _term)  # `kill` stops as cleanly as Ctrl-C
+    except (ValueError, OSError):
+        pass  # not the main thread
+    try:
+        server.serve_forever(poll_interval=0.25)
+    except KeyboardInterrupt:
+        print("\nsimulator: stopping", flush=True)
+    finally:
+        server.stopping = True
+        ws.stop()
+        server.server_close()
+    return 0

@@ -1,0 +1,303 @@
+"""End-to-end: the simulator's page in a real headless Chromium.
+
+The server (simulator.web) runs the unchanged firmware in a background
+thread on a free port with a fresh flash and a fixed seed; Playwright drives
+Debian's system Chromium (/usr/bin/chromium, installed by `make
+browser-deps`, part of `make test`). Everything is done the way a person
+does it on the page (drags, clicks, right-clicks, holding buttons) and
+checked on what the page shows: the LED colour under each cell (data-led,
+the palette name of the colour the firmware wrote, and data-rgb), the move
+list, the score, whose turn it is.
+"""
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+import pytest
+
+CHROMIUM = os.environ.get("TRIAD_CHROMIUM", "/usr/bin/chromium")
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - requirements-dev.txt pins it
+    sync_playwright = None
+
+if sync_playwright is None:
+    pytest.skip("playwright is not installed (pip install -r requirements-dev.txt)", allow_module_level=True)
+if not os.path.exists(CHROMIUM):
+    pytest.skip(
+        "no Chromium at %s: `make browser-deps` installs Debian's chromium (needs root and apt)" % CHROMIUM,
+        allow_module_level=True,
+    )
+
+from simulator.web import Running  # noqa: E402
+
+SEED = 11
+TRIAD_POS = "....../....../..b1.../....../w2b2..../.....w1 b 0 0"
+
+
+@pytest.fixture(scope="module")
+def server():
+    saved = {k: v for k, v in sys.modules.items() if k == "triad" or k.startswith("triad.")}
+    state = tempfile.mkdtemp(prefix="triad-browser-")
+    run = Running(state_dir=state, seed=SEED)
+    try:
+        yield run
+    finally:
+        run.stop()
+        shutil.rmtree(state, ignore_errors=True)
+        # The simulation re-imported the firmware; give later tests theirs.
+        for k in [k for k in sys.modules if k == "triad" or k.startswith("triad.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        pg = browser.new_page(viewport={"width": 1360, "height": 900})
+        pg.set_default_timeout(8000)
+        pg.goto(server.url)
+        pg.wait_for_selector("#conn[data-state=live]")
+        yield pg
+        browser.close()
+
+
+# -- helpers: what the page shows ----------------------------------------------
+
+
+def led(page, cell):
+    return page.get_attribute('[data-cell="%s"] .led' % cell, "data-led")
+
+
+def rgb(page, cell):
+    return tuple(int(v) for v in page.get_attribute('[data-cell="%s"] .led' % cell, "data-rgb").split(","))
+
+
+def die(page, cell):
+    return page.get_attribute('[data-cell="%s"]' % cell, "data-die")
+
+
+def wait_led(page, cell, names, timeout=3000):
+    """Until the cell's LED shows one of names (blinking colours show in
+    their on phase within the timeout)."""
+    names = [names] if isinstance(names, str) else list(names)
+    page.wait_for_function(
+        "([c, n]) => n.includes(document.querySelector(`[data-cell=\"${c}\"] .led`).dataset.led)",
+        arg=[cell, names],
+        timeout=timeout,
+    )
+
+
+def wait_text(page, selector, text, timeout=5000):
+    page.wait_for_function(
+        "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)", arg=[selector, text], timeout=timeout
+    )
+
+
+def wait_state(page, state, timeout=5000):
+    page.wait_for_function("s => document.querySelector('#fw-state').textContent === s", arg=state, timeout=timeout)
+
+
+def moves_text(page):
+    return " ".join(page.inner_text("#moves").split())
+
+
+# -- helpers: hands ----------------------------------------------------------
+
+
+def centre(page, cell):
+    b = page.locator('[data-cell="%s"]' % cell).bounding_box()
+    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+
+def drag(page, fr, to, steps=12):
+    """Press on a die and slide it along the board to another cell."""
+    x0, y0 = centre(page, fr)
+    x1, y1 = centre(page, to)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 8, y0, steps=2)
+    page.mouse.move(x1, y1, steps=steps)
+    page.mouse.up()
+
+
+def click(page, cell, **kw):
+    x, y = centre(page, cell)
+    page.mouse.click(x, y, **kw)
+
+
+def hold(page, button, ms):
+    page.locator("#btn-" + button).hover()
+    page.mouse.down()
+    page.wait_for_timeout(ms)
+    page.mouse.up()
+
+
+def load(page, text):
+    page.fill("#load", text)
+    page.click("#load-btn")
+    page.wait_for_function("t => document.querySelector('#pos').value === t", arg=text)
+    wait_state(page, "play")
+
+
+def legal_targets(position, cell, plain=False):
+    """{destination: value} of the die on cell, from the rules core (plain:
+    only moves that form no Triad)."""
+    from triad.games.nehren import core, notation
+
+    pos = notation.parse_position(position)
+    sq = notation.parse_cell(cell)
+    out = {}
+    for m in pos.legal_moves():
+        if core.m_from(m) == sq and core.m_to(m) != sq and not (plain and core.m_removed(m)):
+            out[notation.cell_name(core.m_to(m))] = core.m_new(m)
+    return out
+
+
+# -- the tests -----------------------------------------------------------------
+
+
+def test_setup_roll_and_first_moves(page, server):
+    # A fresh board rolls and waits for its dice on the home rows, each cell
+    # blinking in its die's value colour.
+    wait_state(page, "setup")
+    start = page.input_value("#pos")
+    assert start.endswith(" b 0 0"), start
+    for cell in ("a1", "f1", "a6", "f6"):
+        wait_led(page, cell, ["value1", "value2", "value3"])
+    assert page.inner_text("#turn") == "Set-up"
+
+    page.click("#setup-dice")
+    wait_state(page, "play")
+    wait_text(page, "#turn", "Black to move")
+    assert die(page, "a1").startswith("b") and die(page, "a6").startswith("w")
+    assert page.get_attribute("#status-36", "data-led") == "turn"  # Black's turn LED
+    assert page.get_attribute("#status-37", "data-led") == "off"
+
+    # Click a die: it goes into the hand; its cell shows grey, every legal
+    # destination the value the die must be turned to.
+    pos = page.input_value("#pos")
+    targets = legal_targets(pos, "c1")
+    assert targets
+    click(page, "c1")
+    page.wait_for_selector("#hand .mini")
+    wait_led(page, "c1", "source")
+    for cell, value in targets.items():
+        assert led(page, cell) == "value%d" % value, (cell, led(page, cell))
+    # Put it down on a destination with a click: the move is committed.
+    to = sorted(targets)[0]
+    click(page, to)
+    wait_text(page, "#moves", "c1" + to)
+    wait_text(page, "#turn", "White to move")
+    assert die(page, to) == "b%d" % targets[to]  # the die was turned as it moved
+    assert led(page, "c1") == "last" and led(page, to) == "last"
+    assert rgb(page, to) == (6, 6, 6)  # LAST_MOVE (24,24,24) at brightness 64
+
+    # White answers with a drag that slides the die across the board.
+    pos = page.input_value("#pos")
+    targets = legal_targets(pos, "d6")
+    to = max(targets, key=lambda c: (targets[c], c))
+    drag(page, "d6", to)
+    wait_text(page, "#moves", "d6" + to)
+    wait_text(page, "#turn", "Black to move")
+    assert moves_text(page).startswith("1. c1")
+    assert page.get_attribute("#status-36", "data-led") == "turn"
+
+
+def test_illegal_move_then_corrected(page, server):
+    load(page, TRIAD_POS)
+    # c4 (a 1) can go to c2 (as a 2), c1 (as a 3) and others; d5 is no
+    # destination.
+    targets = legal_targets(TRIAD_POS, "c4")
+    assert "d5" not in targets
+    drag(page, "c4", "d5")
+    wait_led(page, "d5", "error")  # the wrong cell blinks red
+    page.wait_for_timeout(1200)  # well past the settle time: nothing committed
+    assert moves_text(page) == "no moves yet"
+    assert page.inner_text("#turn") == "Black to move"
+    # Correct it: carry the die on to a legal cell (one forming no Triad).
+    to = sorted(legal_targets(TRIAD_POS, "c4", plain=True))[0]
+    drag(page, "d5", to)
+    wait_text(page, "#moves", "c4" + to)
+    wait_text(page, "#turn", "White to move")
+    assert led(page, "d5") == "off"
+
+
+def test_triad_and_removal(page, server):
+    load(page, TRIAD_POS)
+    assert page.inner_text("#score-b") == "0"
+    # c4 -> c2 with value 2 makes w2-b2-b2 on rank 2.
+    drag(page, "c4", "c2")
+    wait_state(page, "remove")
+    for cell in ("a2", "b2", "c2"):
+        wait_led(page, cell, "triad")
+    assert rgb(page, "a2") == (0, 64, 10)  # TRIAD (0,255,40) at brightness 64
+    # Knock Black's b2 off the board (right-click): that is the removal.
+    click(page, "b2", button="right")
+    wait_text(page, "#moves", "c4c2xb2")
+    wait_text(page, "#score-b", "1")
+    wait_text(page, "#turn", "White to move")
+    assert die(page, "b2") == ""
+    assert page.get_attribute("#status-38", "data-led") == "status"  # Black's first Triad LED
+    assert page.get_attribute("#triads-b", "data-n") == "1"
+
+
+def test_knocked_die_resync_and_power_cut(page, server):
+    load(page, TRIAD_POS)
+    to = sorted(legal_targets(TRIAD_POS, "c4", plain=True))[0]
+    drag(page, "c4", to)
+    wait_text(page, "#moves", "c4" + to)
+    # A die of the side not to move knocked off: its cell blinks white
+    # until it is put back.
+    click(page, "b2", button="right")
+    wait_led(page, "b2", "missing")
+    assert die(page, "b2") == ""
+    click(page, "b2")  # put back from the box: the die the game expects
+    page.wait_for_function("() => document.querySelector('[data-cell=\"b2\"]').dataset.die === 'b2'")
+    wait_led(page, "c4", "last")
+    # Power cut: the board goes dark; power on: the game is resumed from flash.
+    page.click("#power-cut")
+    wait_text(page, "#turn", "Power off")
+    assert led(page, to) == "off" and page.get_attribute("#status-37", "data-led") == "off"
+    page.click("#power-on")
+    wait_state(page, "play")
+    wait_text(page, "#turn", "White to move")
+    assert "c4" + to in moves_text(page)
+    wait_led(page, to, "last")
+    assert "evt resume" in page.inner_text("#log")
+
+
+def test_win_display(page, server):
+    # Black has two Triads; the third wins.
+    load(page, TRIAD_POS.replace(" b 0 0", " b 2 0"))
+    drag(page, "c4", "c2")
+    wait_state(page, "remove")
+    click(page, "c2", button="right")  # remove the moved die itself
+    wait_state(page, "over")
+    wait_text(page, "#turn", "Black wins")
+    assert page.inner_text("#score-b") == "3"
+    assert "c4c2xc2" in moves_text(page)
+    # The win sweep runs across the board in Black's win colour.
+    page.wait_for_function("() => [...document.querySelectorAll('.cell .led')].some(e => e.dataset.led === 'win-b')")
+    for slot in (38, 39, 40):
+        assert page.get_attribute("#status-%d" % slot, "data-led") == "status"
+
+
+def test_hold_buttons(page, server):
+    load(page, TRIAD_POS)
+    # menu (short): every die shows its value's colour for a while.
+    hold(page, "menu", 150)
+    wait_led(page, "c4", "value1")
+    assert led(page, "a2") == "value2" and led(page, "f1") == "value1"
+    # hint (short): the suggested die's cell shows cyan.
+    hold(page, "hint", 150)
+    page.wait_for_function("() => [...document.querySelectorAll('.cell .led')].some(e => e.dataset.led === 'hint')")
+    # new (held): a new game is rolled, waiting for its set-up.
+    hold(page, "new", 1100)
+    wait_state(page, "setup")
+    wait_text(page, "#turn", "Set-up")
+    assert moves_text(page) == "no moves yet"
