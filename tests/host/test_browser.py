@@ -92,13 +92,13 @@ def wait_led(page, cell, names, timeout=3000):
     )
 
 
-def wait_text(page, selector, text, timeout=5000):
+def wait_text(page, selector, text, timeout=10000):
     page.wait_for_function(
         "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)", arg=[selector, text], timeout=timeout
     )
 
 
-def wait_state(page, state, timeout=5000):
+def wait_state(page, state, timeout=10000):
     page.wait_for_function("s => document.querySelector('#fw-state').textContent === s", arg=state, timeout=timeout)
 
 
@@ -138,6 +138,10 @@ def hold(page, button, ms):
 
 
 def load(page, text):
+    if page.inner_text("#turn") == "Power off":
+        # A test that failed half-way may have left the board unpowered.
+        page.click("#power-on")
+        page.wait_for_function("() => document.querySelector('#turn').textContent !== 'Power off'")
     page.fill("#load", text)
     page.click("#load-btn")
     page.wait_for_function("t => document.querySelector('#pos').value === t", arg=text)
@@ -262,7 +266,8 @@ def test_knocked_die_resync_and_power_cut(page, server):
     # Power cut: the board goes dark; power on: the game is resumed from flash.
     page.click("#power-cut")
     wait_text(page, "#turn", "Power off")
-    assert led(page, to) == "off" and page.get_attribute("#status-37", "data-led") == "off"
+    wait_led(page, to, "off")
+    page.wait_for_function("() => document.querySelector('#status-37').dataset.led === 'off'")
     page.click("#power-on")
     wait_state(page, "play")
     wait_text(page, "#turn", "White to move")
