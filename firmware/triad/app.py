@@ -10,7 +10,9 @@ from triad.board.controller import Controller, FRAME_BYTES
 from triad.board.protocol import Protocol
 from triad.board.store import GameStore, Settings
 
-SETTING_DEFAULTS = {"brightness": 64, "next_start": 0}
+# note2_triads: the Note 2 Triad rule option, kept and reported over the
+# serial protocol (set note2-triads on|off); the rules core reads it later.
+SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "note2_triads": 0}
 
 
 class App:
@@ -28,7 +30,7 @@ class App:
         random.seed(seed)
         self.settings = Settings(root, SETTING_DEFAULTS)
         self.store = GameStore(root)
-        self.protocol = Protocol(None, serial.write)
+        self.protocol = Protocol(None, serial.write, self.settings, self._apply_setting)
         self.ctl = Controller(self.store, self.settings, _roll, self.protocol)
         self.protocol.ctl = self.ctl
         self.ctl.next_start = self.settings.get("next_start") & 1
@@ -52,9 +54,19 @@ class App:
         if self.frame != self.shown:
             hw.leds.show(self.frame)
             self.shown[:] = self.frame
+        self.protocol.poll()
         data = self.serial.read()
         if data:
             self.protocol.feed(data)
+
+    def _apply_setting(self, name, value):
+        """A setting changed over the serial line: put it in effect now and
+        return the value in effect (the LED driver caps the brightness)."""
+        if name == "brightness":
+            leds = self.hw.leds
+            leds.set_brightness(value)
+            return getattr(leds, "brightness", value)
+        return value
 
     def run(self):
         next_tick = time.ticks_ms()

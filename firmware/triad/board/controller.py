@@ -204,7 +204,7 @@ class Controller:
             self._button(button, now)
         st = self.state
         if st == SELFTEST:
-            self.selftest.update(occ, now)
+            self.selftest.update(occ, now)  # type: ignore[union-attr]
             return
         if st == REMOVE:
             self._update_remove(occ, stable_ms)
@@ -439,7 +439,7 @@ class Controller:
             if btn == BTN_MENU and long:
                 self.stop_selftest()
             else:
-                self.selftest.note_button(ev)
+                self.selftest.note_button(ev)  # type: ignore[union-attr]
             return
         if btn == BTN_NEW and (long or st == OVER):
             self.new_game()
@@ -517,7 +517,7 @@ class Controller:
             frame[i] = 0
         st = self.state
         if st == SELFTEST:
-            self.selftest.render(frame, now)
+            self.selftest.render(frame, now)  # type: ignore[union-attr]
             return
         fast = (now // pal.FAST_BLINK_MS) & 1
         slow = (now // pal.SLOW_BLINK_MS) & 1

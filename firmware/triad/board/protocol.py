@@ -1,26 +1,73 @@
-# The board's line protocol over USB serial (version 1). Lines are ASCII,
-# at most MAX_LINE bytes, ending in "\n". The host sends commands; the board
-# answers each with one line starting "ok " or "err ", and reports what
-# happens on the board as lines starting "evt ". See docs/protocol.md.
+# The board's line protocol over USB serial (version 2; docs/protocol.md).
+# Lines are printable ASCII, at most MAX_LINE bytes, ending in "\n" (or
+# "\r"). The host sends commands; the board answers each with exactly one
+# line starting "ok <command>" or "err <code> <text>", and reports what
+# happens on the board as lines starting "evt <kind> ".
+#
+# Robustness: feed() never raises, never waits, and a command that is
+# malformed, too long or not allowed now changes nothing (not the game, not
+# a setting). poll() runs every tick and allocates nothing unless the
+# board's state or its count of player mistakes changed.
 from triad import VERSION
 from triad.compat import const
-from triad.games.nehren import notation
+from triad.games.nehren import core, notation
 
-PROTOCOL_VERSION = const(1)
+PROTOCOL_VERSION = const(2)
 MAX_LINE = const(200)
+MOVES_PER_LINE = const(24)  # "evt full moves" lines stay well under 200 bytes
+
+# Setting names on the wire -> names in settings.txt
+SETTING_KEYS = {"brightness": "brightness", "start": "next_start", "note2-triads": "note2_triads"}
+SETTING_ORDER = ("brightness", "start", "note2-triads")
+COMMANDS = "hello help state status moves start position new set get"
+
+_SELFTEST = const(6)  # controller.SELFTEST (not imported: keeps this module light)
 
 
 class Protocol:
-    def __init__(self, controller, write):
+    def __init__(self, controller, write, settings=None, apply=None):
         self.ctl = controller
         self.write = write  # write(text) sends one whole line (with "\n")
+        self.settings = settings  # store.Settings, or None (no settings commands)
+        self.apply = apply  # apply(name, value) -> value in effect (e.g. brightness)
         self.line = bytearray(MAX_LINE)
         self.n = 0
         self.overflow = False
+        self.commands = 0  # lines executed (for tests and diagnostics)
+        self._state = -1
+        self._faults = 0
 
-    # Events from the controller go out as they happen.
+    # -- board -> host ------------------------------------------------------------
+
     def event(self, kind, text):
+        """Events from the controller go out as they happen."""
         self.write("evt " + kind + " " + text + "\n")
+
+    def poll(self):
+        """Once per tick, after the controller's update: report a state
+        change and a new player mistake. No allocation when nothing changed."""
+        ctl = self.ctl
+        if ctl is None:
+            return
+        if ctl.state != self._state:
+            self._state = ctl.state
+            self.event("state", ctl.state_name())
+        if ctl.errors != self._faults:
+            self._faults = ctl.errors
+            self.event("fault", self._fault_text())
+
+    def _fault_text(self):
+        ctl = self.ctl
+        at = ctl.error_at
+        fr = ctl.error_from
+        name = ctl.state_name()
+        if at >= 0 and fr >= 0:
+            return "illegal %s from %s" % (_cell(at), _cell(fr))
+        if at >= 0 and name == "remove":
+            return "removal %s" % _cell(at)
+        return "mismatch " + name
+
+    # -- host -> board ------------------------------------------------------------
 
     def feed(self, data):
         """Take received bytes; complete lines are executed. Never raises."""
@@ -41,45 +88,146 @@ class Protocol:
                 self.n += 1
 
     def _line(self):
-        raw = bytes(self.line[: self.n])
-        try:
-            text = raw.decode()
-        except UnicodeError:
-            self.write("err encoding line is not ASCII/UTF-8\n")
-            return
-        for ch in text:
-            if ord(ch) < 32 or ord(ch) > 126:
+        line = self.line
+        for i in range(self.n):
+            b = line[i]
+            if b < 32 or b > 126:
                 self.write("err encoding only printable ASCII is accepted\n")
                 return
+        self.commands += 1
         try:
+            text = bytes(line[: self.n]).decode()
             self.write(self.execute(text.strip()) + "\n")
         except Exception as e:  # a bug must not take the board down
             self.write("err internal %s\n" % type(e).__name__)
 
     def execute(self, text):
-        ctl = self.ctl
+        """One command line (already stripped) -> its reply line."""
         parts = text.split(None, 1)
         if not parts:
-            return "err empty"
+            return "err empty blank line"
         cmd = parts[0]
         arg = parts[1] if len(parts) > 1 else ""
+        ctl = self.ctl
         if cmd == "hello":
             return "ok hello triad-board %s proto %d game nehren" % (VERSION, PROTOCOL_VERSION)
+        if cmd == "help":
+            return "ok help " + COMMANDS
+        if cmd in ("state", "status", "moves", "start") and arg:
+            return "err usage %s takes no argument" % cmd
         if cmd == "state":
             return "ok state %s %s" % (ctl.state_name(), ctl.position_text())
+        if cmd == "status":
+            self._full()
+            return "ok status"
         if cmd == "moves":
             return ("ok moves " + ctl.moves_text()).rstrip()
         if cmd == "start":
             return "ok start %s" % ctl.start_text
         if cmd == "position":
+            if not arg:
+                return "err usage position <position>"
+            if ctl.state == _SELFTEST:
+                return "err busy the switch self-test is running"
             try:
                 ctl.start_position(arg)
-            except notation.NotationError as e:
+            except ValueError as e:  # NotationError, or the store refusing it
                 return "err notation " + str(e)
             return "ok position"
         if cmd == "new":
             if arg:
                 return "err usage new takes no argument"
+            if ctl.state == _SELFTEST:
+                return "err busy the switch self-test is running"
             ctl.new_game()
             return "ok new"
+        if cmd == "get":
+            return self._get(arg)
+        if cmd == "set":
+            return self._set(arg)
         return "err unknown-command " + cmd[:20]
+
+    # -- the full state -------------------------------------------------------------
+
+    def _full(self):
+        ctl = self.ctl
+        pos = ctl.pos
+        ev = self.event
+        ev("full", "firmware %s proto %d game nehren" % (VERSION, PROTOCOL_VERSION))
+        ev("full", "state " + ctl.state_name())
+        ev("full", "turn " + "bw"[pos.side])
+        ev("full", "score %d %d" % (pos.score[0], pos.score[1]))
+        w = pos.winner()
+        ev("full", "winner " + ("bw"[w] if w >= 0 else "-"))
+        ev("full", "start " + ctl.start_text)
+        ev("full", "position " + ctl.position_text())
+        hist = ctl.history
+        n = len(hist)
+        ev("full", "nmoves %d" % n)
+        for i in range(0, n, MOVES_PER_LINE):
+            ev("full", "moves " + " ".join(notation.format_move(m) for m in hist[i : i + MOVES_PER_LINE]))
+        ev("full", "meta " + (ctl.meta or "-"))
+        ev("full", "settings " + " ".join(k + "=" + self._value(k) for k in SETTING_ORDER))
+
+    # -- settings ----------------------------------------------------------------------
+
+    def _value(self, name):
+        key = SETTING_KEYS[name]
+        if name == "start":
+            return "bw"[self.ctl.next_start & 1]
+        v = self._stored(key)
+        if name == "note2-triads":
+            return "on" if v else "off"
+        return str(v)
+
+    def _stored(self, key):
+        try:
+            return self.settings.get(key)
+        except (AttributeError, KeyError):
+            return 0
+
+    def _get(self, arg):
+        if self.settings is None:
+            return "err unsupported this board keeps no settings"
+        if not arg:
+            return "ok get " + " ".join(k + "=" + self._value(k) for k in SETTING_ORDER)
+        if arg not in SETTING_KEYS:
+            return "err unknown-setting %s (one of %s)" % (arg[:20], ", ".join(SETTING_ORDER))
+        return "ok get %s %s" % (arg, self._value(arg))
+
+    def _set(self, arg):
+        if self.settings is None:
+            return "err unsupported this board keeps no settings"
+        words = arg.split()
+        if len(words) != 2:
+            return "err usage set <setting> <value>"
+        name, text = words
+        if name not in SETTING_KEYS:
+            return "err unknown-setting %s (one of %s)" % (name[:20], ", ".join(SETTING_ORDER))
+        if name == "brightness":
+            if not text.isdigit() or len(text) > 3 or int(text) > 255:
+                return "err value brightness is a whole number 0..255"
+            value = int(text)
+        elif name == "start":
+            if text not in ("b", "w"):
+                return "err value start is b or w"
+            value = "bw".index(text)
+        else:
+            if text not in ("on", "off"):
+                return "err value note2-triads is on or off"
+            value = 1 if text == "on" else 0
+        if self.apply is not None:
+            value = self.apply(name, value)
+        if name == "start":
+            self.ctl.next_start = value
+        s = self.settings
+        s.set(SETTING_KEYS[name], value)
+        try:
+            s.save()
+        except Exception as e:  # a full or failing flash: in effect, not kept
+            return "err flash %s set to %s but not saved: %s" % (name, self._value(name), e)
+        return "ok set %s %s" % (name, self._value(name))
+
+
+def _cell(i):
+    return notation.cell_name(core.CELLS[i])

@@ -65,7 +65,7 @@
 try:
     import os
 except ImportError:  # pragma: no cover - every port has os (or uos)
-    import uos as os
+    import uos as os  # type: ignore[no-redef]
 
 from array import array
 
@@ -303,9 +303,9 @@ class GameStore:
 
     def _compact(self):
         moves = self._moves
-        data = "%s %d %d\n%s\n%s\n%s\n" % (
+        text = "%s %d %d\n%s\n%s\n%s\n" % (
             _MAGIC, self._id, len(moves), self._pos, self._meta, " ".join(moves))
-        data = data.encode()
+        data = text.encode()
         data += ("END %04x\n" % crc16(data)).encode()
         header = "L %d %d" % (self._id, len(moves))
         crc = crc16(header.encode())
@@ -578,8 +578,8 @@ class Settings:
         out = _SET_MAGIC + "\n"
         for n in names:
             out += "%s=%d\n" % (n, self._values[n])
-        out = out.encode()
-        out += ("END %04x\n" % crc16(out)).encode()
-        _atomic_write(self.fs, self.tmp_path, self.path, out)
+        data = out.encode()
+        data += ("END %04x\n" % crc16(data)).encode()
+        _atomic_write(self.fs, self.tmp_path, self.path, data)
         self._dirty = False
         return True

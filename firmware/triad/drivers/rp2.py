@@ -11,17 +11,17 @@ from triad.compat import micropython
 try:
     import machine
 except ImportError:
-    machine = None
+    machine = None  # type: ignore[assignment]
 try:
     import neopixel
 except ImportError:
-    neopixel = None
+    neopixel = None  # type: ignore[assignment]
 try:
     from time import sleep_us
 except ImportError:
     # CPython runs this module only over stand-in pins (tests, simulator),
     # which settle at once; a real sleep would only slow the simulated clock.
-    def sleep_us(us):
+    def sleep_us(us):  # type: ignore[misc]
         pass
 
 

@@ -4,16 +4,18 @@ import sys
 try:
     import select
 except ImportError:
-    select = None
+    select = None  # type: ignore[assignment]
 
 
 class UsbSerial:
     def __init__(self):
         self.stdin = getattr(sys.stdin, "buffer", sys.stdin)
         self.poller = None
+        self.has_ipoll = False
         if select is not None:
             self.poller = select.poll()
             self.poller.register(sys.stdin, select.POLLIN)
+            self.has_ipoll = hasattr(self.poller, "ipoll")
         self.byte = bytearray(1)
 
     def read(self, limit=64):
@@ -30,10 +32,14 @@ class UsbSerial:
 
     def _ready(self):
         # ipoll (MicroPython) reuses one result tuple: no allocation per tick.
-        ipoll = getattr(self.poller, "ipoll", None)
-        if ipoll is None:
-            return bool(self.poller.poll(0))
-        for _ in ipoll(0):
+        # It is called as a method (no getattr: a bound method object would
+        # be allocated on every tick).
+        poller = self.poller
+        if poller is None:
+            return False
+        if not self.has_ipoll:
+            return bool(poller.poll(0))
+        for _ in poller.ipoll(0):
             return True
         return False
 
