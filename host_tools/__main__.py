@@ -1,4 +1,4 @@
-"""python -m host_tools {perft,moves,show,monitor,record,replay,flash,firmware} ..."""
+"""python -m host_tools {perft,moves,show,play,match,monitor,record,replay,flash,firmware} ..."""
 import argparse
 import sys
 
@@ -87,6 +87,10 @@ def build_parser():
 
     live.add_parsers(sub)
     flash.add_parsers(sub)
+    from host_tools import match, play
+
+    play.add_parser(sub)
+    match.add_parser(sub)
     return ap
 
 

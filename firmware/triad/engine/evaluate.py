@@ -1,0 +1,233 @@
+# Static evaluation for the Triad engine. Pure; allocates nothing per call.
+#
+# evaluate(pos) scores pos from the side to move's point of view (positive:
+# good for the side to move) in "points" where a Triad is worth 1000 at the
+# start and the last Triad is worth far more (the race to three).
+#
+# One pass over the dice computes, for each side, the regular moves of every
+# die (mobility, dice that cannot move) and REACH: for every empty cell the
+# set of values that side can bring there in one move. Then one pass over the
+# dice finds the lines of three cells with two dice and one empty cell (each
+# from its first die along the axis) and so the Triad threats: such a line
+# needs exactly one value in its empty cell (the same value when the two
+# agree, the missing one when they differ) and a colour (the other colour
+# when both dice are of one colour, either colour when mixed). A side
+# threatens a Triad when it can bring the needed value to the empty cell.
+# This is a superset of the real Triad moves (a die of the line itself may
+# be the one that would move), never a subset: when a side has no threat
+# here it has no Triad-forming move, which lets the quiescence search skip
+# move generation.
+from triad.compat import const
+from triad.games.nehren import core
+
+# Value of having made n Triads (n = 0..3); the engine reports a win as
+# WIN - ply, beyond any evaluation.
+TRIAD_VALUE = (0, 1000, 2400, 5000)
+# What the next Triad is worth to a side that has made n.
+GAIN = (1000, 1400, 2600, 0)
+
+W_MOBILITY = const(3)  # per regular move more than the opponent
+W_BLOCKED = const(30)  # per die that cannot make a regular move
+W_LATENT = const(6)  # per line of two the side could complete with the right value
+
+# Threats as a fraction (in 1/64) of the next Triad's gain.
+T_OPP_ONE = const(14)  # the opponent (to move after us) has one threat cell
+T_OPP_MANY = const(44)  # two or more threat cells: hard to parry all
+T_OWN_ONE = const(4)  # our own threat (if we make a quiet move now)
+T_OWN_MANY = const(16)
+
+# Centre control: a die near the centre has more lines and more moves.
+_c = bytearray(100)
+for _sq in core.CELLS:
+    _f = core.file_of(_sq)
+    _r = core.rank_of(_sq)
+    _df = _f - 3 if _f >= 3 else 2 - _f
+    _dr = _r - 3 if _r >= 3 else 2 - _r
+    _c[_sq] = (3 - (_df if _df > _dr else _dr)) * 4  # 12 centre, 8, 4, 0 edge
+CENTRE = bytes(_c)
+del _c
+
+# Scratch: REACH[sq] (black) and REACH[100 + sq] (white), value bits 1<<k.
+REACH = bytearray(200)
+DICE = bytearray(12)  # squares of the dice on the board
+# Filled by evaluate(): [0] threat cells of the side to move (capped at 2),
+# [1] regular moves of the side to move (capped at 255), [2] threat cells of
+# the opponent (capped at 2), [3] number of (cell, value bit) pairs in
+# THREATS: the side to move's threats without repeats (at most MAX_THREATS).
+OUT = bytearray(4)
+MAX_THREATS = const(40)
+THREATS = bytearray(2 * MAX_THREATS)
+
+
+def evaluate(pos):
+    board = pos.board
+    reach = REACH
+    # (A loop, not reach[:] = ...: a slice allocates on older MicroPython.)
+    for sq in core.CELLS:
+        reach[sq] = 0
+        reach[100 + sq] = 0
+    centre = CENTRE
+    mob0 = 0
+    mob1 = 0
+    blk0 = 0
+    blk1 = 0
+    cen0 = 0
+    cen1 = 0
+    dice = DICE
+    nd = 0
+    for sq in core.CELLS:
+        p = board[sq]
+        if not p:
+            continue
+        if nd < 12:
+            dice[nd] = sq
+            nd += 1
+        v = p & 3
+        base = (p >> 2) * 100
+        cnt = 0
+        for d in (1, -1, 10, -10, 9, -9, 11, -11):
+            s = sq + d
+            if board[s]:
+                continue
+            if v != 1:
+                reach[base + s] |= 2
+                cnt += 1
+            s += d
+            if board[s]:
+                continue
+            if v != 2:
+                reach[base + s] |= 4
+                cnt += 1
+            s += d
+            if board[s]:
+                continue
+            if v != 3:
+                reach[base + s] |= 8
+                cnt += 1
+        if base:
+            mob1 += cnt
+            cen1 += centre[sq]
+            if not cnt:
+                blk1 += 1
+        else:
+            mob0 += cnt
+            cen0 += centre[sq]
+            if not cnt:
+                blk0 += 1
+
+    # Threats and latent lines: every line of three cells with two dice and
+    # one empty cell, found once from its first die along the axis.
+    t0 = 0  # distinct threat cells of black, capped at 2
+    t0c = 0
+    t1 = 0
+    t1c = 0
+    lat0 = 0
+    lat1 = 0
+    stm = pos.side
+    th = THREATS
+    nth = 0
+    k = 0
+    while k < nd:
+        sq = dice[k]
+        k += 1
+        x = board[sq]
+        for ax in (1, 10, 9, 11):
+            y = board[sq + ax]
+            if y == 0:
+                y = board[sq + ax + ax]
+                if y == 0 or y == 8:
+                    continue
+                e = sq + ax
+                e2 = 0
+            elif y == 8:
+                continue
+            else:
+                e = sq - ax
+                if board[e]:
+                    e = 0
+                e2 = sq + ax + ax
+                if board[e2]:
+                    e2 = 0
+                if not e:
+                    if not e2:
+                        continue
+                    e = e2
+                    e2 = 0
+            vx = x & 3
+            vy = y & 3
+            if vx == vy:
+                bit = 1 << vx
+            else:
+                bit = 1 << (6 - vx - vy)
+            cx = x & 4
+            cy = y & 4
+            while e:
+                if cx | cy:  # a white die in the line: black may complete it
+                    if reach[e] & bit:
+                        if not stm and nth < 2 * MAX_THREATS:
+                            j = 0
+                            while j < nth:
+                                if th[j] == e and th[j + 1] == bit:
+                                    break
+                                j += 2
+                            if j == nth:
+                                th[nth] = e
+                                th[nth + 1] = bit
+                                nth += 2
+                        if t0 == 0:
+                            t0 = 1
+                            t0c = e
+                        elif t0 == 1 and e != t0c:
+                            t0 = 2
+                    else:
+                        lat0 += 1
+                if not (cx & cy):  # a black die in the line: white may complete it
+                    if reach[100 + e] & bit:
+                        if stm and nth < 2 * MAX_THREATS:
+                            j = 0
+                            while j < nth:
+                                if th[j] == e and th[j + 1] == bit:
+                                    break
+                                j += 2
+                            if j == nth:
+                                th[nth] = e
+                                th[nth + 1] = bit
+                                nth += 2
+                        if t1 == 0:
+                            t1 = 1
+                            t1c = e
+                        elif t1 == 1 and e != t1c:
+                            t1 = 2
+                    else:
+                        lat1 += 1
+                e = e2
+                e2 = 0
+
+    score = pos.score
+    s0 = score[0]
+    s1 = score[1]
+    val = TRIAD_VALUE[s0] - TRIAD_VALUE[s1]
+    val += (mob0 - mob1) * W_MOBILITY
+    val -= (blk0 - blk1) * W_BLOCKED
+    val += cen0 - cen1
+    val += (lat0 - lat1) * W_LATENT
+    out = OUT
+    out[3] = nth >> 1
+    if stm:
+        # White to move: black's threats are the opponent's.
+        if t0:
+            val += (GAIN[s0] * (T_OPP_MANY if t0 > 1 else T_OPP_ONE)) >> 6
+        if t1:
+            val -= (GAIN[s1] * (T_OWN_MANY if t1 > 1 else T_OWN_ONE)) >> 6
+        out[0] = t1
+        out[1] = mob1 if mob1 < 255 else 255
+        out[2] = t0
+        return -val
+    if t1:
+        val -= (GAIN[s1] * (T_OPP_MANY if t1 > 1 else T_OPP_ONE)) >> 6
+    if t0:
+        val += (GAIN[s0] * (T_OWN_MANY if t0 > 1 else T_OWN_ONE)) >> 6
+    out[0] = t0
+    out[1] = mob0 if mob0 < 255 else 255
+    out[2] = t1
+    return val

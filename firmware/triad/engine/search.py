@@ -1,0 +1,623 @@
+# Searching engine for Nehren's Triad: iterative deepening, negamax with
+# principal variation search, a transposition table in preallocated arrays,
+# move ordering (table move, Triad-forming moves, killers, history) and a
+# quiescence search over Triad-forming moves. Pure: the clock is a callable
+# passed in (time.ticks_ms on the board), nothing is allocated per node (all
+# state lives in arrays made by the constructor), all ints stay below 2**30.
+#
+#   eng = Engine(level=5, tt_entries=1024)
+#   m = eng.choose(pos, budget_ms, now_ms)     # a legal move of pos, or 0
+#   eng.depth, eng.nodes, eng.score            # about the last search
+#   eng.set_level(level)                       # 1 (beginner) .. 5 (strongest)
+#
+# pos is not changed (the engine searches its own copy). The move is an int
+# of the rules core (from/to/new/old/removed fields), removal included.
+from array import array
+
+from triad.compat import const, ticks_add, ticks_diff
+from triad.games.nehren import core
+from triad.engine.evaluate import evaluate, OUT, THREATS, MAX_THREATS
+
+INF = const(30000)
+WIN = const(20000)  # a win at ply p scores WIN - p
+WIN_BOUND = const(19000)  # scores beyond this are wins/losses
+MAX_PLY = const(40)
+CHECK_EVERY = const(63)  # look at the clock when (nodes & CHECK_EVERY) == 0
+PICK_FIRST = const(8)  # moves picked best-first; the rest in generated order
+
+EXACT = const(0)
+LOWER = const(1)  # score >= stored
+UPPER = const(2)  # score <= stored
+
+MASK30 = const(0x3FFFFFFF)
+
+# level: (max depth, share of the time budget in 1/8, root noise in points,
+# chance in 1/256 of playing a random move instead)
+LEVELS = (
+    (1, 8, 0, 0),  # (0: not a level; set_level clamps to 1..5)
+    (1, 8, 700, 64),  # 1: one ply, much noise, a random move one time in four
+    (1, 8, 150, 8),  # 2: one ply (and the Triad replies), some noise
+    (2, 8, 120, 0),  # 3: two plies, some noise
+    (2, 8, 0, 0),  # 4: two plies
+    (MAX_PLY - 8, 8, 0, 0),  # 5: as deep as the time allows
+)
+
+# Square -> cell index 0..35 (255 outside the board).
+_ci = bytearray(b"\xff" * 100)
+for _i in range(36):
+    _ci[core.CELLS[_i]] = _i
+CELL_INDEX = bytes(_ci)
+del _ci
+
+
+# _TRI[a * 81 + b * 9 + c]: 1 when cell bytes a, b, c (0..8) form a Triad.
+_TRI = bytes(
+    1 if core.is_triad(a, b, c) else 0 for a in range(9) for b in range(9) for c in range(9)
+)
+_DIRS = (1, -1, 10, -10, 9, -9, 11, -11)
+
+
+def gen_triads(board, side, buf, n):
+    """Write the Triad-forming regular moves of `side` (each removal choice
+    a move, like core.Position.gen) into buf from n; return the end. Uses
+    the threats evaluate() just found for this position (THREATS, OUT[3]),
+    which include every Triad-forming regular move. Allocates nothing."""
+    sb = side << 2
+    th = THREATS
+    tri = _TRI
+    k = OUT[3] * 2
+    t = 0
+    while t < k:
+        e = th[t]
+        bit = th[t + 1]
+        t += 2
+        need = 1 if bit == 2 else (2 if bit == 4 else 3)
+        for d in _DIRS:
+            s = e + d
+            j = 1
+            while j < need:
+                if board[s]:
+                    break
+                s += d
+                j += 1
+            if j < need:
+                continue
+            p = board[s]
+            if p == 0 or p == 8 or (p & 4) != sb or (p & 3) == need:
+                continue
+            base = s | (e << 7) | (need << 14) | ((p & 3) << 16)
+            board[s] = 0
+            board[e] = sb | need
+            first = n
+            for ax in (1, 10, 9, 11):
+                a = e - ax - ax
+                for w in (0, 1, 2):
+                    pa = board[a]
+                    pb = board[a + ax]
+                    pc = board[a + ax + ax]
+                    if tri[pa * 81 + pb * 9 + pc]:
+                        c = a
+                        for j in (0, 1, 2):
+                            q = board[c]
+                            if (q & 4) == sb:
+                                cand = base | (c << 18) | ((q & 3) << 25)
+                                i = first
+                                while i < n:
+                                    if buf[i] == cand:
+                                        break
+                                    i += 1
+                                if i == n:
+                                    buf[n] = cand
+                                    n += 1
+                            c += ax
+                    a += ax
+            board[e] = 0
+            board[s] = p
+    return n
+
+
+def _no_clock():
+    return 0
+
+
+class Rng:
+    """xorshift on 30 bits, every intermediate value below 2**30."""
+
+    def __init__(self, seed=1):
+        self.x = (seed & MASK30) or 0x2545F49
+
+    def next(self):
+        x = self.x
+        x ^= (x & 0x1FFFF) << 13
+        x ^= x >> 17
+        x ^= (x & 0x3FFFFFF) << 4  # (a 30-bit shift-xor: period long enough here)
+        x &= MASK30
+        if not x:
+            x = 0x2545F49
+        self.x = x
+        return x
+
+    def below(self, n):
+        return self.next() % n
+
+
+# Zobrist keys: two independent 30-bit keys per (cell, piece byte 1..7), per
+# (side, Triads made) and for the side to move. Key 1 indexes the table,
+# key 2 verifies the entry.
+def _keys(seed, n):
+    r = Rng(seed)
+    a = array("i", bytes(4 * n))
+    for i in range(n):
+        a[i] = r.next()
+    return a
+
+
+Z1 = _keys(0x1234567, 36 * 8)
+Z2 = _keys(0x2AB3C4D, 36 * 8)
+S1 = _keys(0x0F0F0F1, 8)  # side * 4 + Triads
+S2 = _keys(0x3C3C3C3, 8)
+SIDE1 = const(0x15A5A5A5)
+SIDE2 = const(0x2B4B4B4B)
+
+
+def hash_pair(pos, which):
+    """Full Zobrist key `which` (1 or 2) of pos, computed from scratch."""
+    z = Z1 if which == 1 else Z2
+    s = S1 if which == 1 else S2
+    board = pos.board
+    ci = CELL_INDEX
+    h = 0
+    for sq in core.CELLS:
+        p = board[sq]
+        if p:
+            h ^= z[ci[sq] * 8 + p]
+    h ^= s[pos.score[0]] ^ s[4 + pos.score[1]]
+    if pos.side:
+        h ^= SIDE1 if which == 1 else SIDE2
+    return h
+
+
+def hash_after(h, m, side, triads, which):
+    """Key `which` after move m by `side` (who had made `triads`) from a
+    position with key h. Mirrors core.Position.make from the move's bits."""
+    z = Z1 if which == 1 else Z2
+    ci = CELL_INDEX
+    sb = side << 2
+    h ^= z[ci[m & 127] * 8 + (sb | ((m >> 16) & 3))]
+    h ^= z[ci[(m >> 7) & 127] * 8 + (sb | ((m >> 14) & 3))]
+    rem = (m >> 18) & 127
+    if rem:
+        s = S1 if which == 1 else S2
+        h ^= z[ci[rem] * 8 + (sb | ((m >> 25) & 3))]
+        h ^= s[side * 4 + triads] ^ s[side * 4 + triads + 1]
+    return h ^ (SIDE1 if which == 1 else SIDE2)
+
+
+class Engine:
+    def __init__(self, level=5, tt_entries=1024, seed=1, stack=1600, history_max=64):
+        """tt_entries: transposition table size (rounded down to a power of
+        two; 12 bytes each). stack: move slots shared by the plies (4 bytes
+        each plus 2 for ordering scores; at least core.MAX_MOVES + 200)."""
+        self.set_level(level)
+        n = 1
+        while n * 2 <= tt_entries:
+            n *= 2
+        self.tt_mask = n - 1
+        self.tt_lock = array("i", bytes(4 * n))
+        self.tt_move = array("i", bytes(4 * n))
+        self.tt_info = array("i", bytes(4 * n))
+        if stack < core.MAX_MOVES + 200:
+            stack = core.MAX_MOVES + 200
+        self.buf = array("i", bytes(4 * stack))
+        self.order = array("h", bytes(2 * stack))
+        self.rnoise = array("h", bytes(2 * core.MAX_MOVES))
+        self.stack = stack
+        self.killers = array("i", bytes(4 * 2 * MAX_PLY))
+        self.hist = array("H", bytes(2 * 36 * 36))
+        self.history_max = history_max
+        self.rep = array("i", bytes(4 * (history_max + MAX_PLY + 2)))
+        self.rep_base = 0
+        self.pos = core.Position()
+        self.rng = Rng(seed)
+        self.now_ms = _no_clock
+        self.deadline = 0
+        self.max_nodes = 0
+        self.stop = False
+        self.nodes = 0
+        self.depth = 0
+        self.score = 0
+        self.best = 0
+
+    def set_level(self, level):
+        if level < 1:
+            level = 1
+        if level > 5:
+            level = 5
+        self.level = level
+        lv = LEVELS[level]
+        self.max_depth = lv[0]
+        self.time_share = lv[1]
+        self.noise = lv[2]
+        self.blunder = lv[3]
+
+    def key(self, pos):
+        """The 30-bit key of pos the engine uses for repetitions (pass a
+        list of the keys of earlier positions to choose as history)."""
+        return hash_pair(pos, 1)
+
+    def history_keys(self, start, moves):
+        """Keys of the positions of a game since its last Triad, for choose:
+        start is the game's first position (not changed), moves the move
+        ints played since (the current position is left out). Allocates: call
+        it once per engine move, not in a loop."""
+        pos = start.copy()
+        keys = [hash_pair(pos, 1)]
+        for m in moves:
+            pos.make(m)
+            if (m >> 18) & 127:
+                keys = []
+            keys.append(hash_pair(pos, 1))
+        keys.pop()
+        if len(keys) > self.history_max:
+            keys = keys[len(keys) - self.history_max :]
+        return keys
+
+    def clear(self):
+        """Forget the table, killers and history (e.g. for a new game)."""
+        for i in range(self.tt_mask + 1):
+            self.tt_lock[i] = 0
+            self.tt_move[i] = 0
+            self.tt_info[i] = 0
+        for i in range(36 * 36):
+            self.hist[i] = 0
+
+    # -- the entry point ---------------------------------------------------
+
+    def choose(self, pos, budget_ms, now_ms, history=None, max_nodes=0):
+        """The engine's move for pos (0 only when the game is over).
+        budget_ms: thinking time; now_ms: a callable giving milliseconds
+        (wrapping like time.ticks_ms is fine). history: keys (Engine.key) of
+        the earlier positions of the game, oldest first, without pos itself;
+        a move back into one of them is scored as a draw. max_nodes: stop
+        after about this many nodes (0: no limit)."""
+        p = self.pos
+        # Copy pos cell by cell (Position.set_from slices, which allocates
+        # on older MicroPython).
+        board = p.board
+        src = pos.board
+        for sq in core.CELLS:
+            board[sq] = src[sq]
+        p.side = pos.side
+        p.score[0] = pos.score[0]
+        p.score[1] = pos.score[1]
+        self.now_ms = now_ms
+        budget = (budget_ms * self.time_share) >> 3
+        if budget < 1:
+            budget = 1
+        self.deadline = ticks_add(now_ms(), budget)
+        self.max_nodes = max_nodes
+        self.stop = False
+        self.nodes = 0
+        self.depth = 0
+        self.score = 0
+        self.best = 0
+        if p.game_over():
+            return 0
+        nb = 0
+        if history:
+            nb = len(history)
+            if nb > self.history_max:
+                nb = self.history_max
+            k = len(history) - nb
+            for i in range(nb):
+                self.rep[i] = history[k + i]
+        self.rep_base = nb
+        for i in range(2 * MAX_PLY):
+            self.killers[i] = 0
+        hist = self.hist
+        for i in range(36 * 36):
+            hist[i] >>= 2
+        buf = self.buf
+        end = p.gen(buf, 0)
+        if end == 0:
+            return 0
+        self.best = buf[0]
+        if end == 1:
+            return buf[0]
+        # Triad-forming moves first for a search cut short at depth 1.
+        h1 = hash_pair(p, 1)
+        h2 = hash_pair(p, 2)
+        self.rep[nb] = h1
+        order = self.order
+        for i in range(end):
+            order[i] = 1000 if (buf[i] >> 18) & 127 else 0
+        _sort(buf, order, 0, end)
+        self.best = buf[0]
+        if self.blunder and self.rng.below(256) < self.blunder:
+            self.best = buf[self.rng.below(end)]
+            return self.best
+        noise = self.rnoise
+        for i in range(end):
+            noise[i] = self.rng.below(self.noise + 1) if self.noise else 0
+        depth = 1
+        while depth <= self.max_depth:
+            sc = self._root(depth, end, h1, h2)
+            if self.stop and self.depth == 0 and sc == -INF:
+                break
+            if sc != -INF:
+                self.score = sc
+                self.depth = depth
+            if self.stop:
+                break
+            if sc >= WIN_BOUND or sc <= -WIN_BOUND:
+                break  # a forced result: deeper search will not change it
+            depth += 1
+        return self.best
+
+    def _root(self, depth, end, h1, h2):
+        """Search the root moves buf[0:end] (best first) to depth. Moves the
+        best to the front, sets self.best; returns its score, or -INF when
+        stopped before the first move was searched. Lower levels add a
+        random bonus rnoise[i] to each root move's score."""
+        p = self.pos
+        buf = self.buf
+        noise = self.rnoise
+        side = p.side
+        triads = p.score[side]
+        alpha = -INF
+        best_i = -1
+        i = 0
+        while i < end:
+            m = buf[i]
+            b = noise[i]
+            c1 = hash_after(h1, m, side, triads, 1)
+            c2 = hash_after(h2, m, side, triads, 2)
+            p.make(m)
+            if i == 0:
+                sc = -self._search(depth - 1, 1, -INF, INF, end, c1, c2)
+            else:
+                a = alpha - b
+                sc = -self._search(depth - 1, 1, -a - 1, -a, end, c1, c2)
+                if sc > a and not self.stop:
+                    sc = -self._search(depth - 1, 1, -INF, -a, end, c1, c2)
+            p.unmake(m)
+            if self.stop:
+                break
+            if -WIN_BOUND < sc < WIN_BOUND:
+                sc += b
+            if sc > alpha:
+                alpha = sc
+                best_i = i
+                self.best = m
+            i += 1
+        if best_i > 0:
+            m = buf[best_i]
+            b = noise[best_i]
+            j = best_i
+            while j > 0:
+                buf[j] = buf[j - 1]
+                noise[j] = noise[j - 1]
+                j -= 1
+            buf[0] = m
+            noise[0] = b
+        if best_i < 0:
+            return -INF
+        return alpha
+
+    # -- the tree ----------------------------------------------------------
+
+    def _tick(self):
+        """Count a node; set self.stop when time or nodes are used up."""
+        n = self.nodes + 1
+        self.nodes = n
+        if (n & CHECK_EVERY) == 0:
+            if self.max_nodes and n >= self.max_nodes:
+                self.stop = True
+            elif ticks_diff(self.now_ms(), self.deadline) >= 0:
+                self.stop = True
+        return self.stop
+
+    def _repeated(self, ply, h1):
+        """True when the position at ply (key h1) occurred before with the
+        same side to move, in the game or on the path."""
+        rep = self.rep
+        j = self.rep_base + ply
+        rep[j] = h1
+        j -= 2
+        while j >= 0:
+            if rep[j] == h1:
+                return True
+            j -= 2
+        return False
+
+    def _search(self, depth, ply, alpha, beta, start, h1, h2):
+        if self._tick():
+            return 0
+        p = self.pos
+        if p.game_over():
+            return ply - WIN
+        if self._repeated(ply, h1):
+            return 0
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            return self._quiesce(ply, alpha, beta, start)
+        buf = self.buf
+        if start + core.MAX_MOVES > self.stack:
+            return evaluate(p)
+        # Transposition table.
+        idx = h1 & self.tt_mask
+        ttm = 0
+        if self.tt_lock[idx] == h2:
+            ttm = self.tt_move[idx]
+            info = self.tt_info[idx]
+            if (info >> 16) & 63 >= depth:
+                sc = (info & 0xFFFF) - 32768
+                if sc >= WIN_BOUND:
+                    sc -= ply
+                elif sc <= -WIN_BOUND:
+                    sc += ply
+                flag = info >> 22
+                if flag == EXACT:
+                    return sc
+                if flag == LOWER:
+                    if sc >= beta:
+                        return sc
+                elif sc <= alpha:
+                    return sc
+        end = p.gen(buf, start)
+        if end == start:
+            return evaluate(p)
+        # Ordering scores.
+        order = self.order
+        hist = self.hist
+        ci = CELL_INDEX
+        k1 = self.killers[2 * ply]
+        k2 = self.killers[2 * ply + 1]
+        i = start
+        while i < end:
+            m = buf[i]
+            if m == ttm:
+                o = 32000
+            elif (m >> 18) & 127:
+                o = 30000
+            elif m == k1:
+                o = 29000
+            elif m == k2:
+                o = 28000
+            else:
+                o = hist[ci[m & 127] * 36 + ci[(m >> 7) & 127]] >> 3
+            order[i] = o
+            i += 1
+        side = p.side
+        triads = p.score[side]
+        alpha0 = alpha
+        best = -INF
+        bestm = 0
+        n = 0
+        i = start
+        while i < end:
+            if n < PICK_FIRST:
+                # Bring the best remaining move to i.
+                bi = i
+                bo = order[i]
+                j = i + 1
+                while j < end:
+                    if order[j] > bo:
+                        bo = order[j]
+                        bi = j
+                    j += 1
+                if bi != i:
+                    m = buf[bi]
+                    buf[bi] = buf[i]
+                    buf[i] = m
+                    order[bi] = order[i]
+                    order[i] = bo
+            m = buf[i]
+            c1 = hash_after(h1, m, side, triads, 1)
+            c2 = hash_after(h2, m, side, triads, 2)
+            p.make(m)
+            if n == 0:
+                sc = -self._search(depth - 1, ply + 1, -beta, -alpha, end, c1, c2)
+            else:
+                sc = -self._search(depth - 1, ply + 1, -alpha - 1, -alpha, end, c1, c2)
+                if alpha < sc < beta and not self.stop:
+                    sc = -self._search(depth - 1, ply + 1, -beta, -alpha, end, c1, c2)
+            p.unmake(m)
+            if self.stop:
+                return 0
+            n += 1
+            if sc > best:
+                best = sc
+                bestm = m
+                if sc > alpha:
+                    alpha = sc
+                    if sc >= beta:
+                        if not (m >> 18) & 127:
+                            if m != k1:
+                                self.killers[2 * ply + 1] = k1
+                                self.killers[2 * ply] = m
+                            hi = ci[m & 127] * 36 + ci[(m >> 7) & 127]
+                            v = hist[hi] + depth * depth
+                            if v > 60000:
+                                for j in range(36 * 36):
+                                    hist[j] >>= 1
+                                v >>= 1
+                            hist[hi] = v
+                        break
+            i += 1
+        # Store.
+        if best >= beta:
+            flag = LOWER
+        elif best > alpha0:
+            flag = EXACT
+        else:
+            flag = UPPER
+        sc = best
+        if sc >= WIN_BOUND:
+            sc += ply
+        elif sc <= -WIN_BOUND:
+            sc -= ply
+        tl = self.tt_lock
+        if tl[idx] != h2 or (self.tt_info[idx] >> 16) & 63 <= depth:
+            tl[idx] = h2
+            self.tt_move[idx] = bestm
+            self.tt_info[idx] = (sc + 32768) | (depth << 16) | (flag << 22)
+        return best
+
+    def _quiesce(self, ply, alpha, beta, start):
+        """Stand pat or take a Triad."""
+        p = self.pos
+        stand = evaluate(p)
+        if stand >= beta:
+            return stand
+        out = OUT
+        nthreats = out[3]
+        # No Triad-forming move is possible unless the evaluation saw a
+        # threat; Note 2 positions (no regular move) use the full generator.
+        if nthreats == 0 and out[1] > 0:
+            return stand
+        if start + core.MAX_MOVES > self.stack or ply >= MAX_PLY - 1:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        buf = self.buf
+        if out[1] == 0 or nthreats >= MAX_THREATS:
+            end = p.gen(buf, start)
+        else:
+            end = gen_triads(p.board, p.side, buf, start)
+        i = start
+        while i < end:
+            m = buf[i]
+            i += 1
+            if not (m >> 18) & 127:
+                continue
+            if self._tick():
+                return 0
+            p.make(m)
+            if p.game_over():
+                sc = WIN - ply - 1
+            else:
+                sc = -self._quiesce(ply + 1, -beta, -alpha, end)
+            p.unmake(m)
+            if self.stop:
+                return 0
+            if sc > alpha:
+                alpha = sc
+                if sc >= beta:
+                    return sc
+        return alpha
+
+
+def _sort(buf, order, start, end):
+    """Stable insertion sort of buf[start:end] by order, highest first."""
+    i = start + 1
+    while i < end:
+        m = buf[i]
+        o = order[i]
+        j = i - 1
+        while j >= start and order[j] < o:
+            buf[j + 1] = buf[j]
+            order[j + 1] = order[j]
+            j -= 1
+        buf[j + 1] = m
+        order[j + 1] = o
+        i += 1
