@@ -10,6 +10,9 @@
 #   make flash [PORT=...]  copy the build onto a Pico (mpremote), reset, check its version
 #   make dev [PORT=...]    run the working tree on a Pico (mpremote mount firmware)
 #   make test-typecheck    mypy over firmware/ against the RP2040 stubs (.venv-stubs)
+#   make uf2               the board's UF2 from Debian's sources: build/triad-board.uf2
+#   make unix32            32-bit unix port of the board's MicroPython: build/micropython32
+#   make test-pico         the UF2 on an emulated Pico + tests/fw under unix32 (.venv-pico)
 #   make venv              create/refresh .venv from requirements-dev.txt
 #   make clean             remove caches and build outputs
 #   make distclean         clean + remove .venv
@@ -33,6 +36,7 @@ CHROMIUM     ?= /usr/bin/chromium
 # Suites run by `make test`. Add new suites here (each is a target below).
 TEST_SUITES  := test-cpython test-micropython
 TEST_SUITES  += test-typecheck
+TEST_SUITES  += test-pico
 
 .PHONY: all venv test $(TEST_SUITES) sim browser-deps bench clean distclean
 
@@ -40,9 +44,14 @@ all: test
 
 venv: $(STAMP)
 
-$(STAMP): requirements-dev.txt
+# Adafruit's CircuitPython libraries (tests/host/test_circuitpython.py) go into a
+# lib/ of their own, without Adafruit-Blinka: see requirements-circuitpython-libs.txt.
+$(STAMP): requirements-dev.txt requirements-circuitpython-libs.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	rm -rf $(VENV)/circuitpython-lib
+	$(PY) -m pip install --disable-pip-version-check -q --no-deps --target $(VENV)/circuitpython-lib \
+	  -r requirements-circuitpython-libs.txt
 	touch $@
 
 # Run every suite even if an earlier one fails; fail if any failed.
@@ -110,8 +119,35 @@ $(STUBS_STAMP): requirements-typecheck.txt requirements-stubs.txt
 test-typecheck: $(STUBS_STAMP)
 	$(STUBS_VENV)/bin/python -m mypy --config-file mypy.ini
 
+# -- the board's UF2 and an emulated Pico (host_tools/pico_build.py, emulator.py) --
+# Toolchain: the machine's apt (installed when missing); sources: Debian's
+# trixie through a private apt config; cache: ~/.cache/triad-build.
+PICO_VENV    := .venv-pico
+PICO_STAMP   := $(PICO_VENV)/.stamp-pico
+
+.PHONY: uf2 unix32 test-pico
+
+uf2:
+	$(PYTHON) -m host_tools.pico_build uf2
+
+unix32:
+	$(PYTHON) -m host_tools.pico_build unix32
+
+$(PICO_STAMP): requirements-pico.txt
+	test -x $(PICO_VENV)/bin/python || $(PYTHON) -m venv $(PICO_VENV)
+	$(PICO_VENV)/bin/python -m pip install --disable-pip-version-check -q -r requirements-pico.txt
+	touch $@
+
+# Skips (exit 0, saying so) only when Debian's packages cannot be reached.
+test-pico: $(PICO_STAMP)
+	@rc=0; $(PYTHON) -m host_tools.pico_build uf2 && $(PYTHON) -m host_tools.pico_build unix32 || rc=$$?; \
+	if [ $$rc -eq 3 ]; then \
+	  echo "test-pico: SKIPPED: Debian's packages cannot be reached, so the UF2 and the 32-bit MicroPython cannot be built; the emulated-Pico tests did not run"; exit 0; fi; \
+	[ $$rc -eq 0 ] || exit $$rc; \
+	TRIAD_PICO=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/pico $(PYTEST_ARGS)
+
 sim: $(STAMP)
-	PYTHONPATH=$(FIRMWARE_DIR)$${PYTHONPATH:+:$$PYTHONPATH} $(PY) -m simulator $(SIM_ARGS)
+	$(PY) -m simulator $(SIM_ARGS)
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

@@ -6,4 +6,4 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 if FIRMWARE not in sys.path:
     # The host tools use the very rules core that runs on the board.
-    sys.path.insert(0, FIRMWARE)
+    sys.path.append(FIRMWARE)

@@ -60,7 +60,20 @@ def firmware_version():
     return m.group(1)
 
 
+# CircuitPython's entry, its drive-mode switch and its drivers: left out of
+# the MicroPython build, `make flash` and the mip package (a MicroPython board
+# would only carry them, and would run a boot.py it never asked for);
+# host_tools/circuitpython.py puts them in the CircuitPython bundle.
+CIRCUITPYTHON_ONLY = ("boot.py", "code.py", "triad/drivers/circuitpython.py")
+
+
 def firmware_files():
+    """Every .py file under firmware/ that a MicroPython board gets (all but
+    CIRCUITPYTHON_ONLY), relative, '/'-separated, sorted."""
+    return [rel for rel in source_files() if rel not in CIRCUITPYTHON_ONLY]
+
+
+def source_files():
     """Every .py file under firmware/, relative, '/'-separated, sorted."""
     out = []
     for dirpath, dirnames, filenames in os.walk(FIRMWARE):

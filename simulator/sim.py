@@ -25,7 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 MAIN_PY = os.path.join(FIRMWARE, "main.py")
 if FIRMWARE not in sys.path:
-    sys.path.insert(0, FIRMWARE)
+    # Appended: firmware/code.py and boot.py must not shadow the stdlib's.
+    sys.path.append(FIRMWARE)
 
 SLIDE_DWELL_MS = 60  # a sliding die rests this long on each cell it passes
 PRESS_MS = 100

@@ -11,6 +11,9 @@ ROOT = os.path.dirname(_TESTS)
 FIRMWARE = os.path.join(ROOT, "firmware")
 FW_TESTS = os.path.join(_TESTS, "fw")
 
-for _p in (FW_TESTS, FIRMWARE):
+# Appended, not prepended: firmware/ holds main.py, boot.py and code.py,
+# which must never shadow CPython's own modules of those names (pdb imports
+# `code`).
+for _p in (FIRMWARE, FW_TESTS):
     if _p not in sys.path:
-        sys.path.insert(0, _p)
+        sys.path.append(_p)

@@ -3,8 +3,8 @@ firmware source must not depend on CPython-only stdlib modules.
 
 Each firmware module is imported in a fresh `micropython` process with
 MICROPYPATH pointing at firmware/ (cwd = firmware/, like the device's root).
-Top-level scripts that do work on import (main.py, boot.py, perft.py) are not
-imported. Modules under firmware/triad/drivers/ that need real hardware may opt
+Top-level scripts that do work on import (main.py, boot.py, perft.py, and
+CircuitPython's code.py) are not imported. Modules under firmware/triad/drivers/ that need real hardware may opt
 out with a line `# needs: hardware` at column 0; nowhere else is that honoured.
 """
 import ast
@@ -21,7 +21,7 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 DRIVERS = os.path.join(FIRMWARE, "triad", "drivers")
 
 # Top-level scripts that run on import.
-SCRIPTS = {"main.py", "boot.py", "perft.py"}
+SCRIPTS = {"main.py", "boot.py", "perft.py", "code.py"}
 
 FORBIDDEN = {
     "typing", "dataclasses", "enum", "abc", "functools", "itertools",

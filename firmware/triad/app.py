@@ -10,13 +10,14 @@ from triad.board.controller import Controller, FRAME_BYTES
 from triad.board.protocol import Protocol
 from triad.board.store import GameStore, Settings
 
-# note2_triads: the Note 2 Triad rule option, kept and reported over the
-# serial protocol (set note2-triads on|off); the rules core reads it later.
-SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "note2_triads": 0}
+# note2_triads: whether a Triad formed by a Note 2 action counts (on, as the
+# rulebook says, or off as a house rule); opponent: the side the board plays
+# (0 nobody, 1 Black, 2 White); level: the engine's strength 1..5.
+SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "note2_triads": 1, "opponent": 0, "level": 3}
 
 
 class App:
-    def __init__(self, desc, hw, serial, seed, root=""):
+    def __init__(self, desc, hw, serial, seed, root="", fs=None, ticks_ms=None, sleep_ms=None):
         self.desc = desc
         self.hw = hw
         self.serial = serial
@@ -28,12 +29,20 @@ class App:
         self.shown = bytearray(FRAME_BYTES)
         self.period_ms = 1000 // desc.SCAN_HZ
         random.seed(seed)
-        self.settings = Settings(root, SETTING_DEFAULTS)
-        self.store = GameStore(root)
+        # The runtime's clock and flash come with the drivers where they are
+        # not MicroPython's (triad.drivers.open_board: CircuitPython's time
+        # has no ticks_ms/sleep_ms, and its flash may be read-only to us).
+        self.ticks_ms = ticks_ms or getattr(time, "ticks_ms", None)
+        self.sleep_ms = sleep_ms or getattr(time, "sleep_ms", None)
+        self.settings = Settings(root, SETTING_DEFAULTS, fs)
+        self.store = GameStore(root, fs)
         self.protocol = Protocol(None, serial.write, self.settings, self._apply_setting)
-        self.ctl = Controller(self.store, self.settings, _roll, self.protocol)
+        self.ctl = Controller(self.store, self.settings, _roll, self.protocol, self.ticks_ms)
         self.protocol.ctl = self.ctl
         self.ctl.next_start = self.settings.get("next_start") & 1
+        self.ctl.note2_triads = bool(self.settings.get("note2_triads"))
+        self.ctl.opponent = (self.settings.get("opponent") % 3) - 1
+        self.ctl.level = min(5, max(1, self.settings.get("level")))
         hw.leds.set_brightness(self.settings.get("brightness"))
         self.errors = 0
         if not self.ctl.load_saved():
@@ -51,9 +60,8 @@ class App:
         stable = self.scanner.stable
         self.ctl.update(now, stable, self.scanner.stable_for(now), ev)
         self.ctl.render(self.frame, now, stable)
-        if self.frame != self.shown:
+        if _copy_if_changed(self.frame, self.shown):
             hw.leds.show(self.frame)
-            self.shown[:] = self.frame
         self.protocol.poll()
         data = self.serial.read()
         if data:
@@ -66,22 +74,41 @@ class App:
             leds = self.hw.leds
             leds.set_brightness(value)
             return getattr(leds, "brightness", value)
+        if name == "note2-triads":
+            self.ctl.set_note2_triads(value)
+        elif name == "opponent":
+            self.ctl.set_opponent(value - 1)
+        elif name == "level":
+            self.ctl.set_level(value)
         return value
 
     def run(self):
-        next_tick = time.ticks_ms()
+        ticks_ms = self.ticks_ms or time.ticks_ms
+        sleep_ms = self.sleep_ms or time.sleep_ms
+        next_tick = ticks_ms()
         while True:
             try:
-                self.tick(time.ticks_ms())
+                self.tick(ticks_ms())
             except Exception as e:  # keep scanning: a bug must not brick a game
                 self.errors += 1
                 self.serial.write("evt error internal %s %s\n" % (type(e).__name__, e))
             next_tick = ticks_add(next_tick, self.period_ms)
-            wait = ticks_diff(next_tick, time.ticks_ms())
+            wait = ticks_diff(next_tick, ticks_ms())
             if wait > 0:
-                time.sleep_ms(wait)
+                sleep_ms(wait)
             else:
-                next_tick = time.ticks_ms()
+                next_tick = ticks_ms()
+
+
+def _copy_if_changed(src, dst):
+    # A byte loop, not dst[:] = src: slice assignment allocates a slice
+    # object on the board's MicroPython (1.25), and this runs every tick.
+    changed = False
+    for i in range(len(src)):
+        if dst[i] != src[i]:
+            dst[i] = src[i]
+            changed = True
+    return changed
 
 
 def _roll():
@@ -90,7 +117,8 @@ def _roll():
 
 def main():
     from triad import boards
-    from triad.drivers import entropy, rp2, usb_serial
+    from triad.drivers import open_board
 
     desc = boards.ACTIVE
-    App(desc, rp2.Hardware(desc), usb_serial.UsbSerial(), entropy.seed()).run()
+    b = open_board(desc)
+    App(desc, b.hw, b.serial, b.seed, fs=b.fs, ticks_ms=b.ticks_ms, sleep_ms=b.sleep_ms).run()

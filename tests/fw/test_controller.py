@@ -263,3 +263,84 @@ def test_full_flash_reports_but_keeps_the_game():
     rig.move("c1", "c4")
     assert rig.moves() == "c1c4"
     assert [k for k, t in rig.events.seen if k == "error" and "not saved" in t]
+
+
+NOTE2_TRIAD = "....../....../....../w3.w3.../w3w1..../b1w2w2... b 0 0"
+
+
+def test_note2_triad_setting_off_means_no_removal():
+    rig = Rig(NOTE2_TRIAD)
+    assert sorted(notation.format_move(m) for m in rig.ctl.pos.legal_moves()) == ["a1=2xa1", "a1=3xa1"]
+    rig.ctl.set_note2_triads(False)
+    assert sorted(notation.format_move(m) for m in rig.ctl.pos.legal_moves()) == ["a1=2", "a1=3"]
+    rig.lift("a1", 200)
+    rig.place("a1", 200)
+    rig.press(C.BTN_CONFIRM)
+    rig.wait(100)
+    assert rig.moves() == "a1=2"
+    assert rig.ctl.pos.score[0] == 0
+
+
+def test_board_plays_white_and_shows_its_move():
+    rig = Rig(TRIAD_POS.replace(" b 0 0", " w 0 0"))
+    rig.ctl.max_nodes = 3000  # no clock in this rig: a node budget instead
+    rig.ctl.set_opponent(1)
+    rig.wait(50)
+    m = rig.ctl.engine_move
+    assert m, "the board chose no move"
+    assert ("think", notation.format_move(m)) in rig.events.seen
+    fr = notation.cell_name(m & 127)
+    to = notation.cell_name((m >> 7) & 127)
+    assert pal.HINT in rig.leds_over(fr, 1500)  # the die to lift blinks
+    # Lifting another White die is refused while the board's move stands.
+    other = "f1" if fr != "f1" else "a2"
+    rig.lift(other, 1500)
+    assert rig.moves() == ""
+    rig.place(other, 1500)
+    rig.lift(fr, 200)
+    lit = [notation.cell_name(C.CELLS[i]) for i in range(36) if rig.ctl.dest[i]]
+    assert lit == [to]
+    rig.place(to, 1500)
+    if core_removed(m):
+        rig.lift(notation.cell_name(core_removed(m)), 1500)
+    assert rig.moves() == notation.format_move(m)
+    assert rig.ctl.engine_move == 0 and rig.ctl.pos.side == 0
+
+
+def core_removed(m):
+    return (m >> 18) & 127
+
+
+def test_hint_uses_the_engine_and_takes_the_triad():
+    rig = Rig(TRIAD_POS)
+    rig.ctl.max_nodes = 3000
+    rig.press(C.BTN_HINT)
+    assert notation.format_move(rig.ctl.hint_move).startswith("c4c2x")
+
+
+def test_hold_hint_cycles_who_the_board_plays():
+    rig = Rig(START)
+    rig.press(C.BTN_HINT, long=True)
+    assert rig.ctl.opponent == 1
+    rig.press(C.BTN_HINT, long=True)
+    assert rig.ctl.opponent == 0
+    rig.press(C.BTN_HINT, long=True)
+    assert rig.ctl.opponent == -1 and rig.ctl.engine is None
+    rig.press(C.BTN_CONFIRM, long=True)
+    assert rig.ctl.level == 4
+
+
+def test_third_repetition_is_a_draw():
+    rig = Rig("w1...../....../....../....../....../.....b1 b 0 0")
+    # Both sides shuffle back and forth: the start position stands a third time.
+    # Black: f1 up 2, left 1, down 2, right 1 (values 2, 1, 2, 1); White the
+    # mirror image. Each round of eight moves restores the position.
+    black = (("f1", "f3"), ("f3", "e3"), ("e3", "e1"), ("e1", "f1"))
+    white = (("a6", "a4"), ("a4", "b4"), ("b4", "b6"), ("b6", "a6"))
+    for k in range(8):
+        rig.move(*black[k % 4])
+        rig.move(*white[k % 4])
+        if k < 7:
+            assert rig.ctl.state == C.PLAY
+    assert rig.ctl.state == C.OVER
+    assert ("over", "draw repetition") in rig.events.seen

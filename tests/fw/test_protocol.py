@@ -37,7 +37,7 @@ class MemFs:
 class Board:
     def __init__(self, position=START, fail=False):
         self.out = []
-        self.rig = Rig(position, settings=Settings("", {"brightness": 64, "next_start": 0, "note2_triads": 0},
+        self.rig = Rig(position, settings=Settings("", {"brightness": 64, "next_start": 0, "note2_triads": 0, "opponent": 0, "level": 3},
                                                    MemFs(fail)))
         self.applied = []
         self.p = P.Protocol(self.rig.ctl, self.out.append, self.rig.ctl.settings, self.apply)
@@ -94,7 +94,7 @@ def test_status_reports_the_full_state_as_events_then_ok():
     assert "start " + POS in full
     assert "moves c4c2xb2" in full
     assert "nmoves 1" in full
-    assert "settings brightness=64 start=b note2-triads=off" in full
+    assert "settings brightness=64 start=b note2-triads=off opponent=off level=3" in full
 
 
 def test_status_splits_long_move_lists():
@@ -119,13 +119,17 @@ def test_status_splits_long_move_lists():
 
 def test_settings_set_get_persist_and_apply():
     b = Board()
-    assert b.reply("get") == "ok get brightness=64 start=b note2-triads=off"
+    assert b.reply("get") == "ok get brightness=64 start=b note2-triads=off opponent=off level=3"
     assert b.reply("set brightness 250") == "ok set brightness 192"
     assert b.applied == [("brightness", 250)]
     assert b.reply("get brightness") == "ok get brightness 192"
     assert b.reply("set start w") == "ok set start w"
     assert b.rig.ctl.next_start == 1
     assert b.reply("set note2-triads on") == "ok set note2-triads on"
+    assert b.reply("set opponent w") == "ok set opponent w"
+    assert b.reply("set level 5") == "ok set level 5"
+    assert b.reply("set level 6").startswith("err value ")
+    assert b.reply("set opponent x").startswith("err value ")
     s = b.rig.ctl.settings
     assert s.get("note2_triads") == 1 and s.get("next_start") == 1 and s.get("brightness") == 192
     data = s.fs.files["settings.txt"]

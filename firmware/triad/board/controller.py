@@ -11,11 +11,17 @@ from triad.compat import const, ticks_add, ticks_diff
 from triad.games.nehren import core, notation
 from triad.board import palette as pal
 from triad.board import hint
+from triad.games.nehren import repetition
 
 N_CELLS = const(36)
 SETTLE_MS = const(800)  # a die must rest this long before the board acts
 HINT_MS = const(4000)
 VALUES_MS = const(5000)
+BANNER_MS = const(2000)
+HINT_BUDGET_MS = const(1500)  # engine time for a hint
+THINK_BUDGET_MS = const(2500)  # engine time for the board's own move
+ENGINE_TT = const(512)  # transposition entries: about 6 KB on the RP2040
+OPPONENT_OFF = const(-1)
 
 # States
 SETUP = const(0)  # waiting for the dice of a freshly rolled start position
@@ -57,11 +63,24 @@ class NullEvents:
 
 
 class Controller:
-    def __init__(self, store=None, settings=None, roll=None, events=None):
+    def __init__(self, store=None, settings=None, roll=None, events=None, now_ms=None):
         self.store = store
         self.settings = settings
         self.roll = roll  # callable -> 1..3, the board's dice
         self.events = events or NullEvents()
+        self.now_ms = now_ms  # a live clock for the engine's time budget, or None
+        self.opponent = OPPONENT_OFF  # the side the board itself plays
+        self.level = 3
+        self.note2_triads = True  # Triads formed by a Note 2 action count
+        self.engine = None
+        self.engine_move = 0  # the board's chosen move, waiting to be carried out
+        self.thinking = False
+        self.think_ms = THINK_BUDGET_MS
+        self.max_nodes = 0  # a node cap instead of time (tests, no clock)
+        self.banner = 0  # 1: opponent mode shown, 2: level shown
+        self.banner_until = 0
+        self.draw = repetition.NONE
+        self.watch = None
         self.pos = core.Position()
         self.start_text = notation.START
         self.meta = ""
@@ -102,16 +121,24 @@ class Controller:
         """Start from a position (and optionally replay moves). Raises
         NotationError on bad input, leaving the controller unchanged."""
         pos = notation.parse_position(position_text)
+        pos.note2_triads = self.note2_triads
+        start = pos.copy()
+        watch = repetition.DrawWatch(start)
         hist = []
+        draw = repetition.NONE
         for text in moves or ():
             m = notation.parse_move(pos, text)
             pos.make(m)
             hist.append(m)
-        start = notation.parse_position(position_text)
+            draw = watch.push(pos, m)
         self.start_text = notation.format_position(start)
         self.meta = meta
         self.pos = pos
         self.history = hist
+        self.watch = watch
+        self.draw = draw
+        self.engine_move = 0
+        self.thinking = False
         self.last_from = self.last_to = -1
         if hist:
             self.last_from = cell_of_sq(core.m_from(hist[-1]))
@@ -239,6 +266,17 @@ class Controller:
             else:
                 return
         # PLAY
+        if nmiss == 0 and nextra == 0 and self.pos.side == self.opponent and not self.engine_move:
+            # The board's turn: show that it thinks (one tick), then choose.
+            if not self.thinking:
+                self.thinking = True
+                return
+            self.thinking = False
+            self.engine_move = self._choose(self.level, self.think_ms)
+            self.dest_from = -1
+            if self.engine_move:
+                self.events.event("think", notation.format_move(self.engine_move))
+            return
         if nmiss == 0 and nextra == 0:
             if self.lifted >= 0 and self.note2:
                 self._enter_pick(self.lifted)
@@ -269,6 +307,8 @@ class Controller:
     def _is_own(self, cell):
         if cell < 0:
             return False
+        if self.engine_move and CELLS[cell] != self.engine_move & 127:
+            return False  # the board chose another die
         p = self.pos.board[CELLS[cell]]
         return p != 0 and (p >> 2) == self.pos.side
 
@@ -278,15 +318,18 @@ class Controller:
             dest[i] = 0
         n = self.pos.gen(self.buf, 0, CELLS[cell])
         buf = self.buf
+        em = self.engine_move
         for i in range(n):
             m = buf[i]
             to = (m >> 7) & 127
+            if em and to != (em >> 7) & 127:
+                continue
             if to != CELLS[cell]:
                 dest[_CELL_OF_SQ[to]] = (m >> 14) & 3
         self.dest_from = cell
 
     def _enter_play(self):
-        self.state = OVER if self.pos.game_over() else PLAY
+        self.state = OVER if self.pos.game_over() or self.draw else PLAY
         self.lifted = -1
         self._in_error = False
         self.events.event("play", notation.format_position(self.pos))
@@ -295,8 +338,11 @@ class Controller:
         # Note 2 (a): the die was put back on its own cell; the player now
         # picks the value it was turned to (menu cycles, confirm commits).
         v = self.pos.board[CELLS[cell]] & 3
+        em = self.engine_move
+        if em and (em & 127) != (em >> 7) & 127:
+            return  # the board's move is not a turn in place
         self.pick_cell = cell
-        self.pick_value = 1 if v != 1 else 2
+        self.pick_value = (em >> 14) & 3 if em else (1 if v != 1 else 2)
         self.state = NOTE2_PICK
 
     def _place(self, fr, to):
@@ -318,7 +364,7 @@ class Controller:
                     first = m
                 count += 1
                 r = (m >> 18) & 127
-                if r:
+                if r and (not self.engine_move or r == (self.engine_move >> 18) & 127):
                     rem[_CELL_OF_SQ[r]] = 1
         if first < 0:
             return
@@ -421,11 +467,17 @@ class Controller:
         self.pending_from = self.pending_to = -1
         self.pick_cell = -1
         self.hint_move = 0
+        self.engine_move = 0
         self._sync_expected()
         self.events.event("move", text)
+        if self.watch is not None:
+            self.draw = self.watch.push(self.pos, m)
         if self.pos.game_over():
             self.state = OVER
             self.events.event("over", "bw"[mover])
+        elif self.draw:
+            self.state = OVER
+            self.events.event("over", "draw " + repetition.NAMES[self.draw])
         else:
             self.state = PLAY
 
@@ -448,7 +500,7 @@ class Controller:
             self.start_selftest()
             return
         if st == NOTE2_PICK:
-            if btn == BTN_MENU or btn == BTN_HINT:
+            if (btn == BTN_MENU or btn == BTN_HINT) and not self.engine_move:
                 v = self.pick_value % 3 + 1
                 if v == self.pos.board[CELLS[self.pick_cell]] & 3:
                     v = v % 3 + 1
@@ -456,10 +508,19 @@ class Controller:
             elif btn == BTN_CONFIRM:
                 self._commit_pick()
             return
-        if btn == BTN_HINT and not long and st == PLAY:
-            self.hint_move = hint.best_move(self.pos, self.buf)
+        if btn == BTN_HINT and long:
+            # Cycle who the board plays: nobody, White, Black.
+            self.set_opponent({OPPONENT_OFF: 1, 1: 0, 0: OPPONENT_OFF}[self.opponent])
+            self.banner = 1
+            self.banner_until = ticks_add(now, BANNER_MS)
+        elif btn == BTN_CONFIRM and long:
+            self.set_level(self.level % 5 + 1)
+            self.banner = 2
+            self.banner_until = ticks_add(now, BANNER_MS)
+        elif btn == BTN_HINT and st == PLAY and self.pos.side != self.opponent:
+            self.hint_move = self._choose(5, HINT_BUDGET_MS)
             self.hint_until = ticks_add(now, HINT_MS)
-        elif btn == BTN_MENU or (btn == BTN_HINT and long):
+        elif btn == BTN_MENU:
             self.values_until = ticks_add(now, VALUES_MS)
 
     def _commit_pick(self):
@@ -485,13 +546,69 @@ class Controller:
             for i in range(n):
                 m = self.buf[i]
                 if (m >> 7) & 127 == sq and (m >> 14) & 3 == self.pick_value:
-                    rem[_CELL_OF_SQ[(m >> 18) & 127]] = 1
+                    r = (m >> 18) & 127
+                    if not self.engine_move or r == (self.engine_move >> 18) & 127:
+                        rem[_CELL_OF_SQ[r]] = 1
             self.after[:] = self.expected
             self.pending_value = self.pick_value
             self.state = REMOVE
             self.events.event("triad", notation.cell_name(sq) + "=" + str(self.pick_value))
             return
         self._commit(first)
+
+    def set_opponent(self, side):
+        """The board plays `side` (0 Black, 1 White) or nobody (-1)."""
+        self.opponent = side
+        self.engine_move = 0
+        self.thinking = False
+        self.dest_from = -1
+        if side == OPPONENT_OFF:
+            self.engine = None  # give its RAM back
+        self._save_setting("opponent", side + 1)
+        self.events.event("opponent", "off" if side < 0 else "bw"[side])
+
+    def set_level(self, level):
+        self.level = level
+        if self.engine is not None:
+            self.engine.set_level(level)
+        self._save_setting("level", level)
+
+    def set_note2_triads(self, on):
+        self.note2_triads = bool(on)
+        self.pos.note2_triads = self.note2_triads
+        self._sync_expected()
+
+    def _save_setting(self, name, value):
+        s = self.settings
+        if s is None:
+            return
+        try:
+            s.set(name, value)
+            s.save()
+        except Exception as e:
+            self.events.event("error", "setting not saved: %s" % e)
+
+    def _choose(self, level, budget_ms):
+        """A move from the engine (loaded on first use), or from the quick
+        heuristic when there is no room for the engine."""
+        try:
+            if self.engine is None:
+                from triad.engine.search import Engine
+
+                self.engine = Engine(level, ENGINE_TT)
+            eng = self.engine
+            eng.set_level(level)
+            keys = eng.history_keys(notation.parse_position(self.start_text), self.history)
+            clock = self.now_ms
+            nodes = self.max_nodes or (0 if clock else 4000)
+            m = eng.choose(self.pos, budget_ms, clock or _no_clock, keys, nodes)
+            eng.set_level(self.level)
+            if m:
+                return m
+        except MemoryError:
+            self.engine = None
+            self.events.event("error", "no memory for the engine: a quick hint instead")
+        return hint.best_move(self.pos, self.buf)
 
     def start_selftest(self):
         from triad.board.selftest import SelfTest
@@ -569,6 +686,21 @@ class Controller:
             _set(frame, self.error_from, pal.SOURCE)
         if st == NOTE2_PICK and slow:
             _set(frame, self.pick_cell, pal.VALUE[self.pick_value])
+        if st == PLAY and self.engine_move and self.lifted < 0 and self.error_at < 0:
+            # The board's move: the die to lift blinks, its destination shows
+            # the value to turn it to.
+            m = self.engine_move
+            if slow:
+                _set(frame, _CELL_OF_SQ[m & 127], pal.HINT)
+            if (m >> 7) & 127 != m & 127:
+                _set(frame, _CELL_OF_SQ[(m >> 7) & 127], pal.VALUE[(m >> 14) & 3])
+        if st == PLAY and self.thinking:
+            _set(frame, 14, pal.HINT)
+            _set(frame, 15, pal.HINT)
+            _set(frame, 20, pal.HINT)
+            _set(frame, 21, pal.HINT)
+        if self.banner and ticks_diff(self.banner_until, now) > 0:
+            self._render_banner(frame)
         if st == PLAY and self.hint_move and ticks_diff(self.hint_until, now) > 0:
             m = self.hint_move
             _set(frame, _CELL_OF_SQ[m & 127], pal.HINT)
@@ -581,6 +713,17 @@ class Controller:
                 p = board[CELLS[i]]
                 if p and (p >> 2) == side and occ[i]:
                     _set(frame, i, pal.SOURCE)
+
+    def _render_banner(self, frame):
+        if self.banner == 1:
+            # Who the board plays: that side's home row in its colour.
+            if self.opponent >= 0:
+                base = 30 if self.opponent == 1 else 0
+                for i in range(6):
+                    _set(frame, base + i, pal.WIN[self.opponent])
+        else:
+            for i in range(self.level):
+                _set(frame, 12 + i, pal.HINT)
 
     def _render_remove(self, frame, occ, fast, slow):
         after = self.after
@@ -596,7 +739,9 @@ class Controller:
 
     def _render_win(self, frame, now):
         w = self.pos.winner()
-        colour = pal.WIN[w if w >= 0 else 0]
+        if w < 0:
+            w = (now // 1000) & 1  # a draw: both colours in turn
+        colour = pal.WIN[w]
         step = (now // 120) % 12
         for i in range(N_CELLS):
             f = i % 6
@@ -612,6 +757,10 @@ class Controller:
             base = N_CELLS + (ST_TRIADS_BLACK if p == 0 else ST_TRIADS_WHITE)
             for k in range(self.pos.score[p]):
                 _set(frame, base + k, pal.STATUS_ON)
+
+
+def _no_clock():
+    return 0
 
 
 def _set(frame, slot, rgb):

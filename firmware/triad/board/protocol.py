@@ -17,8 +17,14 @@ MAX_LINE = const(200)
 MOVES_PER_LINE = const(24)  # "evt full moves" lines stay well under 200 bytes
 
 # Setting names on the wire -> names in settings.txt
-SETTING_KEYS = {"brightness": "brightness", "start": "next_start", "note2-triads": "note2_triads"}
-SETTING_ORDER = ("brightness", "start", "note2-triads")
+SETTING_KEYS = {
+    "brightness": "brightness",
+    "start": "next_start",
+    "note2-triads": "note2_triads",
+    "opponent": "opponent",
+    "level": "level",
+}
+SETTING_ORDER = ("brightness", "start", "note2-triads", "opponent", "level")
 COMMANDS = "hello help state status moves start position new set get"
 
 _SELFTEST = const(6)  # controller.SELFTEST (not imported: keeps this module light)
@@ -178,6 +184,8 @@ class Protocol:
         v = self._stored(key)
         if name == "note2-triads":
             return "on" if v else "off"
+        if name == "opponent":
+            return ("off", "b", "w")[v % 3]
         return str(v)
 
     def _stored(self, key):
@@ -212,6 +220,14 @@ class Protocol:
             if text not in ("b", "w"):
                 return "err value start is b or w"
             value = "bw".index(text)
+        elif name == "opponent":
+            if text not in ("off", "b", "w"):
+                return "err value opponent is off, b or w (the side the board plays)"
+            value = ("off", "b", "w").index(text)
+        elif name == "level":
+            if text not in ("1", "2", "3", "4", "5"):
+                return "err value level is 1..5"
+            value = int(text)
         else:
             if text not in ("on", "off"):
                 return "err value note2-triads is on or off"

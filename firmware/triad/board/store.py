@@ -310,8 +310,14 @@ class GameStore:
         header = "L %d %d" % (self._id, len(moves))
         crc = crc16(header.encode())
         self._clean = False
+        fs = self.fs
         try:
-            _atomic_write(self.fs, self.tmp_path, self.snap_path, data)
+            if fs.exists(self.tmp_path) and not fs.exists(self.snap_path):
+                # A cut between removing the old snapshot and renaming the
+                # new one (a rename that cannot replace) left the game only
+                # in game.tmp: make it the snapshot before game.tmp is reused.
+                fs.rename(self.tmp_path, self.snap_path)
+            _atomic_write(fs, self.tmp_path, self.snap_path, data)
             self.fs.write(self.log_path, ("%s %04x\n" % (header, crc)).encode())
         except Exception:
             self._forget()

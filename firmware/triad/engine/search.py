@@ -290,6 +290,7 @@ class Engine:
         p.side = pos.side
         p.score[0] = pos.score[0]
         p.score[1] = pos.score[1]
+        p.note2_triads = pos.note2_triads
         self.now_ms = now_ms
         budget = (budget_ms * self.time_share) >> 3
         if budget < 1:

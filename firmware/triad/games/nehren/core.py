@@ -271,6 +271,9 @@ class Position:
         self.board = board
         self.side = BLACK
         self.score = bytearray(2)
+        # The board's "Note 2 Triad" setting: with it off, a Note 2 action
+        # never forms a Triad (a house rule); the rulebook counts them.
+        self.note2_triads = True
 
     def copy(self):
         p = Position()
@@ -278,6 +281,7 @@ class Position:
         p.side = self.side
         p.score[0] = self.score[0]
         p.score[1] = self.score[1]
+        p.note2_triads = self.note2_triads
         return p
 
     def set_from(self, other):
@@ -286,6 +290,7 @@ class Position:
         self.side = other.side
         self.score[0] = other.score[0]
         self.score[1] = other.score[1]
+        self.note2_triads = other.note2_triads
 
     def __eq__(self, other):
         return (
@@ -341,9 +346,7 @@ class Position:
                 if k == v:
                     continue
                 board[sq] = side_bit | k
-                n = _emit_with_removals(
-                    board, sq, side_bit, sq | (sq << 7) | (k << 14) | (v << 16), buf, n
-                )
+                n = self._emit_note2(board, sq, side_bit, sq | (sq << 7) | (k << 14) | (v << 16), buf, n)
             board[sq] = p
             # (b) move it exactly its current value without turning it
             for d in DIRECTIONS:
@@ -358,12 +361,16 @@ class Position:
                     continue
                 board[sq] = EMPTY
                 board[s] = p
-                n = _emit_with_removals(
-                    board, s, side_bit, sq | (s << 7) | (v << 14) | (v << 16), buf, n
-                )
+                n = self._emit_note2(board, s, side_bit, sq | (s << 7) | (v << 14) | (v << 16), buf, n)
                 board[s] = EMPTY
                 board[sq] = p
         return n
+
+    def _emit_note2(self, board, to, side_bit, base, buf, n):
+        if self.note2_triads:
+            return _emit_with_removals(board, to, side_bit, base, buf, n)
+        buf[n] = base
+        return n + 1
 
     def has_regular_move(self):
         return self._gen_regular(_NOBUF, 0, 0, True) > 0
