@@ -84,7 +84,12 @@ test-micropython: $(STAMP)
 	MICROPYPATH=$(MICROPYPATH_TEST) $(MPY) tests/mp_run.py $(MP_RUN_ARGS)
 
 # One line per figure, name: value unit; fails if a target of issue 7 is missed.
+# The emulated-Pico figures need .venv-pico (rp2040py) and the UF2 / 32-bit
+# unix port (built or taken from the cache by bench.py); without them they are
+# skipped with a message. BENCH_ARGS: --quick, --no-pico, --pico-engine.
 bench: $(STAMP)
+	@$(MAKE) --no-print-directory $(PICO_STAMP) || \
+	  echo "bench: could not create $(PICO_VENV) (rp2040py): the emulated-Pico figures will be skipped"
 	$(PY) bench/bench.py --micropython $(MPY) $(BENCH_ARGS)
 
 # -- onto a board (host_tools/flash.py; README "Onto a board") ---------------
@@ -100,10 +105,12 @@ firmware: $(STAMP)
 flash: firmware
 	$(PY) -m host_tools flash $(if $(PORT),--port $(PORT))
 
-# The working tree runs from the host (mounted at /remote); the saved game
-# and settings stay on the board's flash (cwd /).
-dev: $(STAMP)
-	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) mount firmware \
+# The working tree, compiled by `make firmware`, runs from the host (mounted
+# at /remote); the saved game and settings stay on the board's flash (cwd /).
+# Mounted as .mpy: compiling the source on the board leaves the firmware too
+# little RAM to read its saved game (docs/flashing.md, "make dev").
+dev: firmware
+	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) mount build/firmware \
 	  exec "import os, sys; os.chdir('/'); sys.path.insert(0, '/remote'); import main"
 
 # mypy against the MicroPython RP2040 stubs, in its own venv (the stubs
@@ -139,7 +146,8 @@ $(PICO_STAMP): requirements-pico.txt
 	touch $@
 
 # Skips (exit 0, saying so) only when Debian's packages cannot be reached.
-test-pico: $(PICO_STAMP)
+# .venv too: tests/pico/test_emulated_flash.py runs `make flash`/`make dev` with it.
+test-pico: $(PICO_STAMP) $(STAMP)
 	@rc=0; $(PYTHON) -m host_tools.pico_build uf2 && $(PYTHON) -m host_tools.pico_build unix32 || rc=$$?; \
 	if [ $$rc -eq 3 ]; then \
 	  echo "test-pico: SKIPPED: Debian's packages cannot be reached, so the UF2 and the 32-bit MicroPython cannot be built; the emulated-Pico tests did not run"; exit 0; fi; \

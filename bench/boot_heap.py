@@ -1,12 +1,14 @@
 # Free heap as the board starts: the firmware imported as main.py imports it
 # (over bench/fakehw.py pins), then the App built. Its own process, so no
 # bench code sits in the heap. MicroPython only:
-#   micropython -X heapsize=192K bench/boot_heap.py <tmpdir>
+#   micropython -X heapsize=192K bench/boot_heap.py <tmpdir> [<firmware dir>]
+# The firmware dir defaults to firmware/ (.py sources); bench.py also runs it
+# on the 32-bit unix build over the .mpy build of `host_tools firmware`.
 import gc
 import sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-sys.path.insert(0, __file__.rsplit("/", 1)[0] + "/../firmware")
+sys.path.insert(0, sys.argv[2] if len(sys.argv) > 2 else __file__.rsplit("/", 1)[0] + "/../firmware")
 gc.collect()
 print("heap_free_before_import: %d B" % gc.mem_free())
 import fakehw

@@ -28,8 +28,13 @@ except ImportError:
             return 0
 
 
+# fw=DIR: the firmware from DIR (e.g. the .mpy build) instead of firmware/.
 _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-for _p in (_here + "/../firmware", _here):
+_fw = _here + "/../firmware"
+for _a in sys.argv[1:]:
+    if _a.startswith("fw="):
+        _fw = _a[3:]
+for _p in (_fw, _here):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 

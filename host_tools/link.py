@@ -226,6 +226,12 @@ class SerialLink(_ThreadReader, Link):
 
     def close(self):
         Link.close(self)
+        # Let the reader thread see `closed` and leave its read (timeout 0.05 s)
+        # before the port goes: pyserial's read on a port closed under it
+        # raises TypeError (a device) or AttributeError (socket://).
+        reader = getattr(self, "_reader", None)
+        if reader is not None and reader is not threading.current_thread():
+            reader.join(1.0)
         try:
             self.port.close()
         except Exception:

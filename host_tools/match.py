@@ -13,6 +13,7 @@ import host_tools  # noqa: F401  (puts firmware/ on the path)
 from triad.games.nehren import core, notation, repetition
 
 DEFAULT_TT = 1 << 15
+NODES_MS = 3600000  # the time budget when a node cap bounds the search
 MAX_PLIES = 2000  # a safety net; the draw rule ends games long before
 
 
@@ -46,9 +47,10 @@ def player_name(spec):
 class Player:
     """One seat: choose(pos, history_keys) -> move int."""
 
-    def __init__(self, spec, ms, tt=DEFAULT_TT, seed=1):
+    def __init__(self, spec, ms, tt=DEFAULT_TT, seed=1, nodes=0):
         self.name = player_name(spec)
         self.ms = ms
+        self.nodes = nodes  # a node cap per search (0: none); see run_match
         self.rng = random.Random(seed)
         self.engine = None
         if self.name.startswith("L"):
@@ -61,7 +63,7 @@ class Player:
 
     def choose(self, pos, history):
         if self.engine:
-            return self.engine.choose(pos, self.ms, host_now_ms, history)
+            return self.engine.choose(pos, self.ms, host_now_ms, history, self.nodes)
         moves = pos.legal_moves()
         if self.name == "greedy":
             triads = [m for m in moves if core.m_removed(m)]
@@ -98,9 +100,9 @@ def play_game(black, white, start_text, max_plies=MAX_PLIES):
 
 
 def _game_job(job):
-    a, b, i, ms, seed, tt = job
-    pa = Player(a, ms, tt, seed=seed * 7919 + i * 2 + 1)
-    pb = Player(b, ms, tt, seed=seed * 7919 + i * 2 + 2)
+    a, b, i, ms, seed, tt, nodes = job
+    pa = Player(a, ms, tt, seed=seed * 7919 + i * 2 + 1, nodes=nodes)
+    pb = Player(b, ms, tt, seed=seed * 7919 + i * 2 + 2, nodes=nodes)
     start = setup_position(seed * 100003 + i // 2)
     if i % 2 == 0:
         res, plies, st = play_game(pa, pb, start)
@@ -113,11 +115,17 @@ def _game_job(job):
     return a_res, plies, a_st, b_st
 
 
-def run_match(a, b, games=20, ms=100, jobs=1, seed=1, tt=DEFAULT_TT):
-    """Play `games` games of a against b; return a result dict."""
+def run_match(a, b, games=20, ms=100, jobs=1, seed=1, tt=DEFAULT_TT, nodes=0):
+    """Play `games` games of a against b; return a result dict. nodes > 0
+    caps every engine search at about that many nodes (the engine looks at
+    the cap where it looks at the clock, every CHECK_EVERY + 1 nodes) and
+    then the time budget is an hour: the search is bounded by nodes alone,
+    as on a slower machine (the emulated Pico's nodes in its time budget)."""
     a = player_name(a)
     b = player_name(b)
-    work = [(a, b, i, ms, seed, tt) for i in range(games)]
+    if nodes > 0:
+        ms = NODES_MS
+    work = [(a, b, i, ms, seed, tt, nodes) for i in range(games)]
     if jobs > 1:
         import multiprocessing
 
@@ -125,7 +133,7 @@ def run_match(a, b, games=20, ms=100, jobs=1, seed=1, tt=DEFAULT_TT):
             results = pool.map(_game_job, work, chunksize=1)
     else:
         results = [_game_job(w) for w in work]
-    r = {"a": a, "b": b, "games": games, "ms": ms, "w": 0, "l": 0, "d": 0, "plies": 0}
+    r = {"a": a, "b": b, "games": games, "ms": ms, "nodes": nodes, "w": 0, "l": 0, "d": 0, "plies": 0}
     am = at = bm = bt = 0
     for res, plies, ast, bst in results:
         r[res] += 1
@@ -166,11 +174,15 @@ def cmd_match(args):
             player_name(y)
     except ValueError as e:
         raise SystemExit("host_tools: %s" % e)
-    print("%d games per pairing, %d ms per engine move, set-ups from seed %d, %d jobs"
-          % (args.games, args.ms, args.seed, args.jobs))
+    if args.nodes > 0:
+        budget = "at most about %d nodes per engine move (no time limit)" % args.nodes
+    else:
+        budget = "%d ms per engine move" % args.ms
+    print("%d games per pairing, %s, %d TT entries, set-ups from seed %d, %d jobs"
+          % (args.games, budget, args.tt, args.seed, args.jobs))
     print(HEADER)
     for x, y in pairs:
-        r = run_match(x, y, args.games, args.ms, args.jobs, args.seed, args.tt)
+        r = run_match(x, y, args.games, args.ms, args.jobs, args.seed, args.tt, args.nodes)
         print(format_row(r), flush=True)
     return 0
 
@@ -185,5 +197,7 @@ def add_parser(sub):
     p.add_argument("--jobs", type=int, default=1, help="processes (one per core)")
     p.add_argument("--seed", type=int, default=1, help="set-up rolls seed")
     p.add_argument("--tt", type=int, default=DEFAULT_TT, help="transposition table entries")
+    p.add_argument("--nodes", type=int, default=0,
+                   help="cap each engine search at about N nodes instead of --ms (e.g. what the Pico reaches)")
     p.set_defaults(fn=cmd_match)
     return p

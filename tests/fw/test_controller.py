@@ -344,3 +344,33 @@ def test_third_repetition_is_a_draw():
             assert rig.ctl.state == C.PLAY
     assert rig.ctl.state == C.OVER
     assert ("over", "draw repetition") in rig.events.seen
+
+
+class UnreadableStore:
+    """A saved game is on flash but cannot be read (e.g. no RAM for it)."""
+
+    last_error = "saved game too large to read"
+
+    def __init__(self):
+        self.writes = []
+
+    def load(self):
+        return None
+
+    def start(self, *a):
+        self.writes.append(("start",) + a)
+
+    def append(self, text):
+        self.writes.append(("append", text))
+
+
+def test_unreadable_save_is_not_overwritten_until_the_player_asks():
+    store = UnreadableStore()
+    rig = Rig(store=store, rolls=[1, 2, 3] * 8)
+    assert not rig.ctl.load_saved()
+    rig.ctl.hold_store()
+    rig.ctl.new_game()
+    assert store.writes == []  # the old game on flash is untouched
+    assert [t for k, t in rig.events.seen if k == "error" and "kept" in t]
+    rig.press(C.BTN_NEW, long=True)  # the player starts a new game by hand
+    assert store.writes and store.writes[0][0] == "start"

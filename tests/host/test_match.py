@@ -31,6 +31,22 @@ def test_match_pairs_and_two_jobs():
     assert [x[:3] for x in rows] == [["random", "greedy", "2"], ["L2", "L1", "2"]]
 
 
+def test_match_with_a_node_cap_instead_of_time():
+    r = cli("match", "5", "greedy", "--games", "2", "--nodes", "64", "--tt", "512", "--jobs", "1")
+    assert r.returncode == 0, r.stderr
+    assert "at most about 64 nodes per engine move" in r.stdout.splitlines()[0]
+    row = r.stdout.splitlines()[2].split()
+    assert row[:3] == ["L5", "greedy", "2"]
+    from host_tools import match
+    from triad.games.nehren import notation
+
+    p = match.Player("5", match.NODES_MS, 512, nodes=64)
+    pos = notation.parse_position(match.setup_position(3))
+    m = p.choose(pos, [])
+    assert m in pos.legal_moves()
+    assert 0 < p.engine.nodes <= 64  # the cap is looked at every 64 nodes
+
+
 def test_match_rejects_unknown_players():
     r = cli("match", "7", "greedy", "--games", "1")
     assert r.returncode != 0 and "unknown player" in r.stderr

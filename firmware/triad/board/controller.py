@@ -7,7 +7,7 @@
 # dice where the lights say.
 from array import array
 
-from triad.compat import const, ticks_add, ticks_diff
+from triad.compat import const, micropython, ptr8, ticks_add, ticks_diff
 from triad.games.nehren import core, notation
 from triad.board import palette as pal
 from triad.board import hint
@@ -21,6 +21,7 @@ BANNER_MS = const(2000)
 HINT_BUDGET_MS = const(1500)  # engine time for a hint
 THINK_BUDGET_MS = const(2500)  # engine time for the board's own move
 ENGINE_TT = const(512)  # transposition entries: about 6 KB on the RP2040
+ENGINE_NODES_PER_MS = const(20)  # above what the RP2040 searches, so time rules there
 OPPONENT_OFF = const(-1)
 
 # States
@@ -81,6 +82,7 @@ class Controller:
         self.banner_until = 0
         self.draw = repetition.NONE
         self.watch = None
+        self.held_store = None  # a store kept from writing (see hold_store)
         self.pos = core.Position()
         self.start_text = notation.START
         self.meta = ""
@@ -144,6 +146,7 @@ class Controller:
             self.last_from = cell_of_sq(core.m_from(hist[-1]))
             self.last_to = cell_of_sq(core.m_to(hist[-1]))
         self.triad_cells[:] = bytes(N_CELLS)
+        self.hint_move = 0  # a hint belongs to the game it was asked in
         self.state = SYNC
         self._sync_expected()
 
@@ -195,6 +198,14 @@ class Controller:
         self._save("start", self.start_text, self.meta)
         self.events.event("setup", self.start_text)
 
+    def hold_store(self):
+        """Stop saving until the player starts a new game by hand: the
+        saved game on flash could not be read and must not be overwritten."""
+        if self.store is not None:
+            self.held_store = self.store
+            self.store = None
+            self.events.event("error", "saved game kept but not resumed; hold new to start saving a new game")
+
     def _save(self, what, *args):
         # A full or failing flash must not stop the game on the table: the
         # move stands, and the host is told that it is not saved.
@@ -238,21 +249,11 @@ class Controller:
             return
         if st == OVER:
             return
-        exp = self.expected
-        nmiss = 0
-        nextra = 0
-        miss = -1
-        extra = -1
-        for i in range(N_CELLS):
-            o = occ[i]
-            e = exp[i]
-            if o != e:
-                if e:
-                    nmiss += 1
-                    miss = i
-                else:
-                    nextra += 1
-                    extra = i
+        d = _diff(occ, self.expected)
+        nmiss = d & 63
+        nextra = (d >> 6) & 63
+        miss = ((d >> 12) & 63) - 1
+        extra = ((d >> 18) & 63) - 1
         self.error_from = -1
         self.error_at = -1
         if st == SETUP or st == SYNC:
@@ -402,20 +403,11 @@ class Controller:
         board[sq_fr] = saved_fr
 
     def _update_remove(self, occ, stable_ms):
-        after = self.after
-        nmiss = 0
-        nextra = 0
-        miss = -1
-        extra = -1
-        for i in range(N_CELLS):
-            o = occ[i]
-            if o != after[i]:
-                if after[i]:
-                    nmiss += 1
-                    miss = i
-                else:
-                    nextra += 1
-                    extra = i
+        d = _diff(occ, self.after)
+        nmiss = d & 63
+        nextra = (d >> 6) & 63
+        miss = ((d >> 12) & 63) - 1
+        extra = ((d >> 18) & 63) - 1
         self.error_from = -1
         self.error_at = -1
         if nmiss == 0 and nextra == 0:
@@ -432,6 +424,7 @@ class Controller:
             self.state = PLAY
             self.triad_cells[:] = bytes(N_CELLS)
             self.dest_from = -1
+            self.lifted = -1  # not a PLAY lift: putting it back is no Note 2 pick
             return
         if nmiss == 1:
             self.error_at = miss
@@ -494,6 +487,9 @@ class Controller:
                 self.selftest.note_button(ev)  # type: ignore[union-attr]
             return
         if btn == BTN_NEW and (long or st == OVER):
+            if self.held_store is not None:
+                self.store = self.held_store  # the player chose a new game
+                self.held_store = None
             self.new_game()
             return
         if btn == BTN_MENU and long:
@@ -600,7 +596,9 @@ class Controller:
             eng.set_level(level)
             keys = eng.history_keys(notation.parse_position(self.start_text), self.history)
             clock = self.now_ms
-            nodes = self.max_nodes or (0 if clock else 4000)
+            # A node cap as well as the time: a clock that stands still while
+            # the board thinks (the simulator's virtual time) cannot stall it.
+            nodes = self.max_nodes or budget_ms * ENGINE_NODES_PER_MS
             m = eng.choose(self.pos, budget_ms, clock or _no_clock, keys, nodes)
             eng.set_level(self.level)
             if m:
@@ -630,8 +628,7 @@ class Controller:
 
     def render(self, frame, now, occ):
         """Fill the LED frame from the game, the sensed board and the time."""
-        for i in range(FRAME_BYTES):
-            frame[i] = 0
+        _clear(frame, FRAME_BYTES)
         st = self.state
         if st == SELFTEST:
             self.selftest.render(frame, now)  # type: ignore[union-attr]
@@ -655,28 +652,30 @@ class Controller:
             self._render_remove(frame, occ, fast, slow)
             return
         exp = self.expected
-        # Differences between the board and the game.
-        for i in range(N_CELLS):
-            o = occ[i]
-            e = exp[i]
-            if o == e:
-                if st == SETUP and e:
-                    _set(frame, i, pal.VALUE[board[CELLS[i]] & 3])
-                continue
-            if e:
-                if st == PLAY and i == self.lifted:
-                    _set(frame, i, pal.SOURCE)
-                elif st == SETUP:
-                    # Where a die still has to go: its value, blinking.
-                    if slow:
+        # Differences between the board and the game (the loop draws nothing
+        # when there are none, except the home cells' values in SETUP).
+        if st == SETUP or _diff(occ, exp):
+            for i in range(N_CELLS):
+                o = occ[i]
+                e = exp[i]
+                if o == e:
+                    if st == SETUP and e:
                         _set(frame, i, pal.VALUE[board[CELLS[i]] & 3])
-                elif slow:
-                    _set(frame, i, pal.MISSING)
-            else:
-                if st == PLAY and self.lifted >= 0 and self.dest[i] and self.error_at < 0:
-                    _set(frame, i, pal.VALUE[self.dest[i]])
-                elif fast:
-                    _set(frame, i, pal.ERROR)
+                    continue
+                if e:
+                    if st == PLAY and i == self.lifted:
+                        _set(frame, i, pal.SOURCE)
+                    elif st == SETUP:
+                        # Where a die still has to go: its value, blinking.
+                        if slow:
+                            _set(frame, i, pal.VALUE[board[CELLS[i]] & 3])
+                    elif slow:
+                        _set(frame, i, pal.MISSING)
+                else:
+                    if st == PLAY and self.lifted >= 0 and self.dest[i] and self.error_at < 0:
+                        _set(frame, i, pal.VALUE[self.dest[i]])
+                    elif fast:
+                        _set(frame, i, pal.ERROR)
         if st == PLAY and self.lifted >= 0 and self.error_at < 0:
             dest = self.dest
             for i in range(N_CELLS):
@@ -761,6 +760,54 @@ class Controller:
 
 def _no_clock():
     return 0
+
+
+@micropython.viper
+def _diff(occ, exp) -> int:
+    """Compares the 36 sensed cells with the expected ones: missing dice
+    (expected, not sensed) and extra objects, packed into one small int:
+    count missing | count extra << 6 | (last missing cell + 1) << 12 |
+    (last extra cell + 1) << 18. Viper: it runs every tick."""
+    o = ptr8(occ)
+    e = ptr8(exp)
+    nmiss = 0
+    nextra = 0
+    miss = 0
+    extra = 0
+    i = 0
+    while i < 36:
+        if o[i] != e[i]:
+            if e[i]:
+                nmiss += 1
+                miss = i + 1
+            else:
+                nextra += 1
+                extra = i + 1
+        i += 1
+    return nmiss | (nextra << 6) | (miss << 12) | (extra << 18)
+
+
+def diff_py(occ, exp):
+    """_diff in plain Python (tests compare the two)."""
+    nmiss = nextra = miss = extra = 0
+    for i in range(N_CELLS):
+        if occ[i] != exp[i]:
+            if exp[i]:
+                nmiss += 1
+                miss = i + 1
+            else:
+                nextra += 1
+                extra = i + 1
+    return nmiss | (nextra << 6) | (miss << 12) | (extra << 18)
+
+
+@micropython.viper
+def _clear(frame, n: int):
+    f = ptr8(frame)
+    i = 0
+    while i < n:
+        f[i] = 0
+        i += 1
 
 
 def _set(frame, slot, rgb):

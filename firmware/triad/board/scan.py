@@ -129,6 +129,7 @@ class Buttons:
         ring[(self._head + self._len) % _RING] = ev
         self._len += 1
 
+    @micropython.native
     def update(self, raw, now):
         count = self._count
         pressed = self.pressed

@@ -1,0 +1,76 @@
+# The viper loops of the main-loop tick (controller._diff, controller._clear,
+# app._copy_if_changed, rp2._chain_sum/_scale_into) give exactly what their
+# plain-Python meaning gives, on both runtimes (on CPython the shim runs the
+# viper source as Python; on MicroPython it is machine code).
+from triad.board import controller as C
+from triad import app
+
+
+class Lcg:
+    def __init__(self, seed):
+        self.s = seed
+
+    def next(self, n):
+        self.s = (self.s * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.s >> 8) % n
+
+
+def test_diff_equals_the_plain_loop():
+    rng = Lcg(5)
+    for k in range(400):
+        occ = bytearray(36)
+        exp = bytearray(36)
+        density = rng.next(4) + 1
+        for i in range(36):
+            exp[i] = 1 if rng.next(5) < density else 0
+            occ[i] = exp[i]
+        for _ in range(rng.next(5)):
+            i = rng.next(36)
+            occ[i] ^= 1
+        assert C._diff(occ, exp) == C.diff_py(occ, exp), (k, occ, exp)
+    full = bytearray(b"\x01" * 36)
+    empty = bytearray(36)
+    assert C._diff(empty, full) == 36 | (36 << 12)
+    assert C._diff(full, empty) == (36 << 6) | (36 << 18)
+    assert C._diff(full, full) == 0
+
+
+def test_clear_and_copy_if_changed():
+    f = bytearray(b"\x07" * C.FRAME_BYTES)
+    C._clear(f, C.FRAME_BYTES)
+    assert f == bytearray(C.FRAME_BYTES)
+    src = bytearray(C.FRAME_BYTES)
+    dst = bytearray(C.FRAME_BYTES)
+    assert not app._copy_if_changed(src, dst)
+    src[C.FRAME_BYTES - 1] = 9
+    src[0] = 3
+    assert app._copy_if_changed(src, dst)
+    assert dst == src
+    assert not app._copy_if_changed(src, dst)
+
+
+def test_led_scaling_equals_the_plain_formula():
+    from triad.drivers import rp2
+
+    rng = Lcg(11)
+    chain = bytes([(i * 7) % 44 for i in range(44)])
+    for order in ((1, 0, 2, 3), (0, 1, 2, 3), (2, 1, 0, 3)):
+        for scale in (0, 1, 64, 128, 191, 192, 255):
+            frame = bytearray(132)
+            for i in range(132):
+                frame[i] = rng.next(256)
+            total = 0
+            for p in range(44):
+                s = chain[p] * 3
+                total += frame[s] + frame[s + 1] + frame[s + 2]
+            assert rp2._chain_sum(frame, chain, 44) == total
+            bpp = 3 if order[0] != 3 else 4
+            buf = bytearray(44 * bpp)
+            packed = order[0] | (order[1] << 2) | (order[2] << 4)
+            rp2._scale_into(buf, frame, chain, 44, bpp, packed, scale)
+            want = bytearray(44 * bpp)
+            for p in range(44):
+                s = chain[p] * 3
+                for k in range(3):
+                    want[p * bpp + order[k]] = (frame[s + k] * scale) // 255
+            assert buf == want, (order, scale)
