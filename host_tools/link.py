@@ -79,7 +79,16 @@ class Link:
                 self._replies.clear()
                 self.transcript.append((">", command))
             self.write_raw((command + "\n").encode())
-            return self.wait_reply(timeout, command)
+            return self._own_reply(command, timeout)
+
+    def _own_reply(self, command, timeout):
+        # Every "ok" reply names its command (docs/protocol.md); one naming
+        # another is a late answer to an earlier line (e.g. a hello sent
+        # while the board was still booting), not the answer to this one.
+        while True:
+            reply = self.wait_reply(timeout, command)
+            if not _answers_other(reply, command):
+                return reply
 
     def wait_reply(self, timeout=5.0, what="the command"):
         deadline = time.monotonic() + timeout
@@ -369,7 +378,7 @@ class SimLink(Link):
         self._replies.clear()
         self.transcript.append((">", command))
         self.write_raw((command + "\n").encode())
-        return self.wait_reply(timeout, command)
+        return self._own_reply(command, timeout)
 
     def close(self):
         Link.close(self)
@@ -383,3 +392,10 @@ def open_link(spec, **kw):
     if spec.startswith("exec:"):
         return ProcessLink(spec[5:])
     return SerialLink(spec, **{k: v for k, v in kw.items() if k == "baudrate"})
+
+
+def _answers_other(reply, command):
+    if not reply.startswith("ok "):
+        return False
+    word = command.split(None, 1)[0] if command.strip() else ""
+    return reply.split(" ", 2)[1] != word

@@ -103,3 +103,21 @@ def test_monitor_shows_the_live_game(capsys):
 def test_monitor_needs_a_board(capsys):
     with pytest.raises(SystemExit, match="say which board"):
         main(["monitor"])
+
+
+def test_late_reply_to_an_earlier_command_is_not_taken_for_this_one():
+    # A hello sent while the board was still booting is answered late; the
+    # next command must get its own reply, not that one.
+    from host_tools.link import Link
+
+    class Board(Link):
+        def write_raw(self, data):
+            if data == b"position x\n":
+                self._incoming(b"ok hello triad-board 0.1.0 proto 2 game nehren\n")
+                self._incoming(b"ok position\n")
+            elif data == b"moves\n":
+                self._incoming(b"err notation bad\n")
+
+    link = Board()
+    assert link.send("position x", 1) == "ok position"
+    assert link.send("moves", 1) == "err notation bad"  # err replies name no command
