@@ -242,7 +242,7 @@ stack = None
 own = occ2 = pos = None
 gc.collect()
 free0 = gc.mem_free()
-from triad.engine.search import Engine  # noqa: E402
+from triad.games.nehren.engine.search import Engine  # noqa: E402
 
 gc.collect()
 free1 = gc.mem_free()

@@ -54,7 +54,7 @@ class Player:
         self.rng = random.Random(seed)
         self.engine = None
         if self.name.startswith("L"):
-            from triad.engine.search import Engine
+            from triad.games.nehren.engine.search import Engine
 
             self.engine = Engine(int(self.name[1:]), tt, seed=seed)
 

@@ -25,7 +25,7 @@ def play(level=3, human="b", ms=1000, seed=None, start=None, colour=False,
          inp=input, out=print, tt=DEFAULT_TT):
     """Run one game; returns 0 (Black won), 1 (White won), 2 (draw) or -1
     (quit). inp/out are replaceable for tests."""
-    from triad.engine.search import Engine
+    from triad.games.nehren.engine.search import Engine
 
     if start is None:
         import random

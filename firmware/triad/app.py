@@ -4,16 +4,19 @@
 import random
 import time
 
-from triad.compat import micropython, ptr8, ticks_add, ticks_diff
+from triad.compat import ticks_add, ticks_diff
+from triad.board.fastbytes import copy_if_changed
 from triad.board.scan import MatrixScanner, Buttons
-from triad.board.controller import Controller, FRAME_BYTES
+from triad.board.controller import Controller
 from triad.board.protocol import Protocol
 from triad.board.store import GameStore, Settings
+from triad import games
 
-# note2_triads: whether a Triad formed by a Note 2 action counts (on, as the
-# rulebook says, or off as a house rule); opponent: the side the board plays
-# (0 nobody, 1 Black, 2 White); level: the engine's strength 1..5.
-SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "note2_triads": 1, "opponent": 0, "level": 3}
+# The board's own settings; each game adds its own (game.SETTINGS, e.g.
+# Nehren's note2_triads). opponent: the side the board plays (0 nobody,
+# 1 + side index); level: the engine's strength 1..5; next_start: the side
+# that starts the next game where the board alternates it.
+SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3}
 
 
 class App:
@@ -21,12 +24,14 @@ class App:
         self.desc = desc
         self.hw = hw
         self.serial = serial
+        self.game = game = games.load(desc.GAMES[0])
         self.scanner = MatrixScanner(desc)
         self.buttons = Buttons(desc)
-        self.raw = bytearray(36)
+        self.raw = bytearray(len(desc.MATRIX_CELL))
         self.levels = bytearray(len(desc.BUTTON_PINS))
-        self.frame = bytearray(FRAME_BYTES)
-        self.shown = bytearray(FRAME_BYTES)
+        frame_bytes = 3 * (game.N_SITES + desc.N_STATUS)
+        self.frame = bytearray(frame_bytes)
+        self.shown = bytearray(frame_bytes)
         self.period_ms = 1000 // desc.SCAN_HZ
         random.seed(seed)
         # The runtime's clock and flash come with the drivers where they are
@@ -34,15 +39,23 @@ class App:
         # has no ticks_ms/sleep_ms, and its flash may be read-only to us).
         self.ticks_ms = ticks_ms or getattr(time, "ticks_ms", None)
         self.sleep_ms = sleep_ms or getattr(time, "sleep_ms", None)
-        self.settings = Settings(root, SETTING_DEFAULTS, fs)
+        defaults = {}
+        for k in SETTING_DEFAULTS:
+            defaults[k] = SETTING_DEFAULTS[k]
+        for k in game.SETTINGS:
+            defaults[k] = game.SETTINGS[k]
+        self.settings = Settings(root, defaults, fs)
         self.store = GameStore(root, fs)
         self.protocol = Protocol(None, serial.write, self.settings, self._apply_setting)
-        self.ctl = Controller(self.store, self.settings, _roll, self.protocol, self.ticks_ms)
-        self.protocol.ctl = self.ctl
-        self.ctl.next_start = self.settings.get("next_start") & 1
-        self.ctl.note2_triads = bool(self.settings.get("note2_triads"))
-        self.ctl.opponent = (self.settings.get("opponent") % 3) - 1
-        self.ctl.level = min(5, max(1, self.settings.get("level")))
+        ctl = Controller(game, desc, self.store, self.settings, _roll, self.protocol, self.ticks_ms)
+        self.ctl = ctl
+        self.protocol.attach(ctl)
+        sides = len(game.SIDES)
+        ctl.next_start = self.settings.get("next_start") % sides
+        for k in game.SETTINGS:
+            ctl.options[k] = self.settings.get(k)
+        ctl.opponent = (self.settings.get("opponent") % (sides + 1)) - 1
+        ctl.level = min(5, max(1, self.settings.get("level")))
         hw.leds.set_brightness(self.settings.get("brightness"))
         self.errors = 0
         if not self.ctl.load_saved():
@@ -79,8 +92,9 @@ class App:
             leds = self.hw.leds
             leds.set_brightness(value)
             return getattr(leds, "brightness", value)
-        if name == "note2-triads":
-            self.ctl.set_note2_triads(value)
+        key = name.replace("-", "_")
+        if key in self.game.SETTINGS:
+            self.ctl.set_option(key, value)
         elif name == "opponent":
             self.ctl.set_opponent(value - 1)
         elif name == "level":
@@ -105,24 +119,9 @@ class App:
                 next_tick = ticks_ms()
 
 
-@micropython.viper
-def _copy_if_changed(src, dst) -> int:
-    # A viper byte loop (it runs every tick: as bytecode it cost 3.8 ms of
-    # emulated RP2040 time for 132 bytes), not dst[:] = src: slice
-    # assignment allocates a slice object on the board's MicroPython (1.25).
-    # Returns 1 when a byte differed (0 otherwise); plain Python on CPython.
-    s = ptr8(src)
-    d = ptr8(dst)
-    n = int(len(src))
-    changed = 0
-    i = 0
-    while i < n:
-        v = s[i]
-        if d[i] != v:
-            d[i] = v
-            changed = 1
-        i += 1
-    return changed
+def _copy_if_changed(src, dst):
+    # Not dst[:] = src: that allocates a slice object on the board's MicroPython.
+    return copy_if_changed(src, dst, len(src))
 
 
 def _roll():

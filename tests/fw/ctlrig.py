@@ -1,7 +1,12 @@
 # A bench rig for the controller: an ideal (already debounced) board, a
 # clock in ms and an LED frame, driven 10 ms per tick like the real loop.
 from triad.board import controller as C
+from triad.boards import pico_v1
+from triad.games import load
 from triad.games.nehren import notation
+
+GAME = load("nehren")
+FRAME_BYTES = 3 * (pico_v1.N_SITES + pico_v1.N_STATUS)
 
 
 def cell(name):
@@ -23,11 +28,11 @@ class Rig:
     def __init__(self, position=None, store=None, rolls=None, settings=None):
         self.events = Events()
         self.rolls = list(rolls or [])
-        self.ctl = C.Controller(store, settings, self._roll, self.events)
+        self.ctl = C.Controller(GAME, pico_v1, store, settings, self._roll, self.events)
         self.occ = bytearray(36)
         self.now = 1000
         self.changed = 0
-        self.frame = bytearray(C.FRAME_BYTES)
+        self.frame = bytearray(FRAME_BYTES)
         if position:
             self.ctl.load(position)
             self.occ[:] = self.ctl.expected

@@ -1,6 +1,7 @@
 # The controller turns sensed dice into moves, errors and light. These run
 # under CPython and MicroPython; the board is ideal (already debounced).
-from ctlrig import Rig, cell
+from ctlrig import Rig, cell, GAME
+from triad.boards import pico_v1
 from triad.board import controller as C
 from triad.board import palette as pal
 from triad.games.nehren import notation
@@ -31,8 +32,8 @@ def test_put_down_on_legal_cell_commits_after_settling():
     assert rig.moves() == "c1c4"
     assert rig.position() == "w3w3w2w2w1w1/....../..b3.../....../....../b1b1.b2b3b3 w 0 0"
     assert ("move", "c1c4") in rig.events.seen
-    assert rig.status(C.ST_TURN_WHITE) == pal.TURN
-    assert rig.status(C.ST_TURN_BLACK) == OFF
+    assert rig.status(pico_v1.STATUS_TURN_WHITE) == pal.TURN
+    assert rig.status(pico_v1.STATUS_TURN_BLACK) == OFF
 
 
 def test_put_back_changes_nothing():
@@ -105,20 +106,20 @@ TRIAD_POS = "....../....../..b1.../....../w2b2..../.....w1 b 0 0"
 def test_triad_highlight_and_removal_of_own_die():
     rig = Rig(TRIAD_POS)
     rig.move("c4", "c2", 1500)
-    assert rig.ctl.state == C.REMOVE
+    assert rig.ctl.state == C.FINISH
     assert rig.moves() == ""
     seen = rig.leds_over("a2", 1300)
     assert pal.TRIAD in seen
     # Lifting a die that is not the mover's own Triad die is an error.
     rig.lift("a2", 1500)
-    assert rig.ctl.state == C.REMOVE and rig.moves() == ""
+    assert rig.ctl.state == C.FINISH and rig.moves() == ""
     assert pal.ERROR in rig.leds_over("a2", 600)
     rig.place("a2", 200)
     rig.lift("b2", 1500)
     assert rig.moves() == "c4c2xb2"
     assert rig.position() == "....../....../....../....../w2.b2.../.....w1 w 1 0"
-    assert rig.status(C.ST_TRIADS_BLACK) == pal.STATUS_ON
-    assert rig.status(C.ST_TRIADS_BLACK + 1) == OFF
+    assert rig.status(pico_v1.STATUS_TRIADS_BLACK) == pal.STATUS_ON
+    assert rig.status(pico_v1.STATUS_TRIADS_BLACK + 1) == OFF
 
 
 def test_removing_the_moved_die_itself():
@@ -171,7 +172,7 @@ def test_note2_turn_in_place_with_buttons():
     assert rig.led("a1") == pal.SOURCE
     assert rig.led("a2") == pal.VALUE[1]  # the keep-value move
     rig.place("a1", 200)
-    assert rig.ctl.state == C.NOTE2_PICK
+    assert rig.ctl.state == C.CHOOSE
     assert pal.VALUE[2] in rig.leds_over("a1", 1500)
     rig.press(C.BTN_MENU)
     assert pal.VALUE[3] in rig.leds_over("a1", 1500)
@@ -298,7 +299,7 @@ def test_board_plays_white_and_shows_its_move():
     assert rig.moves() == ""
     rig.place(other, 1500)
     rig.lift(fr, 200)
-    lit = [notation.cell_name(C.CELLS[i]) for i in range(36) if rig.ctl.dest[i]]
+    lit = [GAME.SITE_NAMES[i] for i in range(36) if rig.ctl.dest[i]]
     assert lit == [to]
     rig.place(to, 1500)
     if core_removed(m):

@@ -4,9 +4,9 @@ from array import array
 
 from triad.compat import MICROPYTHON, micropython
 from triad.games.nehren import core, notation
-from triad.engine import search
-from triad.engine.search import Engine
-from triad.engine import evaluate as ev
+from triad.games.nehren.engine import search
+from triad.games.nehren.engine.search import Engine
+from triad.games.nehren.engine import evaluate as ev
 
 P = notation.parse_position
 F = notation.format_move

@@ -2,8 +2,10 @@
 from triad.compat import micropython
 from triad.board import selftest, scan
 from triad.board.selftest import SelfTest
+from triad.games import load
 
 FRAME = 3 * (36 + 8)
+NAMES = load("nehren").SITE_NAMES
 
 
 def px(frame, slot):
@@ -12,7 +14,7 @@ def px(frame, slot):
 
 
 def test_closed_cells_light_and_others_show_their_history():
-    t = SelfTest()
+    t = SelfTest(NAMES)
     occ = bytearray(36)
     frame = bytearray(FRAME)
     occ[0] = 1
@@ -32,7 +34,7 @@ def test_closed_cells_light_and_others_show_their_history():
 
 
 def test_status_leds_step_through_all_channels():
-    t = SelfTest()
+    t = SelfTest(NAMES)
     t.update(bytearray(36), 0)
     frame = bytearray(FRAME)
     seen = [0, 0, 0]
@@ -45,7 +47,7 @@ def test_status_leds_step_through_all_channels():
 
 
 def test_never_closed_and_report():
-    t = SelfTest()
+    t = SelfTest(NAMES)
     occ = bytearray(36)
     now = 0
     for c in range(36):
@@ -65,7 +67,7 @@ def test_never_closed_and_report():
 
 
 def test_stuck_cell_is_reported_after_the_limit():
-    t = SelfTest(stuck_ms=10000)
+    t = SelfTest(NAMES, stuck_ms=10000)
     occ = bytearray(36)
     occ[8] = 1  # c2 closed from the start
     t.update(occ, 5000)
@@ -83,7 +85,7 @@ def test_stuck_cell_is_reported_after_the_limit():
 
 
 def test_a_die_placed_later_is_not_stuck():
-    t = SelfTest(stuck_ms=10000)
+    t = SelfTest(NAMES, stuck_ms=10000)
     occ = bytearray(36)
     t.update(occ, 0)
     occ[4] = 1  # e1 was open at the start, then a die stays on it
@@ -93,7 +95,7 @@ def test_a_die_placed_later_is_not_stuck():
 
 
 def test_all_good_report_and_buttons():
-    t = SelfTest()
+    t = SelfTest(NAMES)
     occ = bytearray(36)
     for c in range(36):
         occ[c] = 1
@@ -104,20 +106,20 @@ def test_all_good_report_and_buttons():
     t.note_button(scan.CONFIRM)
     t.note_button(scan.MENU_LONG)
     r = t.report()
-    assert r.startswith("selftest 2s: 36/36")
+    assert r.startswith("2s: 36/36")
     assert "all switches OK" in r
     assert "buttons never pressed: new hint" in r
 
 
 def test_cell_names_follow_the_convention():
-    assert selftest.cell_name(0) == "a1"
-    assert selftest.cell_name(5) == "f1"
-    assert selftest.cell_name(6) == "a2"
-    assert selftest.cell_name(35) == "f6"
+    assert NAMES[0] == "a1"
+    assert NAMES[5] == "f1"
+    assert NAMES[6] == "a2"
+    assert NAMES[35] == "f6"
 
 
 def test_update_and_render_do_not_allocate():
-    t = SelfTest(stuck_ms=50)
+    t = SelfTest(NAMES, stuck_ms=50)
     occ = bytearray(36)
     frame = bytearray(FRAME)
     occ[3] = 1

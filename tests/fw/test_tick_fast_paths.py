@@ -4,6 +4,10 @@
 # viper source as Python; on MicroPython it is machine code).
 from triad.board import controller as C
 from triad import app
+from triad.board import fastbytes
+from triad.boards import pico_v1
+
+FRAME_BYTES = 3 * (pico_v1.N_SITES + pico_v1.N_STATUS)
 
 
 class Lcg:
@@ -27,22 +31,22 @@ def test_diff_equals_the_plain_loop():
         for _ in range(rng.next(5)):
             i = rng.next(36)
             occ[i] ^= 1
-        assert C._diff(occ, exp) == C.diff_py(occ, exp), (k, occ, exp)
+        assert C._diff(occ, exp, 36) == C.diff_py(occ, exp, 36), (k, occ, exp)
     full = bytearray(b"\x01" * 36)
     empty = bytearray(36)
-    assert C._diff(empty, full) == 36 | (36 << 12)
-    assert C._diff(full, empty) == (36 << 6) | (36 << 18)
-    assert C._diff(full, full) == 0
+    assert C._diff(empty, full, 36) == 36 | (36 << 16)
+    assert C._diff(full, empty, 36) == (36 << 8) | (36 << 23)
+    assert C._diff(full, full, 36) == 0
 
 
 def test_clear_and_copy_if_changed():
-    f = bytearray(b"\x07" * C.FRAME_BYTES)
-    C._clear(f, C.FRAME_BYTES)
-    assert f == bytearray(C.FRAME_BYTES)
-    src = bytearray(C.FRAME_BYTES)
-    dst = bytearray(C.FRAME_BYTES)
+    f = bytearray(b"\x07" * FRAME_BYTES)
+    fastbytes.zero(f, FRAME_BYTES)
+    assert f == bytearray(FRAME_BYTES)
+    src = bytearray(FRAME_BYTES)
+    dst = bytearray(FRAME_BYTES)
     assert not app._copy_if_changed(src, dst)
-    src[C.FRAME_BYTES - 1] = 9
+    src[FRAME_BYTES - 1] = 9
     src[0] = 3
     assert app._copy_if_changed(src, dst)
     assert dst == src

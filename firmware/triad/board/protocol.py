@@ -10,29 +10,25 @@
 # board's state or its count of player mistakes changed.
 from triad import VERSION
 from triad.compat import const
-from triad.games.nehren import core, notation
 
 PROTOCOL_VERSION = const(2)
 MAX_LINE = const(200)
 MOVES_PER_LINE = const(24)  # "evt full moves" lines stay well under 200 bytes
 
-# Setting names on the wire -> names in settings.txt
-SETTING_KEYS = {
-    "brightness": "brightness",
-    "start": "next_start",
-    "note2-triads": "note2_triads",
-    "opponent": "opponent",
-    "level": "level",
-}
-SETTING_ORDER = ("brightness", "start", "note2-triads", "opponent", "level")
+# The board's setting names on the wire -> names in settings.txt; each game
+# adds its own (game.SETTING_CHOICES: "note2_triads" goes as "note2-triads").
+BOARD_SETTINGS = (("brightness", "brightness"), ("start", "next_start"))
+BOARD_SETTINGS_AFTER = (("opponent", "opponent"), ("level", "level"))
 COMMANDS = "hello help state status moves start position new set get"
 
-_SELFTEST = const(6)  # controller.SELFTEST (not imported: keeps this module light)
+_FINISH = const(2)  # controller.FINISH and SELFTEST (not imported: keeps this module light)
+_SELFTEST = const(6)
 
 
 class Protocol:
-    def __init__(self, controller, write, settings=None, apply=None):
-        self.ctl = controller
+    def __init__(self, controller, write, settings=None, apply=None, game=None):
+        self.ctl = None
+        self.game = game
         self.write = write  # write(text) sends one whole line (with "\n")
         self.settings = settings  # store.Settings, or None (no settings commands)
         self.apply = apply  # apply(name, value) -> value in effect (e.g. brightness)
@@ -42,6 +38,27 @@ class Protocol:
         self.commands = 0  # lines executed (for tests and diagnostics)
         self._state = -1
         self._faults = 0
+        if controller is not None:
+            self.attach(controller)
+
+    def attach(self, controller):
+        """The controller whose game this line reports and drives."""
+        self.ctl = controller
+        g = self.game = controller.game
+        keys = {}
+        order = []
+        for wire, key in BOARD_SETTINGS:
+            keys[wire] = key
+            order.append(wire)
+        for key in g.SETTINGS:
+            wire = key.replace("_", "-")
+            keys[wire] = key
+            order.append(wire)
+        for wire, key in BOARD_SETTINGS_AFTER:
+            keys[wire] = key
+            order.append(wire)
+        self.setting_keys = keys
+        self.setting_order = tuple(order)
 
     # -- board -> host ------------------------------------------------------------
 
@@ -67,10 +84,11 @@ class Protocol:
         at = ctl.error_at
         fr = ctl.error_from
         name = ctl.state_name()
+        names = self.game.SITE_NAMES
         if at >= 0 and fr >= 0:
-            return "illegal %s from %s" % (_cell(at), _cell(fr))
-        if at >= 0 and name == "remove":
-            return "removal %s" % _cell(at)
+            return "illegal %s from %s" % (names[at], names[fr])
+        if at >= 0 and ctl.state == _FINISH:
+            return "removal %s" % names[at]
         return "mismatch " + name
 
     # -- host -> board ------------------------------------------------------------
@@ -116,7 +134,7 @@ class Protocol:
         arg = parts[1] if len(parts) > 1 else ""
         ctl = self.ctl
         if cmd == "hello":
-            return "ok hello triad-board %s proto %d game nehren" % (VERSION, PROTOCOL_VERSION)
+            return "ok hello triad-board %s proto %d game %s" % (VERSION, PROTOCOL_VERSION, self.game.NAME)
         if cmd == "help":
             return "ok help " + COMMANDS
         if cmd in ("state", "status", "moves", "start") and arg:
@@ -157,35 +175,47 @@ class Protocol:
 
     def _full(self):
         ctl = self.ctl
+        g = self.game
         pos = ctl.pos
         ev = self.event
-        ev("full", "firmware %s proto %d game nehren" % (VERSION, PROTOCOL_VERSION))
+        sides = g.SIDES
+        ev("full", "firmware %s proto %d game %s sides %s" % (VERSION, PROTOCOL_VERSION, g.NAME, sides))
         ev("full", "state " + ctl.state_name())
-        ev("full", "turn " + "bw"[pos.side])
-        ev("full", "score %d %d" % (pos.score[0], pos.score[1]))
-        w = pos.winner()
-        ev("full", "winner " + ("bw"[w] if w >= 0 else "-"))
+        ev("full", "turn " + sides[pos.side])
+        ev("full", "score " + " ".join(str(g.score(pos, p)) for p in range(len(sides))))
+        w = g.outcome(pos)
+        ev("full", "winner " + (sides[w] if 0 <= w < len(sides) else "-"))
         ev("full", "start " + ctl.start_text)
         ev("full", "position " + ctl.position_text())
-        hist = ctl.history
-        n = len(hist)
+        words = ctl.moves_text().split()
+        n = len(words)
         ev("full", "nmoves %d" % n)
         for i in range(0, n, MOVES_PER_LINE):
-            ev("full", "moves " + " ".join(notation.format_move(m) for m in hist[i : i + MOVES_PER_LINE]))
+            ev("full", "moves " + " ".join(words[i : i + MOVES_PER_LINE]))
         ev("full", "meta " + (ctl.meta or "-"))
-        ev("full", "settings " + " ".join(k + "=" + self._value(k) for k in SETTING_ORDER))
+        ev("full", "settings " + " ".join(k + "=" + self._value(k) for k in self.setting_order))
 
     # -- settings ----------------------------------------------------------------------
 
-    def _value(self, name):
-        key = SETTING_KEYS[name]
+    def _choices(self, name):
+        """The words a setting takes on the wire, or None for a number."""
+        key = self.setting_keys[name]
         if name == "start":
-            return "bw"[self.ctl.next_start & 1]
-        v = self._stored(key)
-        if name == "note2-triads":
-            return "on" if v else "off"
+            return tuple(self.game.SIDES)
         if name == "opponent":
-            return ("off", "b", "w")[v % 3]
+            return ("off",) + tuple(self.game.SIDES)
+        if key in self.game.SETTINGS:
+            return self.game.SETTING_CHOICES[key]
+        return None
+
+    def _value(self, name):
+        key = self.setting_keys[name]
+        if name == "start":
+            return self.game.SIDES[self.ctl.next_start % len(self.game.SIDES)]
+        v = self._stored(key)
+        words = self._choices(name)
+        if words is not None:
+            return words[v % len(words)]
         return str(v)
 
     def _stored(self, key):
@@ -197,10 +227,11 @@ class Protocol:
     def _get(self, arg):
         if self.settings is None:
             return "err unsupported this board keeps no settings"
+        order = self.setting_order
         if not arg:
-            return "ok get " + " ".join(k + "=" + self._value(k) for k in SETTING_ORDER)
-        if arg not in SETTING_KEYS:
-            return "err unknown-setting %s (one of %s)" % (arg[:20], ", ".join(SETTING_ORDER))
+            return "ok get " + " ".join(k + "=" + self._value(k) for k in order)
+        if arg not in self.setting_keys:
+            return "err unknown-setting %s (one of %s)" % (arg[:20], ", ".join(order))
         return "ok get %s %s" % (arg, self._value(arg))
 
     def _set(self, arg):
@@ -210,34 +241,28 @@ class Protocol:
         if len(words) != 2:
             return "err usage set <setting> <value>"
         name, text = words
-        if name not in SETTING_KEYS:
-            return "err unknown-setting %s (one of %s)" % (name[:20], ", ".join(SETTING_ORDER))
+        if name not in self.setting_keys:
+            return "err unknown-setting %s (one of %s)" % (name[:20], ", ".join(self.setting_order))
+        choices = self._choices(name)
         if name == "brightness":
             if not text.isdigit() or len(text) > 3 or int(text) > 255:
                 return "err value brightness is a whole number 0..255"
             value = int(text)
-        elif name == "start":
-            if text not in ("b", "w"):
-                return "err value start is b or w"
-            value = "bw".index(text)
-        elif name == "opponent":
-            if text not in ("off", "b", "w"):
-                return "err value opponent is off, b or w (the side the board plays)"
-            value = ("off", "b", "w").index(text)
         elif name == "level":
             if text not in ("1", "2", "3", "4", "5"):
                 return "err value level is 1..5"
             value = int(text)
+        elif text not in choices:
+            what = " (the side the board plays)" if name == "opponent" else ""
+            return "err value %s is %s%s" % (name, _or(choices), what)
         else:
-            if text not in ("on", "off"):
-                return "err value note2-triads is on or off"
-            value = 1 if text == "on" else 0
+            value = choices.index(text)
         if self.apply is not None:
             value = self.apply(name, value)
         if name == "start":
             self.ctl.next_start = value
         s = self.settings
-        s.set(SETTING_KEYS[name], value)
+        s.set(self.setting_keys[name], value)
         try:
             s.save()
         except Exception as e:  # a full or failing flash: in effect, not kept
@@ -245,5 +270,5 @@ class Protocol:
         return "ok set %s %s" % (name, self._value(name))
 
 
-def _cell(i):
-    return notation.cell_name(core.CELLS[i])
+def _or(words):
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]

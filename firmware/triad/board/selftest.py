@@ -18,12 +18,6 @@ TESTED = (0, 40, 0)
 UNTESTED = (0, 0, 40)
 STUCK = (255, 0, 0)
 _STATUS_CYCLE = ((80, 0, 0), (0, 80, 0), (0, 0, 80), (80, 80, 80))
-_FILES = "abcdef"
-
-
-def cell_name(cell):
-    return _FILES[cell % 6] + str(cell // 6 + 1)
-
 
 def _put(frame, slot, rgb):
     i = slot * 3
@@ -33,7 +27,10 @@ def _put(frame, slot, rgb):
 
 
 class SelfTest:
-    def __init__(self, n_cells=36, n_buttons=4, stuck_ms=STUCK_MS):
+    def __init__(self, names, n_buttons=4, stuck_ms=STUCK_MS):
+        # names: the game's site names (their count is the number of switches).
+        n_cells = len(names)
+        self.names = names
         self.n = n_cells
         self.stuck_ms = stuck_ms
         self.closed = bytearray(n_cells)  # current snapshot copy
@@ -94,12 +91,12 @@ class SelfTest:
     def report(self):
         never = self.never_closed()
         stuck = self.stuck()
-        parts = ["selftest %ds: %d/%d cells closed" % (
+        parts = ["%ds: %d/%d switches closed" % (
             self.elapsed() // 1000, self.n - len(never), self.n)]
         if never:
-            parts.append("never closed: " + " ".join(cell_name(c) for c in never))
+            parts.append("never closed: " + " ".join(self.names[c] for c in never))
         if stuck:
-            parts.append("stuck: " + " ".join(cell_name(c) for c in stuck))
+            parts.append("stuck: " + " ".join(self.names[c] for c in stuck))
         if any(self.buttons):
             from triad.board.scan import BUTTON_ORDER
 

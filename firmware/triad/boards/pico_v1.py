@@ -8,11 +8,15 @@
 # Black's seat, rank 1 is Black's home row.
 
 NAME = "pico_v1"
+# The games this board plays (the first one is the default): its sites are
+# the game's sites, numbered as the game numbers them.
+GAMES = ("nehren",)
 
 # -- Geometry ----------------------------------------------------------------
 FILES = 6
 RANKS = 6
 N_CELLS = 36
+N_SITES = N_CELLS
 
 # -- Reed switch matrix --------------------------------------------------------
 # Rows are driven low one at a time (open drain: a released row floats, so a
@@ -56,6 +60,13 @@ STATUS_TURN_WHITE = 1
 STATUS_TRIADS_BLACK = 2  # 2, 3, 4: one per Triad scored by Black
 STATUS_TRIADS_WHITE = 5  # 5, 6, 7
 N_STATUS = 8
+# Per side (the game's side order: Black, White): its turn LED, and its
+# score LEDs in the order they fill.
+STATUS_TURN = bytes((STATUS_TURN_BLACK, STATUS_TURN_WHITE))
+STATUS_SCORE = (
+    bytes(range(STATUS_TRIADS_BLACK, STATUS_TRIADS_BLACK + 3)),
+    bytes(range(STATUS_TRIADS_WHITE, STATUS_TRIADS_WHITE + 3)),
+)
 N_LEDS = N_CELLS + N_STATUS
 
 # Chain position -> frame slot. The data line enters at a1 (next to the

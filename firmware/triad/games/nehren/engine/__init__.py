@@ -1,6 +1,6 @@
 # The computer opponent (play against the board, and the hint button).
 #
-# Import it only when it is used: `from triad.engine.search import Engine`
+# Import it only when it is used: `from triad.games.nehren.engine.search import Engine`
 # costs about 20 KB of code and tables, and an Engine 15 KB plus 12 bytes per
 # transposition-table entry (Engine(5, 1024): about 28 KB; measured with
 # gc.mem_free on the MicroPython unix port).

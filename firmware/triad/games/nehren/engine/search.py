@@ -16,7 +16,7 @@ from array import array
 
 from triad.compat import const, ticks_add, ticks_diff
 from triad.games.nehren import core
-from triad.engine.evaluate import evaluate, OUT, THREATS, MAX_THREATS
+from triad.games.nehren.engine.evaluate import evaluate, OUT, THREATS, MAX_THREATS
 
 INF = const(30000)
 WIN = const(20000)  # a win at ply p scores WIN - p

@@ -1,0 +1,56 @@
+# Byte loops of the main-loop tick as viper functions: as bytecode they cost
+# milliseconds of RP2040 time per tick, and slice assignment allocates a
+# slice object on the board's MicroPython (1.25). Plain Python on CPython
+# through the triad.compat shim; tests/fw/test_tick_fast_paths.py proves the
+# two equal.
+from triad.compat import micropython, ptr8
+
+
+@micropython.viper
+def zero(buf, n: int):
+    b = ptr8(buf)
+    i = 0
+    while i < n:
+        b[i] = 0
+        i += 1
+
+
+@micropython.viper
+def copy_if_changed(src, dst, n: int) -> int:
+    """Make dst[:n] equal src[:n]; 1 when a byte differed, else 0."""
+    s = ptr8(src)
+    d = ptr8(dst)
+    changed = 0
+    i = 0
+    while i < n:
+        v = s[i]
+        if d[i] != v:
+            d[i] = v
+            changed = 1
+        i += 1
+    return changed
+
+
+@micropython.viper
+def differs(a, b, n: int) -> int:
+    x = ptr8(a)
+    y = ptr8(b)
+    i = 0
+    while i < n:
+        if x[i] != y[i]:
+            return 1
+        i += 1
+    return 0
+
+
+@micropython.viper
+def mark_differences(a, b, out, n: int):
+    """out[i] = 1 wherever a[i] != b[i] (out keeps its other marks)."""
+    x = ptr8(a)
+    y = ptr8(b)
+    o = ptr8(out)
+    i = 0
+    while i < n:
+        if x[i] != y[i]:
+            o[i] = 1
+        i += 1

@@ -1,0 +1,48 @@
+# The engine's lifecycle for the board: loaded on first use through the
+# game's face, given back when nobody needs it, replaced by the game's
+# quick move when there is no RAM for it.
+from triad.compat import const
+
+ENGINE_TT = const(512)  # transposition entries: about 6 KB on the RP2040
+ENGINE_NODES_PER_MS = const(20)  # above what the RP2040 searches, so time rules there
+
+
+def _no_clock():
+    return 0
+
+
+class Player:
+    def __init__(self, game, now_ms=None):
+        self.game = game
+        self.now_ms = now_ms  # a live clock for the time budget, or None
+        self.engine = None
+        self.max_nodes = 0  # a node cap instead of time (tests, no clock)
+        self.buf = None
+
+    def release(self):
+        self.engine = None
+
+    def choose(self, pos, start_text, history, level, budget_ms, events):
+        """A move for the side to move: the engine's, or the quick one."""
+        g = self.game
+        try:
+            if g.new_engine is not None:
+                if self.engine is None:
+                    self.engine = g.new_engine(level, ENGINE_TT)
+                eng = self.engine
+                eng.set_level(level)
+                keys = eng.history_keys(g.parse_position(start_text), history)
+                # A node cap as well as the time: a clock that stands still while
+                # the board thinks (the simulator's virtual time) cannot stall it.
+                nodes = self.max_nodes or budget_ms * ENGINE_NODES_PER_MS
+                m = eng.choose(pos, budget_ms, self.now_ms or _no_clock, keys, nodes)
+                if m:
+                    return m
+        except MemoryError:
+            self.engine = None
+            events.event("error", "no memory for the engine: a quick hint instead")
+        if self.buf is None:
+            from array import array
+
+            self.buf = array("i", bytes(8 * g.MAX_MOVES))
+        return g.quick_move(pos, self.buf)
