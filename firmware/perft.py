@@ -1,18 +1,18 @@
-# perft for Nehren's Triad; runs unchanged on CPython, the MicroPython unix
-# port and the board (mpremote run firmware/perft.py).
-#   perft.py "<position>" <depth> [divide]
+# perft for any game behind the face; runs unchanged on CPython, the
+# MicroPython unix port and the board (mpremote run firmware/perft.py).
+#   perft.py [--game NAME] [--mode M] "<position>" <depth> [divide]
 # prints the node count alone on its first line; with divide, then one line
 # "<move> <count>" per legal root move. Bad arguments: one-line error, exit 2.
 import sys
 
 try:
-    from triad.games.nehren import core, notation
+    from triad import games
 except ImportError:
     # Run from a checkout: the package sits beside this script.
     sys.path.insert(0, __file__.rsplit("/", 1)[0] if "/" in __file__ else ".")
-    from triad.games.nehren import core, notation
+    from triad import games
 
-USAGE = 'usage: perft.py "<position>" <depth> [divide]'
+USAGE = 'usage: perft.py [--game NAME] [--mode M] "<position>" <depth> [divide]'
 
 
 def fail(msg):
@@ -20,13 +20,47 @@ def fail(msg):
     sys.exit(2)
 
 
+def options(argv):
+    """(game name, mode or None, the other arguments)."""
+    name = "nehren"
+    mode = None
+    rest = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--game", "--mode"):
+            if i + 1 >= len(argv):
+                fail("%s needs a value; %s" % (a, USAGE))
+            if a == "--game":
+                name = argv[i + 1]
+            else:
+                mode = argv[i + 1]
+            i += 2
+            continue
+        rest.append(a)
+        i += 1
+    return name, mode, rest
+
+
 def main(argv):
+    name, mode, argv = options(argv)
+    try:
+        game = games.load(name)
+    except ValueError as e:
+        fail(str(e))
     if len(argv) < 2 or len(argv) > 3:
         fail(USAGE)
     try:
-        pos = notation.parse_position(argv[0])
-    except notation.NotationError as e:
+        pos = game.parse_position(argv[0])
+    except game.NotationError as e:
         fail("bad position: " + str(e))
+    if mode is not None:
+        if "mode" not in game.SETTINGS:
+            fail("game %s has no modes" % name)
+        choices = game.SETTING_CHOICES["mode"]
+        if mode not in choices:
+            fail("bad mode %r: one of %s" % (mode, ", ".join(choices)))
+        game.apply_setting(pos, "mode", choices.index(mode))
     d = argv[1]
     if not d or not all(c in "0123456789" for c in d) or len(d) > 2:
         fail("bad depth %r: expected a whole number 0..99" % d)
@@ -36,22 +70,31 @@ def main(argv):
         if argv[2] != "divide":
             fail("unknown option %r; " % argv[2] + USAGE)
         divide = True
-    stack = core.MoveStack(depth + 1)
     if not divide or depth == 0:
-        print(core.perft(pos, depth, stack))
+        print(game.perft(pos, depth))
         return
+    from array import array
+
+    buf = array("i", bytes(4 * game.MAX_MOVES))
+    n = game.gen(pos, buf, 0)
     lines = []
     total = 0
-    for m in pos.legal_moves():
+    for i in range(n):
+        m = buf[i]
+        text = game.format_move(pos, m)
         pos.make(m)
-        n = core.perft(pos, depth - 1, stack)
+        c = game.perft(pos, depth - 1)
         pos.unmake(m)
-        total += n
-        lines.append("%s %d" % (notation.format_move(m), n))
+        total += c
+        lines.append("%s %d" % (text, c))
     print(total)
     for line in lines:
         print(line)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    except KeyboardInterrupt:
+        sys.stderr.write("perft: interrupted\n")
+        sys.exit(130)

@@ -6,26 +6,16 @@ import random
 import threading
 import types
 
-FILES = "abcdef"
+from simulator.game import N_SITES, SimError, piece, parse_position, site_index, site_name
+
 BUTTONS = ("confirm", "new", "hint", "menu")
-
-
-class SimError(ValueError):
-    """A physical action that cannot happen (e.g. lifting an empty cell)."""
-
-
-def cell_index(name):
-    if not isinstance(name, str) or len(name) != 2 or name[0] not in FILES or name[1] not in "123456":
-        raise SimError("bad cell %r: expected a1..f6" % (name,))
-    return (int(name[1]) - 1) * 6 + FILES.index(name[0])
-
-
-def cell_name(i):
-    return FILES[i % 6] + str(i // 6 + 1)
+cell_index = site_index  # the script contract's word for a site is "cell"
+cell_name = site_name
 
 
 class Die:
-    """A die (colour 'b' or 'w', value 1..3) or a foreign object (colour None)."""
+    """A piece (colour: a side letter; value: its label, a die's 1..3, or
+    None) or a foreign object (colour None)."""
 
     __slots__ = ("colour", "value")
 
@@ -39,10 +29,10 @@ class Die:
 
 class PhysicalBoard:
     def __init__(self, seed=0):
-        self.cells = [None] * 36
+        self.cells = [None] * N_SITES
         self.hand = []
         self.buttons = bytearray(len(BUTTONS))
-        self.bounce_until = [0] * 36
+        self.bounce_until = [0] * N_SITES
         self.noise = 0.0
         self.rng = random.Random(seed)
         self.lock = threading.RLock()
@@ -50,26 +40,19 @@ class PhysicalBoard:
 
     # -- what a hand does ---------------------------------------------------------
     def set_position(self, position_text):
-        """Put dice on the board as a position's first field says."""
-        ranks = position_text.split()[0].split("/")
+        """Put pieces on the board as the position says."""
+        pos = parse_position(position_text)
         with self.lock:
-            self.cells = [None] * 36
+            self.cells = [None] * N_SITES
             self.hand = []
-            for i, row in enumerate(ranks):
-                rank = 5 - i
-                f = 0
-                j = 0
-                while j < len(row) and f < 6:
-                    if row[j] == ".":
-                        j += 1
-                    else:
-                        self.cells[rank * 6 + f] = Die(row[j], int(row[j + 1]))
-                        j += 2
-                    f += 1
+            for i in range(N_SITES):
+                p = piece(pos, i)
+                if p is not None:
+                    self.cells[i] = Die(p[0], p[1])
 
     def clear(self):
         with self.lock:
-            self.cells = [None] * 36
+            self.cells = [None] * N_SITES
             self.hand = []
 
     def lift(self, cell, now=0):

@@ -13,6 +13,7 @@
 #   blank lines and # comments are ignored
 # At the end: "position: <position>" and "moves: <move> ...".
 from simulator.hardware import BUTTONS, SimError, cell_index
+from simulator.game import N_SITES
 
 
 class ScriptError(ValueError):
@@ -40,17 +41,17 @@ def parse(text):
         cmd, _, rest = line.partition(" ")
         args = rest.split()
         if cmd == "position":
-            from triad.games.nehren import notation
+            from simulator.game import GAME
 
             try:
-                notation.parse_position(rest)
-            except notation.NotationError as e:
+                GAME.parse_position(rest)
+            except GAME.NotationError as e:
                 raise ScriptError("line %d: bad position: %s" % (lineno, e))
             steps.append((lineno, cmd, rest.strip()))
         elif cmd in ("lift", "place", "bounce", "knock"):
             steps.append((lineno, cmd, _cells(args, 1, 1, lineno, cmd)[0]))
         elif cmd == "slide":
-            steps.append((lineno, cmd, _cells(args, 2, 36, lineno, cmd)))
+            steps.append((lineno, cmd, _cells(args, 2, N_SITES, lineno, cmd)))
         elif cmd in ("wait", "powercut"):
             if cmd == "powercut" and not args:
                 args = ["1000"]

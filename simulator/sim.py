@@ -10,6 +10,7 @@ import traceback
 import types
 
 from simulator import clock as clk
+from simulator.game import GAME, N_SITES, parse_position, piece
 from simulator.hardware import (
     BUTTONS,
     Die,
@@ -211,39 +212,37 @@ class Simulation:
 
     def _on_event(self, text):
         kind, _, arg = text.partition(" ")
-        from triad.games.nehren import notation
-
         if kind in ("setup", "play", "position", "resume"):
             try:
-                self.shadow = notation.parse_position(arg)
+                self.shadow = GAME.parse_position(arg)
             except ValueError:
                 self.shadow = None
         elif kind == "move" and self.shadow is not None:
             try:
-                m = notation.parse_move(self.shadow, arg)
+                m = GAME.parse_move(self.shadow, arg)
             except ValueError:
                 return
+            before = self._pieces()
             self.shadow.make(m)
-            self._turn_dice(arg)
+            self._dress_pieces(before - self._pieces())
 
-    def _turn_dice(self, move):
-        # The player turned the die as they moved it: show the value the
-        # firmware now believes it has; a removed die leaves the hand.
-        head, _, rem = move.partition("x")
+    def _pieces(self):
+        return sum(1 for i in range(N_SITES) if piece(self.shadow, i) is not None)
+
+    def _dress_pieces(self, taken_off):
+        # The player set each piece as they moved it (a die turned to its new
+        # value): show what the firmware now believes; pieces taken off the
+        # board leave the hand.
+        pos = self.shadow
         with self.board.lock:
-            if "=" in head:
-                c = cell_index(head[:2])
-                v = int(head[3])
-            else:
-                c = cell_index(head[2:4])
-                a = cell_index(head[:2])
-                v = max(abs(a % 6 - c % 6), abs(a // 6 - c // 6))
-            d = self.board.cells[c]
-            if d is not None:
-                d.value = v
-            if rem:
-                r = cell_index(rem)
-                if self.board.cells[r] is None and self.board.hand:
+            cells = self.board.cells
+            for i in range(len(cells)):
+                d = cells[i]
+                p = piece(pos, i)
+                if d is not None and p is not None and d.colour is not None:
+                    d.colour, d.value = p
+            for _ in range(max(0, taken_off)):
+                if self.board.hand:
                     self.board.hand.pop()
 
     # -- the LEDs ---------------------------------------------------------------
@@ -274,13 +273,11 @@ class Simulation:
         c = cell_index(name)
         die = None
         if not self.board.hand and self.shadow is not None:
-            # A die taken from the box: give it the colour and value the
-            # game expects on that cell (set-up), else it is a stray object.
-            from triad.games.nehren import core
-
-            p = self.shadow.board[core.CELLS[c]]
-            if p:
-                die = Die("bw"[p >> 2], p & 3)
+            # A piece taken from the box: give it what the game expects on
+            # that site (set-up), else it is a stray object.
+            p = piece(self.shadow, c)
+            if p is not None:
+                die = Die(p[0], p[1])
         return self.board.place(c, self.now_ms(), die)
 
     def knock(self, name):
@@ -314,9 +311,7 @@ class Simulation:
 
     def set_position(self, text):
         """Both the game and the physical board start from a position."""
-        from triad.games.nehren import notation
-
-        notation.parse_position(text)  # a clear error before anything changes
+        parse_position(text)  # a clear error before anything changes
         self.board.set_position(text)
         reply = self.send("position " + text)
         if not reply.startswith("ok"):
@@ -342,7 +337,7 @@ class Simulation:
 
     def matrix(self):
         now = self.now_ms()
-        return [1 if self.board.closed(i, now) else 0 for i in range(36)]
+        return [1 if self.board.closed(i, now) else 0 for i in range(N_SITES)]
 
     def _notify(self, kind, payload):
         for fn in list(self.listeners):

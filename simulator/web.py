@@ -8,6 +8,9 @@
 #   GET  /events         text/event-stream: "frame" (the whole board as JSON,
 #                        sent whenever it changes) and "log" (new log lines)
 #   GET  /api/state      the same frame once, as JSON (scripts, curl)
+#   GET  /api/layout     the board the firmware runs: the game's sites with
+#                        their kind and drawing position, its sides, and the
+#                        status LEDs of each side (the page draws from it)
 #   POST /api/act        {"actions": [{"op": ..., ...}, ...]} carried out in
 #                        order; answers {"ok": true, "results": [...]} or
 #                        {"ok": false, "error": "...", "results": [...]}
@@ -20,6 +23,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from simulator.game import GAME, N_SITES, layout, parse_position, piece
 from simulator.hardware import BUTTONS, Die, PhysicalBoard, SimError, cell_index, cell_name
 from simulator.sim import Simulation
 
@@ -49,7 +53,7 @@ class RecordingBoard(PhysicalBoard):
 
     def __init__(self, seed=0):
         super().__init__(seed)
-        self.last_read = bytearray(36)
+        self.last_read = bytearray(N_SITES)
 
     def closed(self, cell, now):
         c = super().closed(cell, now)
@@ -268,10 +272,16 @@ class WebSim:
         snap = sim.board.snapshot()
         fw = self.fw
         pos = fw.get("position") or ""
-        fields = pos.split()
-        side = fields[1] if len(fields) == 4 else None
-        score = [int(fields[2]), int(fields[3])] if len(fields) == 4 else [0, 0]
-        start_side = fw.get("start", "").split()[1:2]
+        side = score = winner = start_side = None
+        try:
+            p = GAME.parse_position(pos)
+            side = GAME.SIDES[p.side]
+            score = [GAME.score(p, k) for k in range(len(GAME.SIDES))]
+            w = GAME.outcome(p)
+            winner = GAME.SIDES[w] if 0 <= w < len(GAME.SIDES) else None
+            start_side = GAME.SIDES[GAME.parse_position(fw.get("start", "")).side]
+        except ValueError:
+            score = [0] * len(GAME.SIDES)
         clock = sim.clock
         return {
             "power": sim.running,
@@ -290,7 +300,8 @@ class WebSim:
             "score": score,
             "moves": fw.get("moves", []),
             "start": fw.get("start", ""),
-            "start_side": start_side[0] if start_side else None,
+            "start_side": start_side,
+            "winner": winner,
             "speed": clock.speed if clock is not None else sim.speed,
             "noise": sim.board.noise,
             "seed": self.seed,
@@ -347,9 +358,11 @@ class WebSim:
             return None
         if op == "take":
             colour = a.get("colour")
-            value = int(a.get("value", 1))
-            if colour not in ("b", "w") or value not in (1, 2, 3):
-                raise SimError("a die is b or w, 1..3")
+            value = a.get("value")
+            value = int(value) if value is not None else None
+            if colour not in GAME.SIDES or value not in (getattr(GAME, "LABELS", None) or (None,)):
+                raise SimError("a piece is one of %s%s" % (
+                    ", ".join(GAME.SIDES), " with a label " + ", ".join(map(str, GAME.LABELS)) if getattr(GAME, "LABELS", None) else ""))
             with board.lock:
                 board.hand.append(Die(colour, value))
             self.add_log("· take %s%d from the box" % (colour, value))
@@ -360,7 +373,10 @@ class WebSim:
                 d = board.hand[i]
                 if d.colour is None:
                     raise SimError("that is not a die")
-                d.value = int(a["value"]) if a.get("value") else d.value % 3 + 1
+                labels = getattr(GAME, "LABELS", ())
+                if not labels:
+                    raise SimError("this game's pieces carry no label")
+                d.value = int(a["value"]) if a.get("value") else labels[(labels.index(d.value) + 1) % len(labels)]
             return None
         if op == "drop":
             i = int(a.get("hand", -1))
@@ -403,35 +419,31 @@ class WebSim:
         shadow = sim.shadow
         if shadow is None:
             raise SimError("the board has not told its game yet")
-        from triad.games.nehren import core
-
         placed = []
         with sim.board.lock:
-            for c in range(36):
-                p = shadow.board[core.CELLS[c]]
+            for c in range(N_SITES):
+                p = piece(shadow, c)
                 have = sim.board.cells[c]
-                if p and have is None:
-                    sim.board.place(c, sim.now_ms(), Die("bw"[p >> 2], p & 3))
+                if p is not None and have is None:
+                    sim.board.place(c, sim.now_ms(), Die(p[0], p[1]))
                     placed.append(cell_name(c))
-                elif not p and have is not None:
+                elif p is None and have is not None:
                     sim.board.cells[c] = None
         self.add_log("· set-up dice placed on %s" % (" ".join(placed) or "(nothing missing)"))
         return placed
 
     def load_position(self, text):
-        from triad.games.nehren import notation
-
         text = " ".join(str(text).split())
-        try:
-            notation.parse_position(text)
-        except ValueError as e:
-            raise SimError("bad position: %s" % e)
+        parse_position(text)
         self.sim.board.set_position(text)
         reply = self.command("position " + text)
         if not reply.startswith("ok"):
             raise SimError("the board refused the position: " + reply)
         self._poll_now.set()
         return reply
+
+
+_LAYOUT_JSON = json.dumps(layout(), separators=(",", ":"))
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -463,6 +475,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._events()
         if path == "/api/state":
             return self._send(200, self.ws.frame_json())
+        if path == "/api/layout":
+            return self._send(200, _LAYOUT_JSON)
         if path == "/favicon.ico":
             path = "/static/favicon.svg"
         if path.startswith("/static/"):

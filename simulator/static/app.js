@@ -2,19 +2,23 @@
 // Events on /events) and turns mouse/touch into the physical actions a hand
 // does on the real board (POST /api/act, in order).
 "use strict";
-(function () {
-  const FILES = "abcdef";
+(async function () {
+  // The board the firmware runs: sites, sides and status LEDs (GET /api/layout).
+  let LAYOUT = null;
+  for (;;) {
+    try { LAYOUT = await (await fetch("/api/layout")).json(); break; } catch (e) { await new Promise((r) => setTimeout(r, 1000)); }
+  }
+  const SITES = LAYOUT.sites, N = SITES.length;
+  const SIDE_NAME = {};
+  for (const s of LAYOUT.sides) SIDE_NAME[s.letter] = s.name;
+  const INDEX = {};
+  SITES.forEach((s, i) => { INDEX[s.name] = i; });
   const BUTTONS = ["confirm", "new", "hint", "menu"];
-  // Status column, top (White's end) to bottom (Black's end): frame slots.
-  const STATUS_TOP = [37, 41, 42, 43];
-  const STATUS_BOTTOM = [40, 39, 38, 36];
-  const STATUS_TITLE = { 36: "Black's turn", 37: "White's turn", 38: "Black's Triad 1", 39: "Black's Triad 2",
-    40: "Black's Triad 3", 41: "White's Triad 1", 42: "White's Triad 2", 43: "White's Triad 3" };
   const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7] };
   const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
   const LEGEND = [["#0046ff", "value 1"], ["#ff7800", "value 2"], ["#d20096", "value 3"], ["#a0a0a0", "lifted from"],
     ["#ff0000", "wrong (blinks)"], ["#ffffff", "missing (blinks)"], ["#00ff28", "Triad"], ["#00c8c8", "hint"]];
-  const STATE_TEXT = {
+  const STATE_TEXT_BOARD = {
     off: "The board is switched off. Power it on in the developer panel.",
     setup: "Set-up: put the rolled dice on their lit cells (each cell blinks in its die's value colour).",
     sync: "Put the dice where the board shows (white blinks: a die is missing; red: one too many) and the game resumes.",
@@ -30,8 +34,13 @@
   const cellEls = [], ledEls = [], statusEls = {}, btnEls = {}, matrixEls = [];
   let frame = null, tool = "hand", selHand = null, drag = null;
 
-  const cellName = (i) => FILES[i % 6] + (Math.floor(i / 6) + 1);
-  const cellIndex = (n) => (Number(n[1]) - 1) * 6 + FILES.indexOf(n[0]);
+  const STATE_TEXT = Object.assign({}, STATE_TEXT_BOARD, LAYOUT.state_text);
+  const cellName = (i) => SITES[i].name;
+  const cellIndex = (n) => INDEX[n];
+  // Drawing order: top row first, left to right (the page's reading order).
+  const ORDER = SITES.map((s, i) => i).sort((a, b) => SITES[a].y - SITES[b].y || SITES[a].x - SITES[b].x);
+  const XS = [...new Set(SITES.map((s) => s.x))].sort((a, b) => a - b);
+  const YS = [...new Set(SITES.map((s) => s.y))].sort((a, b) => a - b);
 
   function dieEl(d) {
     const el = document.createElement("div");
@@ -43,13 +52,17 @@
   const dieKey = (d) => (d ? (d.colour || "x") + (d.colour ? d.value : "") : "");
 
   // ---- build the board ---------------------------------------------------------
-  for (let r = 5; r >= 0; r--) for (let f = 0; f < 6; f++) {
-    const i = r * 6 + f;
+  board.style.gridTemplateColumns = "repeat(" + XS.length + ", var(--cell))";
+  board.style.gridTemplateRows = "repeat(" + YS.length + ", var(--cell))";
+  for (const i of ORDER) {
     const c = document.createElement("div");
-    c.className = "cell";
+    c.className = "cell " + SITES[i].shape;
     c.dataset.cell = cellName(i);
+    c.dataset.kind = SITES[i].kind;
     c.dataset.die = "";
     c.setAttribute("role", "gridcell");
+    c.style.gridColumn = String(XS.indexOf(SITES[i].x) + 1);
+    c.style.gridRow = String(YS.indexOf(SITES[i].y) + 1);
     const led = document.createElement("div");
     led.className = "led";
     led.dataset.rgb = "0,0,0";
@@ -61,18 +74,32 @@
     board.appendChild(c);
     cellEls[i] = c; ledEls[i] = led;
   }
+  // Row and column labels: the names' shared parts along each edge.
   const ranks = document.querySelector(".ranks"), files = document.querySelector(".files");
-  for (let r = 6; r >= 1; r--) { const s = document.createElement("span"); s.textContent = r; ranks.appendChild(s); }
-  for (const f of FILES) { const s = document.createElement("span"); s.textContent = f; files.appendChild(s); }
+  ranks.style.gridTemplateRows = "repeat(" + YS.length + ", var(--cell))";
+  files.style.gridTemplateColumns = "repeat(" + XS.length + ", var(--cell))";
+  for (const y of YS) {
+    const first = ORDER.find((i) => SITES[i].y === y);
+    const s = document.createElement("span"); s.textContent = SITES[first].name.slice(1); ranks.appendChild(s);
+  }
+  for (const x of XS) {
+    const last = ORDER.slice().reverse().find((i) => SITES[i].x === x);
+    const s = document.createElement("span"); s.textContent = SITES[last].name[0]; files.appendChild(s);
+  }
+  // Status LEDs: each side's group, the first side nearest the player (bottom).
   const status = $("status");
-  for (const grp of [STATUS_TOP, STATUS_BOTTOM]) {
+  const groups = LAYOUT.status.map((st) => {
+    const slots = [[st.turn, st.name + "'s turn", true]].concat(st.score.map((slot, k) => [slot, st.name + "'s score " + (k + 1), false]));
+    return st === LAYOUT.status[0] ? slots.slice(1).reverse().concat([slots[0]]) : slots;
+  }).reverse();
+  for (const grp of groups) {
     const g = document.createElement("div");
     g.className = "grp";
-    for (const slot of grp) {
+    for (const [slot, title, turn] of grp) {
       const s = document.createElement("div");
-      s.className = "sled" + (slot <= 37 ? " turn" : "");
+      s.className = "sled" + (turn ? " turn" : "");
       s.id = "status-" + slot;
-      s.title = STATUS_TITLE[slot];
+      s.title = title;
       s.dataset.rgb = "0,0,0";
       s.dataset.led = "off";
       g.appendChild(s);
@@ -97,19 +124,22 @@
     b.addEventListener("lostpointercapture", up);
     b.addEventListener("contextmenu", (e) => e.preventDefault());
   }
-  for (let r = 5; r >= 0; r--) for (let f = 0; f < 6; f++) {
+  $("matrix").style.gridTemplateColumns = "repeat(" + XS.length + ", 1fr)";
+  for (const i of ORDER) {
     const s = document.createElement("span");
-    s.title = cellName(r * 6 + f);
+    s.title = cellName(i);
     s.textContent = "0";
     $("matrix").appendChild(s);
-    matrixEls[r * 6 + f] = s;
+    matrixEls[i] = s;
   }
   for (const [c, t] of LEGEND) { const s = document.createElement("span"); s.innerHTML = '<i style="background:' + c + ";color:" + c + '"></i>' + t; $("legend").appendChild(s); }
-  for (const colour of ["b", "w"]) for (const v of [1, 2, 3]) {
+  const LABELS = LAYOUT.labels.length ? LAYOUT.labels : [null];
+  for (const side of LAYOUT.sides) for (const v of LABELS) {
+    const colour = side.letter;
     const m = document.createElement("div");
     m.className = "mini";
-    m.title = "take a " + (colour === "b" ? "black" : "white") + " " + v + " from the box";
-    m.dataset.take = colour + v;
+    m.title = "take a " + side.name.toLowerCase() + (v === null ? " piece" : " " + v) + " from the box";
+    m.dataset.take = colour + (v === null ? "" : v);
     m.appendChild(dieEl({ colour, value: v }));
     m.addEventListener("click", () => act({ op: "take", colour, value: v }).then(() => { selHand = null; }));
     $("box").appendChild(m);
@@ -163,7 +193,7 @@
     frame = f;
     device.dataset.power = f.power ? "on" : "off";
     const hidden = drag && drag.moved ? new Set([drag.start, drag.on].filter(Boolean)) : null;
-    for (let i = 0; i < 36; i++) {
+    for (let i = 0; i < N; i++) {
       const c = cellEls[i], d = f.cells[i], key = dieKey(d);
       if (c.dataset.die !== key) {
         const old = c.querySelector(".die");
@@ -196,25 +226,25 @@
       });
     }
     // game
-    const side = f.side, names = { b: "Black", w: "White" };
+    const side = f.side, names = SIDE_NAME;
     let turn = "—", msg = STATE_TEXT[f.state] || "";
     if (!f.power) turn = "Power off";
     else if (f.state === "over") {
-      const w = f.score[0] >= 3 ? "b" : f.score[1] >= 3 ? "w" : null;
+      const w = f.winner;
       turn = w ? names[w] + " wins" : "Game over";
     } else if (f.state === "setup") turn = "Set-up";
     else if (f.state === "selftest") turn = "Self-test";
     else if (side) turn = names[side] + " to move";
     $("turn").textContent = turn;
-    $("turn-dot").className = "turn-dot " + (f.state === "over" ? (f.score[0] >= 3 ? "b" : "w") : side || "");
+    $("turn-dot").className = "turn-dot " + (f.state === "over" ? f.winner || "" : side || "");
     $("msg").textContent = msg;
     $("fw-state").textContent = f.state;
-    $("score-b").textContent = f.score[0];
-    $("score-w").textContent = f.score[1];
-    for (const [id, n] of [["triads-b", f.score[0]], ["triads-w", f.score[1]]]) {
-      const el = $(id);
-      if (el.dataset.n !== String(n)) { el.dataset.n = n; el.innerHTML = [0, 1, 2].map((k) => '<i class="' + (k < n ? "on" : "") + '"></i>').join(""); }
-    }
+    LAYOUT.status.forEach((st, p) => {
+      const n = f.score[p];
+      const sc = $("score-" + st.side), el = $("triads-" + st.side);
+      if (sc) sc.textContent = n;
+      if (el && el.dataset.n !== String(n)) { el.dataset.n = n; el.innerHTML = st.score.map((_, k) => '<i class="' + (k < n ? "on" : "") + '"></i>').join(""); }
+    });
     const mk = f.start + "|" + f.moves.join(" ");
     const tb = $("moves");
     if (tb.dataset.key !== mk) {

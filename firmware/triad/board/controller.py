@@ -95,6 +95,7 @@ class Controller:
         self.n_moves = 0
         self.buf = array("i", bytes(8 * game.MAX_MOVES))  # scratch for hints and gen(sel)
         self.fp = array("i", bytes(4 * MAX_STEPS))
+        self.step = bytearray(MAX_STEPS)  # which footprint steps are done
         self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place
         # The win sweep's phase per site: diagonal bands across the drawing.
         self.sweep = bytearray(n)
@@ -401,8 +402,29 @@ class Controller:
             if not self._allowed(m):
                 continue
             nf = g.footprint(pos, m, fp)
-            hit = 0  # differing sites this move explains
+            # Which steps are done, in a person's order: a placement counts
+            # only once every step before it is done (a stray object is not
+            # "the piece placed early"), lifts and touches in any order.
+            step = self.step
+            first_undone = nf
+            j = 0
+            while j < nf:
+                e = fp[j]
+                s = e & 255
+                act = (e >> 8) & 3
+                if act == PLACE:
+                    done = occ[s] == 1 and first_undone == nf
+                elif act == LIFT:
+                    done = occ[s] == 0 or (vis[s] and _later(fp, nf, j, s))
+                else:
+                    done = vis[s] != 0
+                step[j] = 1 if done else 0
+                if not done and first_undone == nf:
+                    first_undone = j
+                j += 1
+            hit = 0  # differing sites this move explains (at a done step)
             net = 0  # sites this move changes
+            at_final = 0  # ... that already show their final state
             hidden = 0  # steps that leave no trace, done
             ok = True  # every traceless step was done
             placed = False
@@ -411,27 +433,32 @@ class Controller:
                 e = fp[j]
                 s = e & 255
                 act = (e >> 8) & 3
-                last = True
-                t = j + 1
-                while t < nf:
-                    if fp[t] & 255 == s:
-                        last = False
-                        break
-                    t += 1
-                if last:
-                    # The site's state after the move is that of its last step.
+                if not _later(fp, nf, j, s):
+                    # The states this site passes through (bit 0 empty, bit 1
+                    # occupied) at done steps; after the move: its last step's.
+                    reach = 0
+                    t = 0
+                    while t <= j:
+                        f = fp[t]
+                        if f & 255 == s and (step[t] or (f >> 8) & 3 != PLACE):
+                            a = (f >> 8) & 3
+                            reach |= 3 if a == TOUCH else (1 << a)
+                        t += 1
                     final = exp[s] if act == TOUCH else act
+                    o = occ[s]
+                    if o != exp[s] and (reach >> o) & 1:
+                        hit += 1
                     if final != exp[s]:
                         net += 1
-                        if occ[s] == final:
-                            hit += 1
-                    elif vis[s] and occ[s] == exp[s]:
+                        if o == final:
+                            at_final += 1
+                    elif vis[s] and o == exp[s]:
                         hidden += 1
                     else:
                         ok = False
                     if act == TOUCH and fixed == s and (e >> 10) != self.fixed_role:
                         hit = -1000  # another outcome than the one picked
-                if act == PLACE and j > 0 and occ[s] == 1:
+                if act == PLACE and j > 0 and step[j]:
                     placed = True
                 j += 1
             if hit != n_diff:
@@ -443,27 +470,16 @@ class Controller:
             self.cand = m
             if not placed and not ((fp[0] >> 8) & 3 == TOUCH and hidden):
                 progress = False
-            if ok and net == n_diff:
+            if ok and at_final == net and net == n_diff:
                 n_full += 1
                 self.full = m
             e = fp[0]
             if (e >> 8) & 3 == TOUCH and hidden and choice < 0:
                 choice = e & 255
             # Light the first step of this move not yet done.
-            j = 0
-            while j < nf:
-                e = fp[j]
-                s = e & 255
-                act = (e >> 8) & 3
-                if act == PLACE and occ[s] == 0:
-                    break
-                if act == LIFT and occ[s] == 1 and exp[s] == 1:
-                    break
-                if act == TOUCH and not vis[s]:
-                    break
-                j += 1
-            if j < nf:
-                nxt[fp[j] & 255] = fp[j] >> 10
+            if first_undone < nf:
+                e = fp[first_undone]
+                nxt[e & 255] = e >> 10
             if placed and g.marks:
                 nm = g.marks(pos, m, fp)
                 t = 0
@@ -734,6 +750,16 @@ class Controller:
     def render(self, frame, now, occ):
         """Fill the LED frame from the game, the sensed board and the time."""
         lights.render(self, frame, now, occ)
+
+
+def _later(fp, nf, j, s):
+    """True when a step after j acts on site s too."""
+    t = j + 1
+    while t < nf:
+        if fp[t] & 255 == s:
+            return True
+        t += 1
+    return False
 
 
 def _finish_text(g, pos, m, fp):

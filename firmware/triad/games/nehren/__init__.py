@@ -232,3 +232,13 @@ PHASE_NAMES = ("remove", "note2")
 FINISH_EVENT = "triad"
 # Words for the game's settings on the serial line, by stored value.
 SETTING_CHOICES = {"note2_triads": ("off", "on")}
+
+
+def label(pos, site):
+    """What a person sets on the piece: the die's value."""
+    p = pos.board[_SQ[site]]
+    return p & 3 if p else None
+
+
+# The labels a piece can carry (the simulator's box of dice).
+LABELS = (1, 2, 3)
