@@ -9,6 +9,7 @@ import sys
 import tempfile
 import time
 
+from simulator.game import GAME
 from simulator.web import Running
 
 CHROMIUM = os.environ.get("TRIAD_CHROMIUM", "/usr/bin/chromium")
@@ -32,62 +33,81 @@ def do(ws, *actions):
 
 
 def play(ws, move):
-    """Lift the die, put it on its destination; wait until the board has
-    committed the move (a plain move: no Triad removal)."""
+    """Carry a plain move out (its footprint's steps, in order); wait until
+    the board has committed it."""
     n = len(ws.fw["moves"])
-    do(ws, {"op": "lift", "cell": move[:2]})
-    time.sleep(0.05)
-    do(ws, {"op": "place", "cell": move[2:4]})
+    for op, site in move:
+        do(ws, {"op": op, "cell": site})
+        time.sleep(0.05)
     ws._poll_now.set()
-    wait_for(lambda: len(ws.fw["moves"]) > n, what="move " + move)
+    wait_for(lambda: len(ws.fw["moves"]) > n, what="move %s" % (move,))
+
+
+def _steps(pos, m):
+    """A move's footprint as (op, site name) pairs, or None unless it is a
+    plain lift-then-place (what a screenshot stages)."""
+    from array import array
+    from triad.games import LIFT, PLACE
+
+    fp = array("i", bytes(4 * 32))
+    n = GAME.footprint(pos, m, fp)
+    acts = [((fp[j] >> 8) & 3, fp[j] & 255) for j in range(n)]
+    if [a for a, _ in acts] != [LIFT, PLACE]:
+        return None
+    return [("lift", GAME.SITE_NAMES[acts[0][1]]), ("place", GAME.SITE_NAMES[acts[1][1]])]
+
+
+def _moves(pos):
+    from array import array
+
+    buf = array("i", bytes(4 * GAME.MAX_MOVES))
+    return [buf[i] for i in range(GAME.gen(pos, buf, 0))]
 
 
 def pick_moves(ws, count):
-    """Plain moves towards the middle for both sides, found by the rules
+    """Plain moves towards the middle for every side, found by the rules
     core from the firmware's own position (deterministic for a seed)."""
-    from triad.games.nehren import core, notation
-
-    pos = notation.parse_position(ws.fw["position"])
+    pos = GAME.parse_position(ws.fw["position"])
+    xy = [GAME.site_xy(i) for i in range(GAME.N_SITES)]
+    cx = sum(x for x, _ in xy) / len(xy)
+    cy = sum(y for _, y in xy) / len(xy)
     out = []
     for _ in range(count):
         best = None
-        for m in pos.legal_moves():
-            if core.m_removed(m) or core.m_from(m) == core.m_to(m):
+        for m in _moves(pos):
+            steps = _steps(pos, m)
+            if steps is None:
                 continue
-            to = core.m_to(m)
-            f, r = core.file_of(to), core.rank_of(to)
-            score = abs(2.5 - f) + abs(2.5 - r)
-            key = (score, notation.format_move(m))
+            x, y = xy[GAME.site_index(steps[1][1])]
+            key = (abs(cx - x) + abs(cy - y), GAME.format_move(pos, m))
             if best is None or key < best[0]:
-                best = (key, m)
+                best = (key, m, steps)
         if best is None:
             break
-        out.append(notation.format_move(best[1]))
+        out.append(best[2])
         pos.make(best[1])
     return out
 
 
 def stage(ws, moves=5):
-    """A game in progress: set-up, a few moves, a die lifted."""
+    """A game in progress: set-up, a few moves, a piece lifted."""
     do(ws, {"op": "speed", "x": 4})
     wait_for(lambda: ws.fw["state"] == "setup", what="the set-up roll")
     do(ws, {"op": "setup"})
     wait_for(lambda: ws.fw["state"] == "play", what="play")
     for mv in pick_moves(ws, moves):
         play(ws, mv)
-    from triad.games.nehren import core, notation
-
-    pos = notation.parse_position(ws.fw["position"])
-    # Lift the side to move's die with the most destinations.
-    best = None
-    for m in pos.legal_moves():
-        fr = notation.cell_name(core.m_from(m))
-        best_n = sum(1 for k in pos.legal_moves() if core.m_from(k) == core.m_from(m))
-        if best is None or best_n > best[0]:
-            best = (best_n, fr)
+    pos = GAME.parse_position(ws.fw["position"])
+    # Lift the side to move's piece with the most destinations.
+    count = {}
+    for m in _moves(pos):
+        steps = _steps(pos, m)
+        if steps:
+            count[steps[0][1]] = count.get(steps[0][1], 0) + 1
     do(ws, {"op": "speed", "x": 1})
-    if best:
-        do(ws, {"op": "lift", "cell": best[1]})
+    if count:
+        best = max(sorted(count), key=lambda k: count[k])
+        do(ws, {"op": "lift", "cell": best})
     time.sleep(0.4)
 
 
