@@ -73,7 +73,7 @@ from triad import boards  # noqa: E402
 from triad.app import App, _copy_if_changed  # noqa: E402
 from triad.board import controller as C  # noqa: E402
 from triad.drivers import entropy, rp2, usb_serial  # noqa: E402
-from triad.games.nehren import core, notation  # noqa: E402
+from triad.games.nehren import core, notation, site_of_square  # noqa: E402
 
 desc = boards.ACTIVE
 hw = rp2.Hardware(desc)
@@ -206,7 +206,7 @@ own = [s for s in core.CELLS if pos.board[s] and (pos.board[s] >> 2) == pos.side
 total = 0
 worst = 0
 for s in own:
-    cell = C.cell_of_sq(s)
+    cell = site_of_square(s)
     ctl.dest_from = -1  # as on a fresh lift
     occ2 = bytearray(ctl.expected)
     occ2[cell] = 0

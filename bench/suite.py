@@ -205,7 +205,7 @@ class Board:
 
     def play(self, m):
         """Lift, place (and remove) as the move says; True once committed."""
-        from triad.board.controller import cell_of_sq
+        from triad.games.nehren import site_of_square as cell_of_sq
 
         ctl = self.app.ctl
         before = len(ctl.history)
@@ -265,6 +265,7 @@ def placeable_moves(pos, buf):
 def bench_firmware(root):
     from triad.games.nehren import core, notation
     from triad.board import controller as C
+    from triad.games.nehren import site_of_square
 
     b = Board(root)
     app = b.app
@@ -364,10 +365,10 @@ def bench_firmware(root):
         b.wait(100)
         # A die held in the hand (destinations computed on the first tick).
         sq = [s for s in core.CELLS if ctl.pos.board[s] and (ctl.pos.board[s] >> 2) == ctl.pos.side][0]
-        b.set_cell(C.cell_of_sq(sq), 0)
+        b.set_cell(site_of_square(sq), 0)
         b.wait(100)
         fig("alloc_ticks_lifted", count_alloc_ticks(b.tick, 100), "of 100 ticks allocating")
-        b.set_cell(C.cell_of_sq(sq), 1)
+        b.set_cell(site_of_square(sq), 1)
         b.wait(1000)
 
     # Worst tick with a die lifted: the tick that sees the lift computes the
@@ -378,7 +379,7 @@ def bench_firmware(root):
     own = [s for s in core.CELLS if ctl.pos.board[s] and (ctl.pos.board[s] >> 2) == ctl.pos.side]
     t = b.now
     for s in own:
-        cell = C.cell_of_sq(s)
+        cell = site_of_square(s)
         for rep in range(3):
             ctl.dest_from = -1  # as on a fresh lift
             occ2 = bytearray(ctl.expected)

@@ -25,6 +25,7 @@ FIRST_ALTERNATES = False
 SETTINGS = {}
 SETTING_CHOICES = {}
 MAX_MOVES = 4
+MAX_SEL_MOVES = 4
 START = "p x 000 0"
 draw_watch = None
 DRAW_NAMES = ()
@@ -75,8 +76,8 @@ class Position:
 
 
 def gen(pos, buf, start=0, sel=-1):
-    if outcome(pos) >= 0:
-        return start
+    if outcome(pos) >= 0 or (sel >= 0 and sel != pos.token):
+        return start  # every move starts at the token
     n = start
     for s in range(3):
         if s != pos.token:
@@ -187,7 +188,10 @@ def apply_setting(pos, name, value):
     pass
 
 
-def quick_move(pos, buf):
+def quick_move(pos):
+    from array import array
+
+    buf = array("i", bytes(4 * MAX_MOVES))
     n = gen(pos, buf)
     return buf[n - 1] if n else 0
 

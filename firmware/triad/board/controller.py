@@ -91,9 +91,10 @@ class Controller:
         self.marks = bytearray(n)  # sites to pulse (a Triad just formed)
         self.sources = bytearray(n)  # 1 where a legal move's first step lifts a piece
         self.removable = self.nxt  # a name the lights and tests read in FINISH
-        self.moves = array("i", bytes(4 * game.MAX_MOVES))
-        self.n_moves = 0
-        self.buf = array("i", bytes(8 * game.MAX_MOVES))  # scratch for hints and gen(sel)
+        # The moves of one site at a time (gen's sel): the whole list of a
+        # game with drops (Browne's) would not fit the RP2040's heap.
+        self.buf = array("i", bytes(4 * game.MAX_SEL_MOVES))
+        self.live = False  # the game goes on (it has moves to match)
         self.fp = array("i", bytes(4 * MAX_STEPS))
         self.step = bytearray(MAX_STEPS)  # which footprint steps are done
         self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place
@@ -228,23 +229,38 @@ class Controller:
         g = self.game
         pos = self.pos
         g.expected(pos, self.expected)
-        self.n_moves = g.gen(pos, self.moves, 0) if g.outcome(pos) < 0 and not self.draw else 0
+        self.live = g.outcome(pos) < 0 and not self.draw
         self.note2 = bool(g.notice(pos)) if g.notice else False
         self._find_sources()
         self._new_turn()
 
     def _find_sources(self):
+        # Only where the game asks for attention (Note 2: every die that can
+        # act pulses); a lift is recognised from its site's own moves.
         src = self.sources
         _zero(src, self.n)
-        fp = self.fp
+        if not (self.note2 and self.live):
+            return
+        for s in range(self.n):
+            if self.expected[s] and self._first_site_moves(s):
+                src[s] = 1
+
+    def _first_site_moves(self, site):
+        """Into buf: the allowed legal moves whose first step is at site; the count."""
+        if not self.live:
+            return 0
+        buf = self.buf
+        end = self.game.gen(self.pos, buf, 0, site)
+        if not self.engine_move:
+            return end
         k = 0
-        while k < self.n_moves:
-            m = self.moves[k]
+        n = 0
+        while k < end:
+            if buf[k] == self.engine_move:
+                buf[0] = buf[k]
+                n = 1
             k += 1
-            if self._allowed(m):
-                self.game.footprint(self.pos, m, fp)
-                if (fp[0] >> 8) & 3 != PLACE:
-                    src[fp[0] & 255] = 1
+        return n
 
     def _new_turn(self):
         self.visited[:] = bytes(self.n)
@@ -390,17 +406,29 @@ class Controller:
         lifted = -1
         if nmiss == 1:
             miss = ((d >> 16) & 127) - 1
-            if self.sources[miss]:
+            if self._first_site_moves(miss):
                 lifted = miss
         if lifted != self.dest_from:
             self._compute_dest(lifted)
         self.lifted = lifted
+        buf = self.buf
+        # A move under way has its first step done, so its first site differs
+        # from the game or was visited: only those sites' moves are matched.
+        site = 0
+        end = 0
         k = 0
-        while k < self.n_moves:
-            m = self.moves[k]
-            k += 1
-            if not self._allowed(m):
+        while True:
+            if k >= end:
+                while site < n and occ[site] == exp[site] and not vis[site]:
+                    site += 1
+                if site >= n:
+                    break
+                end = self._first_site_moves(site)
+                site += 1
+                k = 0
                 continue
+            m = buf[k]
+            k += 1
             nf = g.footprint(pos, m, fp)
             # Which steps are done, in a person's order: a placement counts
             # only once every step before it is done (a stray object is not
@@ -502,12 +530,11 @@ class Controller:
     def _roles_differ(self, site):
         g = self.game
         first = -1
+        end = self._first_site_moves(site)
         k = 0
-        while k < self.n_moves:
-            m = self.moves[k]
+        while k < end:
+            m = self.buf[k]
             k += 1
-            if not self._allowed(m):
-                continue
             g.footprint(self.pos, m, self.fp)
             e = self.fp[0]
             if e & 255 == site and (e >> 8) & 3 == TOUCH:
@@ -521,12 +548,11 @@ class Controller:
         """The first outcome offered for a hidden step on site (the engine's,
         when the board chose the move)."""
         g = self.game
+        end = self._first_site_moves(site)
         k = 0
-        while k < self.n_moves:
-            m = self.moves[k]
+        while k < end:
+            m = self.buf[k]
             k += 1
-            if not self._allowed(m):
-                continue
             g.footprint(self.pos, m, self.fp)
             e = self.fp[0]
             if e & 255 == site and (e >> 8) & 3 == TOUCH:
@@ -538,12 +564,11 @@ class Controller:
         g = self.game
         first = -1
         take = False
+        end = self._first_site_moves(site)
         k = 0
-        while k < self.n_moves:
-            m = self.moves[k]
+        while k < end:
+            m = self.buf[k]
             k += 1
-            if not self._allowed(m):
-                continue
             g.footprint(self.pos, m, self.fp)
             e = self.fp[0]
             if e & 255 != site or (e >> 8) & 3 != TOUCH:
@@ -566,12 +591,11 @@ class Controller:
             return
         g = self.game
         fp = self.fp
+        end = self._first_site_moves(site)
         k = 0
-        while k < self.n_moves:
-            m = self.moves[k]
+        while k < end:
+            m = self.buf[k]
             k += 1
-            if not self._allowed(m):
-                continue
             nf = g.footprint(self.pos, m, fp)
             if fp[0] & 255 != site:
                 continue

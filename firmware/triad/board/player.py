@@ -17,7 +17,6 @@ class Player:
         self.now_ms = now_ms  # a live clock for the time budget, or None
         self.engine = None
         self.max_nodes = 0  # a node cap instead of time (tests, no clock)
-        self.buf = None
 
     def release(self):
         self.engine = None
@@ -41,8 +40,4 @@ class Player:
         except MemoryError:
             self.engine = None
             events.event("error", "no memory for the engine: a quick hint instead")
-        if self.buf is None:
-            from array import array
-
-            self.buf = array("i", bytes(8 * g.MAX_MOVES))
-        return g.quick_move(pos, self.buf)
+        return g.quick_move(pos)

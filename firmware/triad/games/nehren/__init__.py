@@ -82,6 +82,8 @@ def format_move(pos, m):
 
 Position = core.Position
 MAX_MOVES = core.MAX_MOVES
+# The most moves of one die (gen's sel): 8 directions x 2 distances x 6 removals.
+MAX_SEL_MOVES = const(96)
 
 
 def gen(pos, buf, start=0, sel=-1):
@@ -221,10 +223,19 @@ def new_engine(level, tt_entries):
     return Engine(level, tt_entries)
 
 
-def quick_move(pos, buf):
+_quick_buf = None
+
+
+def quick_move(pos):
+    """A cheap good move (the hint when there is no RAM for the engine)."""
+    global _quick_buf
     from triad.games.nehren import hint
 
-    return hint.best_move(pos, buf)
+    if _quick_buf is None:
+        from array import array
+
+        _quick_buf = array("i", bytes(8 * MAX_MOVES))
+    return hint.best_move(pos, _quick_buf)
 
 # The protocol's names for the controller's two in-turn phases, and the
 # event sent when a move waits for its removal (protocol v2).
