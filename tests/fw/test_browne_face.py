@@ -9,6 +9,9 @@ from triad.games import DRAW, KIND_CELL, LIFT, PLACE, ROLE_GAME, ROLE_SOURCE
 
 P = G.parse_position
 F = G.format_position
+# One turn buffer for the module: MAX_MOVES turns are 53 KB, and fresh ones
+# per test fragment the 32-bit build's heap.
+BUF = array("i", bytes(4 * G.MAX_MOVES))
 
 FACE = (
     "NAME TITLE SIDES SIDE_NAMES SIDE_RGB N_SITES SITE_NAMES SITE_KIND site_xy "
@@ -51,12 +54,12 @@ def test_sites():
         return (xa - xb) ** 2 + (ya - yb) ** 2
 
     for a, b in (("E5", "E6"), ("E5", "F6"), ("E5", "F5"), ("E5", "D4"), ("E5", "D5"), ("A1", "B2")):
-        assert abs(dist2(a, b) - 1.0) < 1e-9, (a, b)
+        assert abs(dist2(a, b) - 1.0) < 1e-4, (a, b)  # single floats on the board
     assert G.site_xy(S("A3"))[1] < G.site_xy(S("I7"))[1]
     x5, y5 = G.site_xy(S("E5"))
     for corner in ("A1", "A5", "E1", "E9", "I5", "I9"):
         x, y = G.site_xy(S(corner))
-        assert abs((x - x5) ** 2 + (y - y5) ** 2 - 16.0) < 1e-9
+        assert abs((x - x5) ** 2 + (y - y5) ** 2 - 16.0) < 1e-3
 
 
 def test_new_game_red_starts():
@@ -110,7 +113,7 @@ class Lcg:
 
 def test_footprint_replays_every_turn_on_the_expected_sites():
     rng = Lcg(5)
-    buf = array("i", bytes(4 * G.MAX_MOVES))
+    buf = BUF
     out = [0] * 12
     occ = bytearray(G.N_SITES)
     after = bytearray(G.N_SITES)
@@ -159,7 +162,7 @@ def test_outcome_texts():
 
 def test_quick_move_is_legal_and_takes_a_winning_elimination():
     rng = Lcg(11)
-    buf = array("i", bytes(4 * G.MAX_MOVES))
+    buf = BUF
     small = array("i", bytes(4 * 252))
     for g in range(6):
         pos = P(G.START)
@@ -196,7 +199,7 @@ def test_perft_through_the_face():
 
 def test_per_tick_calls_allocate_nothing():
     pos = P(G.START)
-    buf = array("i", bytes(4 * G.MAX_MOVES))
+    buf = BUF
     out = bytearray(G.N_SITES)
     fp = array("i", bytes(4 * 12))
     n = pos.gen(buf, 0)

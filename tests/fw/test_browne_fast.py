@@ -9,6 +9,12 @@ from array import array
 from triad.compat import MICROPYTHON
 from triad.games.browne import core, notation
 
+# Turn buffers for the module: MAX_MOVES turns are 53 KB, and fresh ones per
+# call fragment the 32-bit build's heap.
+BUF = array("i", bytes(4 * core.MAX_MOVES))
+BUF2 = array("i", bytes(4 * core.MAX_MOVES))
+_POSITIONS = []
+
 MODES = (core.MODE_TURNS, core.MODE_SLIDES, core.MODE_COUNT, core.MODE_ANY)
 
 
@@ -34,6 +40,12 @@ def random_board(rng, fill):
 
 
 def positions():
+    if not _POSITIONS:
+        _POSITIONS.extend(_positions())
+    return _POSITIONS
+
+
+def _positions():
     rng = Lcg(777)
     out = []
     for k in range(60):
@@ -46,7 +58,7 @@ def positions():
             if pos.owner(i) == victim and rng.next(4):
                 pos.put(i, -1)
         out.append(pos)
-    buf = array("i", bytes(4 * core.MAX_MOVES))
+    buf = BUF
     for g in range(8):
         pos = notation.parse_position(notation.START)
         while True:
@@ -59,7 +71,7 @@ def positions():
 
 
 def run(fn, pos, sel, mode, start):
-    buf = array("i", bytes(4 * core.MAX_MOVES))
+    buf = BUF2
     before = bytes(pos.board)
     end = fn(pos.board, pos.counts, buf, start, pos.side, sel, mode)
     assert bytes(pos.board) == before
@@ -104,7 +116,7 @@ def test_viper_and_python_generators_agree_move_list_by_move_list():
 
 
 def test_modes_agree_with_each_other():
-    buf = array("i", bytes(4 * core.MAX_MOVES))
+    buf = BUF
     for pos in positions()[::3]:
         n = pos.gen(buf, 0)
         turns = [buf[i] for i in range(n)]
@@ -130,8 +142,8 @@ def test_modes_agree_with_each_other():
 
 def test_gen_takes_the_fast_path_and_the_list_path_alike():
     for pos in positions()[::7]:
-        buf = array("i", bytes(4 * core.MAX_MOVES))
-        lst = [0] * core.MAX_MOVES
+        buf = BUF
+        lst = [0] * (pos.count_moves() + 1)
         n = pos.gen(buf, 0)
         k = pos.gen(lst, 0)
         assert n == k and list(buf[:n]) == lst[:k]

@@ -152,7 +152,7 @@ def new_game(roll, first):
 
 
 FIRST_ALTERNATES = False
-SETTINGS = {}
+SETTINGS = {}  # type: dict[str, int]
 
 
 def apply_setting(pos, name, value):

@@ -486,8 +486,11 @@ class Position:
         return _gen_fast(self.board, self.counts, _NOBUF, 0, self.side, 0, MODE_ANY) > 0
 
     def legal_moves(self, sel=-1):
-        """The legal turns as a new list (convenient, allocates)."""
-        buf = array("i", bytes(4 * (MAX_MOVES if sel < 0 else MAX_PIECE_MOVES)))
+        """The legal turns as a new list (convenient, allocates). Counts them
+        first so the buffer is only as big as needed: a MAX_MOVES one is
+        53 KB, a third of the board's heap."""
+        n = self.count_moves()
+        buf = array("i", bytes(4 * (n + 1)))
         n = self.gen(buf, 0, sel)
         return [buf[i] for i in range(n)]
 
@@ -593,13 +596,22 @@ class MoveStack:
         self.leaf = array("i", bytes(4 * MAX_MOVES))
 
 
+_stack = None
+
+
 def perft(pos, depth, stack=None):
     """Number of whole turns (slide, captures and drop) at depth; a finished
-    game has none."""
+    game has none. Without a stack, one is kept for the next call: perft.py's
+    divide calls this once per root turn, and a fresh 55 KB each time would
+    fragment the board's heap."""
+    global _stack
     if depth <= 0:
         return 1
     if stack is None:
-        stack = MoveStack(depth)
+        if _stack is None or len(_stack.buf) < MAX_SLIDES * depth:
+            _stack = None
+            _stack = MoveStack(depth)
+        stack = _stack
     return _perft(pos, depth, stack.buf, 0, stack.leaf)
 
 

@@ -92,7 +92,7 @@ def parse_position(text):
 
 
 def format_position(pos):
-    lists = ([], [], [])
+    lists = ([], [], [])  # type: tuple[list[str], list[str], list[str]]
     for i in range(core.N_CELLS):
         s = pos.owner(i)
         if s >= 0:
