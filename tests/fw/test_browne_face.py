@@ -214,6 +214,8 @@ def test_per_tick_calls_allocate_nothing():
         G.expected(pos, out)
         k += G.footprint(pos, m, fp)
         k += G.shows(pos, 0)
+        k += G.outcome(pos) + 1
+        k += G.score(pos, 2) - 9
     finally:
         micropython.heap_unlock()
     # E3's two slides with 36 drops each, all 144 turns, five steps.
