@@ -1,0 +1,233 @@
+# Cameron Browne's Triad: three players on a 61-cell tricoloured hexagon,
+# straight slides onto foreign cells, the max-capture rule, bunny drops, and
+# the landing cell's owner moves next. The face of docs/game-face.md.
+from triad.games import (
+    DRAW,
+    KIND_CELL,
+    LIFT,
+    PLACE,
+    ROLE_GAME,
+    ROLE_SOURCE,
+)
+from triad.games.browne import core, notation
+
+NAME = "browne"
+TITLE = "Browne's Triad"
+SIDES = "rgb"
+SIDE_NAMES = ("Red", "Green", "Blue")
+SIDE_RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
+
+# -- sites -------------------------------------------------------------------
+
+N_SITES = 61
+SITE_NAMES = notation.SITE_NAMES
+SITE_KIND = bytes(KIND_CELL for _ in range(N_SITES))
+
+_SQRT3_2 = 0.8660254037844386
+
+
+def site_xy(i):
+    """Centre of cell i: pointy-top hexagons, one unit between neighbouring
+    centres, rows A (top) to I, E1 at x = 0."""
+    sq = core.CELLS[i]
+    r = core.row_of(sq)
+    return (core.num_of(sq) - r * 0.5 + 1.0, r * _SQRT3_2)
+
+
+def site_shape(i):
+    return "hex"
+
+
+site_index = notation.site_index
+
+# -- notation ----------------------------------------------------------------
+
+NotationError = notation.NotationError
+START = notation.START
+parse_position = notation.parse_position
+format_position = notation.format_position
+parse_move = notation.parse_move
+format_move = notation.format_move
+
+# -- rules -------------------------------------------------------------------
+
+Position = core.Position
+MAX_MOVES = core.MAX_MOVES
+outcome = core.outcome
+perft = core.perft
+draw_watch = None
+
+
+def outcome_text(pos):
+    """"" while the game goes on, else e.g. "r wins: g eliminated",
+    "r wins: g b eliminated", "draw r g: b cannot move"."""
+    o = outcome(pos)
+    if o == -1:
+        return ""
+    c = pos.counts
+    out = ""
+    for s in (0, 1, 2):
+        if not c[s]:
+            out += " " + SIDES[s]
+    if out:
+        why = out[1:] + " eliminated"
+    else:
+        why = SIDES[pos.side] + " cannot move"
+    if o == DRAW:
+        tied = ""
+        for s in (0, 1, 2):
+            if c[s] and not (s == pos.side and not out):
+                tied += " " + SIDES[s]
+        return "draw" + tied + ": " + why
+    return SIDES[o] + " wins: " + why
+
+
+def score(pos, side):
+    """Pieces on the board: what decides the winner."""
+    return pos.counts[side]
+
+
+# -- what the board senses and shows -------------------------------------------
+
+ROLE_RED = ROLE_GAME
+ROLE_GREEN = ROLE_GAME + 1
+ROLE_BLUE = ROLE_GAME + 2
+# Indexed by role - ROLE_GAME: an owner's colour.
+ROLE_RGB = SIDE_RGB
+
+
+def expected(pos, out):
+    board = pos.board
+    cells = core.CELLS
+    for i in range(N_SITES):
+        out[i] = 1 if board[cells[i]] else 0
+
+
+def footprint(pos, m, out):
+    """Lift the piece, place it on the landing cell (in the mover's colour),
+    take off each captured piece (in its owner's colour), then place the
+    bunny piece (in the bunny's colour)."""
+    side = pos.side
+    to = core.CELLS[(m >> 6) & 63]
+    out[0] = (m & 63) | (LIFT << 8) | (ROLE_SOURCE << 10)
+    out[1] = ((m >> 6) & 63) | (PLACE << 8) | ((ROLE_GAME + side) << 10)
+    n = 2
+    mask = (m >> 18) & 63
+    if mask:
+        owners = (m >> 24) & 63
+        s1 = (side + 1) % 3
+        s2 = (side + 2) % 3
+        for k in range(6):
+            if mask & (1 << k):
+                who = s2 if owners & (1 << k) else s1
+                out[n] = (
+                    core.SITE_OF_SQ[to + core.DIRECTIONS[k]]
+                    | (LIFT << 8)
+                    | ((ROLE_GAME + who) << 10)
+                )
+                n += 1
+    drop = (m >> 12) & 63
+    if drop != core.NO_DROP:
+        bunny = 3 - side - core.CELL_COLOUR[to]
+        out[n] = drop | (PLACE << 8) | ((ROLE_GAME + bunny) << 10)
+        n += 1
+    return n
+
+
+marks = None
+
+
+def shows(pos, site):
+    """The owner's colour role of the piece on site, 0 for none."""
+    q = pos.board[core.CELLS[site]]
+    return ROLE_GAME + core.SIDE_OF_PIECE[q] if q else 0
+
+
+# -- set-up, settings, engine ----------------------------------------------------
+
+
+def new_game(roll, first):
+    """Red always starts; no roll."""
+    return START, ""
+
+
+FIRST_ALTERNATES = False
+SETTINGS = {}  # type: dict[str, int]
+
+
+def apply_setting(pos, name, value):
+    pass
+
+
+new_engine = None
+LESSONS = ()
+
+
+def quick_move(pos, buf):
+    """A cheap, sensible turn (every legal slide captures the same number):
+    the slide that leaves the stronger opponent weakest (or wins at once),
+    and the drop on the empty cell next to most of the mover's own pieces, so
+    the bunny piece blocks a landing that would capture them. buf needs
+    room for core.MAX_SLIDES. -1 when the game is over."""
+    n = pos.gen_slides(buf, 0)
+    if n == 0:
+        return -1
+    side = pos.side
+    s1 = (side + 1) % 3
+    s2 = (side + 2) % 3
+    c = pos.counts
+    best = buf[0]
+    best_v = -1000
+    for i in range(n):
+        m = buf[i]
+        mask = (m >> 18) & 63
+        owners = (m >> 24) & 63
+        k1 = 0
+        k2 = 0
+        for k in range(6):
+            if mask & (1 << k):
+                if owners & (1 << k):
+                    k2 += 1
+                else:
+                    k1 += 1
+        a = c[s1] - k1
+        b = c[s2] - k2
+        own = c[side]
+        if a == 0 or b == 0:
+            # The game ends now: the larger remaining count wins.
+            rest = a if b == 0 else b
+            v = 500 if (a == 0 and b == 0) or own > rest else (0 if own == rest else -500)
+        else:
+            v = -(a if a > b else b)
+        if v > best_v:
+            best_v = v
+            best = m
+    if _ends(pos, best):
+        return best
+    pos.make(best)
+    board = pos.board
+    own_bit = 1 << side
+    drop = -1
+    drop_v = -1
+    for i in range(N_SITES):
+        sq = core.CELLS[i]
+        if board[sq]:
+            continue
+        v = 0
+        for d in core.DIRECTIONS:
+            if board[sq + d] == own_bit:
+                v += 1
+        if v > drop_v:
+            drop_v = v
+            drop = i
+    pos.unmake(best)
+    return core.with_drop(best, drop)
+
+
+def _ends(pos, m):
+    """True when slide m leaves a player without pieces (no drop follows)."""
+    pos.make(m)
+    c = pos.counts
+    r = not (c[0] and c[1] and c[2])
+    pos.unmake(m)
+    return r
