@@ -163,27 +163,26 @@ def test_outcome_texts():
 def test_quick_move_is_legal_and_takes_a_winning_elimination():
     rng = Lcg(11)
     buf = BUF
-    small = array("i", bytes(4 * 252))
     for g in range(6):
         pos = P(G.START)
         while True:
             n = pos.gen(buf, 0)
             if n == 0:
-                assert G.quick_move(pos, small) == -1
+                assert G.quick_move(pos) == 0
                 break
             legal = [buf[i] for i in range(n)]
             before = F(pos)
-            q = G.quick_move(pos, small)
+            q = G.quick_move(pos)
             assert F(pos) == before
             assert q in legal
             pos.make(legal[rng.next(n)])
     # Red can end the game at once and win (A1 stays, Blue keeps one).
     pos = P("R:A1,E3 G:E7 B:F7,I9 r")
-    assert G.format_move(pos, G.quick_move(pos, small)) == "E3-E6"
+    assert G.format_move(pos, G.quick_move(pos)) == "E3-E6"
     # Nothing to choose between the slides (first one); the drop goes next
     # to Red's piece on A2 (A1 is the first such cell).
     pos = P("R:A1 G:A4 B:C3 r")
-    assert G.format_move(pos, G.quick_move(pos, small)) == "A1-A2@A1"
+    assert G.format_move(pos, G.quick_move(pos)) == "A1-A2@A1"
 
 
 def test_perft_through_the_face():

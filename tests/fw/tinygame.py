@@ -30,6 +30,7 @@ START = "p x 000 0"
 draw_watch = None
 DRAW_NAMES = ()
 notice = None
+bind = None
 marks = None
 new_engine = None
 TURNS = 5

@@ -13,7 +13,7 @@
 from array import array
 
 from triad.compat import const, micropython, ptr8, ticks_add, ticks_diff
-from triad.games import LIFT, PLACE, TOUCH, DRAW
+from triad.games import LIFT, PLACE, TOUCH, DRAW, WILD
 from triad.board import lights
 from triad.board.fastbytes import zero as _zero, copy_if_changed as _copy_if_changed
 from triad.board.fastbytes import mark_differences as _visit
@@ -93,7 +93,10 @@ class Controller:
         self.removable = self.nxt  # a name the lights and tests read in FINISH
         # The moves of one site at a time (gen's sel): the whole list of a
         # game with drops (Browne's) would not fit the RP2040's heap.
-        self.buf = array("i", bytes(4 * game.MAX_SEL_MOVES))
+        # Games with free drops match their turns open-ended (the drop a
+        # WILD step), so one piece's moves stay few: gen_open and bind.
+        self._gen = getattr(game, "gen_open", None) or game.gen
+        self.buf = array("i", bytes(4 * getattr(game, "MAX_SEL_OPEN", game.MAX_SEL_MOVES)))
         self.live = False  # the game goes on (it has moves to match)
         self.fp = array("i", bytes(4 * MAX_STEPS))
         self.step = bytearray(MAX_STEPS)  # which footprint steps are done
@@ -250,17 +253,15 @@ class Controller:
         if not self.live:
             return 0
         buf = self.buf
-        end = self.game.gen(self.pos, buf, 0, site)
-        if not self.engine_move:
-            return end
-        k = 0
-        n = 0
-        while k < end:
-            if buf[k] == self.engine_move:
-                buf[0] = buf[k]
-                n = 1
-            k += 1
-        return n
+        em = self.engine_move
+        if em:
+            # The board chose its move: that one only, drop included.
+            self.game.footprint(self.pos, em, self.fp)
+            if self.fp[0] & 255 != site:
+                return 0
+            buf[0] = em
+            return 1
+        return self._gen(self.pos, buf, 0, site)
 
     def _new_turn(self):
         self.visited[:] = bytes(self.n)
@@ -435,12 +436,21 @@ class Controller:
             # "the piece placed early"), lifts and touches in any order.
             step = self.step
             first_undone = nf
+            wild = -1
+            if nf and fp[nf - 1] & 255 == WILD:
+                # "Any empty site" (a drop): bind it to where a piece now
+                # stands that the other steps leave empty, if any.
+                wild = _free_extra(occ, exp, vis, fp, nf - 1, n)
+                if wild >= 0:
+                    fp[nf - 1] = (fp[nf - 1] & ~255) | wild
             j = 0
             while j < nf:
                 e = fp[j]
                 s = e & 255
                 act = (e >> 8) & 3
-                if act == PLACE:
+                if s == WILD:
+                    done = False
+                elif act == PLACE:
                     done = occ[s] == 1 and first_undone == nf
                 elif act == LIFT:
                     done = occ[s] == 0 or (vis[s] and _later(fp, nf, j, s))
@@ -461,7 +471,9 @@ class Controller:
                 e = fp[j]
                 s = e & 255
                 act = (e >> 8) & 3
-                if not _later(fp, nf, j, s):
+                if s == WILD:
+                    net += 1  # a drop still to come
+                elif not _later(fp, nf, j, s):
                     # The states this site passes through (bit 0 empty, bit 1
                     # occupied) at done steps; after the move: its last step's.
                     reach = 0
@@ -500,14 +512,25 @@ class Controller:
                 progress = False
             if ok and at_final == net and net == n_diff:
                 n_full += 1
-                self.full = m
+                self.full = g.bind(pos, m, wild) if wild >= 0 else m
             e = fp[0]
             if (e >> 8) & 3 == TOUCH and hidden and choice < 0:
                 choice = e & 255
             # Light the first step of this move not yet done.
-            if first_undone < nf:
-                e = fp[first_undone]
-                nxt[e & 255] = e >> 10
+            # Light the next steps: the first one not done, and with a lift
+            # the other lifts before the next placement (any order).
+            j = first_undone
+            while j < nf:
+                e = fp[j]
+                if (e >> 8) & 3 == PLACE and j > first_undone:
+                    break
+                if e & 255 == WILD:
+                    _fill_empty(nxt, exp, occ, e >> 10, n)
+                elif not step[j]:
+                    nxt[e & 255] = e >> 10
+                if (e >> 8) & 3 == PLACE:
+                    break
+                j += 1
             if placed and g.marks:
                 nm = g.marks(pos, m, fp)
                 t = 0
@@ -602,7 +625,7 @@ class Controller:
             j = 1
             while j < nf:
                 e = fp[j]
-                if (e >> 8) & 3 == PLACE:
+                if (e >> 8) & 3 == PLACE and e & 255 != WILD:
                     dest[e & 255] = e >> 10
                     break
                 j += 1
@@ -774,6 +797,38 @@ class Controller:
     def render(self, frame, now, occ):
         """Fill the LED frame from the game, the sensed board and the time."""
         lights.render(self, frame, now, occ)
+
+
+def _free_extra(occ, exp, vis, fp, nf, n):
+    """Where a free drop went: a site that holds a piece although the first
+    nf steps leave it empty (an empty cell, or one the move lifted, seen
+    lifted), or -1."""
+    i = 0
+    while i < n:
+        if occ[i]:
+            after = exp[i]
+            j = 0
+            while j < nf:
+                e = fp[j]
+                if e & 255 == i:
+                    a = (e >> 8) & 3
+                    if a == LIFT:
+                        after = 0 if vis[i] else 1
+                    elif a == PLACE:
+                        after = 1
+                j += 1
+            if not after:
+                return i
+        i += 1
+    return -1
+
+
+def _fill_empty(out, exp, occ, role, n):
+    i = 0
+    while i < n:
+        if not exp[i] and not occ[i]:
+            out[i] = role
+        i += 1
 
 
 def _later(fp, nf, j, s):

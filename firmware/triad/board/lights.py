@@ -148,7 +148,8 @@ def _render_banner(ctl, frame):
 
 def _render_finish(ctl, frame, occ, fast, slow):
     # A move waits for its further steps: the marks (a new Triad) pulse,
-    # the pieces still to take off or place show their roles.
+    # pieces still to take off blink in their roles (one's own removal
+    # choices as the Triad), sites still to fill glow in theirs.
     g = ctl.game
     exp = ctl.expected
     nxt = ctl.nxt
@@ -157,15 +158,16 @@ def _render_finish(ctl, frame, occ, fast, slow):
         r = nxt[i]
         if marks[i] and (slow or not r):
             _set(frame, i, pal.TRIAD)
-        if r and r != ROLE_REMOVE and not marks[i] and (slow or occ[i] == exp[i]):
+        elif r and r != ROLE_REMOVE and (not exp[i] or slow):
             _set(frame, i, colour(g, r))
-        if occ[i] != exp[i] and ctl.n_cand == 0:
-            if exp[i] and r == ROLE_REMOVE:
+        if occ[i] != exp[i]:
+            if ctl.n_cand == 0:
+                if exp[i] and r == ROLE_REMOVE:
+                    _set(frame, i, pal.SOURCE)
+                elif fast:
+                    _set(frame, i, pal.ERROR)
+            elif r == ROLE_REMOVE:
                 _set(frame, i, pal.SOURCE)
-            elif fast:
-                _set(frame, i, pal.ERROR)
-        elif occ[i] != exp[i] and r == ROLE_REMOVE:
-            _set(frame, i, pal.SOURCE)
 
 
 def _render_win(ctl, frame, now):

@@ -23,6 +23,9 @@ KIND_NAMES = ("cell", "post", "trey", "dock", "portal", "supply")
 LIFT = const(0)  # the site becomes empty
 PLACE = const(1)  # the site becomes occupied
 TOUCH = const(2)  # lifted and put back (a swapped gem, a die turned in place)
+# A step's site WILD: a PLACE on any empty site (a free drop). Only in the
+# open moves of gen_open(); bind(pos, m, site) makes the whole move.
+WILD = const(255)
 
 # Light roles. Below ROLE_GAME the board's own (triad.board.lights knows
 # their colours); from ROLE_GAME up the game's ROLE_RGB[role - ROLE_GAME].

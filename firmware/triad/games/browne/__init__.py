@@ -7,6 +7,7 @@ from triad.games import (
     LIFT,
     PLACE,
     ROLE_GAME,
+    WILD,
     ROLE_SOURCE,
 )
 from triad.games.browne import core, notation
@@ -53,6 +54,27 @@ format_move = notation.format_move
 
 Position = core.Position
 MAX_MOVES = core.MAX_MOVES
+MAX_SEL_MOVES = core.MAX_PIECE_MOVES  # the turns of one piece (gen's sel)
+
+
+def gen(pos, buf, start=0, sel=-1):
+    return pos.gen(buf, start, sel)
+
+
+# The board matches slides open-ended: the drop is a WILD step, bound to
+# the cell where the bunny piece is put (a piece's 1188 whole turns would
+# cost the matcher seconds on the RP2040; its slides are at most 18).
+MAX_SEL_OPEN = core.MAX_SLIDES
+
+
+def gen_open(pos, buf, start=0, sel=-1):
+    return pos.gen_slides(buf, start, sel)
+
+
+def bind(pos, m, site):
+    return core.with_drop(m, site)
+
+
 outcome = core.outcome
 perft = core.perft
 draw_watch = None
@@ -127,14 +149,60 @@ def footprint(pos, m, out):
                 )
                 n += 1
     drop = (m >> 12) & 63
+    bunny = 3 - side - core.CELL_COLOUR[to]
     if drop != core.NO_DROP:
-        bunny = 3 - side - core.CELL_COLOUR[to]
         out[n] = drop | (PLACE << 8) | ((ROLE_GAME + bunny) << 10)
+        n += 1
+    elif not _eliminates(pos, m):
+        out[n] = WILD | (PLACE << 8) | ((ROLE_GAME + bunny) << 10)  # an open slide
         n += 1
     return n
 
 
+def _eliminates(pos, m):
+    """True when slide m captures the last piece of an opponent."""
+    mask = (m >> 18) & 63
+    if not mask:
+        return False
+    owners = (m >> 24) & 63
+    side = pos.side
+    k1 = 0
+    k2 = 0
+    for k in range(6):
+        if mask & (1 << k):
+            if owners & (1 << k):
+                k2 += 1
+            else:
+                k1 += 1
+    c = pos.counts
+    return k1 >= c[(side + 1) % 3] or k2 >= c[(side + 2) % 3]
+
+
 marks = None
+notice = None
+DRAW_NAMES = ()
+
+
+def owner(pos, site):
+    return pos.owner(site)
+
+
+# Sites the board uses for its own displays: the centre while it thinks,
+# row E to count the level, each side's start cells for the seat it plays.
+CENTRE = bytes((site_index("E5"),))
+LEVEL_SITES = bytes(site_index("E%d" % k) for k in range(3, 8))
+HOME = (
+    bytes(site_index(n) for n in ("C1", "D1", "D2", "E1", "E2", "E3", "F2", "F3", "G3")),
+    bytes(site_index(n) for n in ("A3", "A4", "A5", "B4", "B5", "B6", "C5", "C6", "C7")),
+    bytes(site_index(n) for n in ("G7", "G8", "G9", "H7", "H8", "H9", "I7", "I8", "I9")),
+)
+PHASE_NAMES = ("capture", "choose")
+FINISH_EVENT = "landed"
+STATE_TEXT = {
+    "play": "Slide one of your pieces in a straight line to a lit cell (never your own colour; the most captures).",
+    "capture": "Take the blinking captured pieces off, then drop a bunny piece on any empty cell (they pulse in its colour).",
+}
+SETTING_CHOICES = {}
 
 
 def shows(pos, site):
@@ -163,7 +231,19 @@ new_engine = None
 LESSONS = ()
 
 
-def quick_move(pos, buf):
+_quick_buf = None
+
+
+def quick_move(pos):
+    global _quick_buf
+    if _quick_buf is None:
+        from array import array
+
+        _quick_buf = array("i", bytes(4 * core.MAX_SLIDES))
+    return _quick(pos, _quick_buf)
+
+
+def _quick(pos, buf):
     """A cheap, sensible turn (every legal slide captures the same number):
     the slide that leaves the stronger opponent weakest (or wins at once),
     and the drop on the empty cell next to most of the mover's own pieces, so
@@ -171,7 +251,7 @@ def quick_move(pos, buf):
     room for core.MAX_SLIDES. -1 when the game is over."""
     n = pos.gen_slides(buf, 0)
     if n == 0:
-        return -1
+        return 0
     side = pos.side
     s1 = (side + 1) % 3
     s2 = (side + 2) % 3

@@ -253,3 +253,4 @@ def label(pos, site):
 
 # The labels a piece can carry (the simulator's box of dice).
 LABELS = (1, 2, 3)
+bind = None

@@ -1,0 +1,68 @@
+# Triad smart board for Cameron Browne's three-player game: Raspberry Pi
+# Pico (RP2040), 61 reed switches under the hexagon's cells in an 8x8 diode
+# matrix (61 of 64 positions populated), 61 + 6 WS2812 LEDs on one data
+# line, four push buttons. hardware/hex_v1.md documents it.
+#
+# Sites are the game's: cell = its index in A1..A5, B1..B6, ..., I5..I9.
+NAME = "hex_v1"
+GAMES = ("browne",)
+
+N_SITES = 61
+
+# -- Reed switch matrix (as pico_v1: rows driven low, open drain; columns
+# pulled up; one diode per switch, from column to row) ------------------------
+ROW_PINS = (2, 3, 4, 5, 6, 7, 8, 9)  # GP2..GP9
+COL_PINS = (10, 11, 12, 13, 14, 15, 26, 27)  # GP10..GP15, GP26, GP27
+# Matrix position (row * 8 + col) -> site: the cells in reading order fill
+# the matrix row by row; positions 61..63 carry no switch (always open) and
+# map to the spare site numbers 61..63, which the controller never reads.
+MATRIX_CELL = bytes(range(64))
+SETTLE_US = 30
+SCAN_HZ = 100
+DEBOUNCE = 3
+
+# -- Buttons -------------------------------------------------------------------
+BUTTON_NAMES = ("confirm", "new", "hint", "menu")
+BUTTON_PINS = (18, 19, 20, 21)
+BUTTON_DEBOUNCE = 3
+LONG_PRESS_MS = 800
+
+# -- LEDs ----------------------------------------------------------------------
+LED_PIN = 16
+# Status LEDs follow the 61 cells: per side (Red, Green, Blue) a turn LED and
+# a "still in the game" LED (lit while the side has pieces).
+N_STATUS = 6
+STATUS_TURN = bytes((0, 2, 4))
+STATUS_SCORE = (bytes((1,)), bytes((3,)), bytes((5,)))
+N_LEDS = N_SITES + N_STATUS
+
+# Chain position -> frame slot: the data line runs along row A, back along
+# row B, and so on (serpentine), then the status LEDs Red, Green, Blue.
+_ROWS = (5, 6, 7, 8, 9, 8, 7, 6, 5)
+
+
+def _chain():
+    out = []
+    first = 0
+    for r, n in enumerate(_ROWS):
+        row = list(range(first, first + n))
+        out.extend(row if r % 2 == 0 else row[::-1])
+        first += n
+    out.extend(range(N_SITES, N_SITES + N_STATUS))
+    return bytes(out)
+
+
+LED_CHAIN = _chain()
+
+# -- Power ---------------------------------------------------------------------
+# 67 LEDs at full white would draw 67 * 60 = 4020 mA; USB gives 500 mA. The
+# Pico and pull-ups take about 50 mA, 67 dark LEDs 67 mA, 33 mA stay as
+# margin: 350 mA are left for colour, and the LED driver scales each frame
+# down to that (a lit cell at the default brightness costs about 15 mA).
+LED_MA_PER_CHANNEL = 20
+LED_IDLE_MA = 1
+BOARD_MA = 50
+USB_BUDGET_MA = 500
+LED_BUDGET_MA = 350
+BRIGHTNESS_DEFAULT = 64
+BRIGHTNESS_MAX = 192

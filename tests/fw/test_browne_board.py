@@ -1,0 +1,156 @@
+# Browne's three-player Triad on the generic controller and the hex_v1
+# board description: a slide lights its landing cells, the captured pieces
+# are taken off, the bunny piece dropped, the candidate moves next; errors
+# and the board's own seat as in the first game. CPython and MicroPython.
+from triad.board import controller as C
+from triad.board import palette as pal
+from triad.boards import hex_v1
+from triad.games import load
+
+G = load("browne")
+N = G.N_SITES
+
+
+def site(name):
+    return G.site_index(name)
+
+
+class Events:
+    def __init__(self):
+        self.seen = []
+
+    def event(self, kind, text):
+        self.seen.append((kind, text))
+
+
+class Rig:
+    def __init__(self, position=G.START):
+        self.events = Events()
+        self.ctl = C.Controller(G, hex_v1, None, None, None, self.events)
+        self.occ = bytearray(N)
+        self.frame = bytearray(3 * hex_v1.N_LEDS)
+        self.now = 1000
+        self.changed = 0
+        self.ctl.load(position)
+        self.occ[:] = self.ctl.expected
+        self.wait(1000)
+
+    def wait(self, ms):
+        end = self.now + ms
+        while self.now < end:
+            self.now += 10
+            self.ctl.update(self.now, self.occ, self.now - self.changed, -1)
+            self.ctl.render(self.frame, self.now, self.occ)
+
+    def set(self, name, v, ms=100):
+        i = site(name)
+        if self.occ[i] != v:
+            self.occ[i] = v
+            self.changed = self.now
+        self.wait(ms)
+
+    def lift(self, name, ms=100):
+        self.set(name, 0, ms)
+
+    def place(self, name, ms=100):
+        self.set(name, 1, ms)
+
+    def led(self, name):
+        j = site(name) * 3
+        return (self.frame[j], self.frame[j + 1], self.frame[j + 2])
+
+    def status(self, slot):
+        j = (N + slot) * 3
+        return (self.frame[j], self.frame[j + 1], self.frame[j + 2])
+
+    def colours(self, name, ms):
+        out = []
+        end = self.now + ms
+        while self.now < end:
+            self.wait(10)
+            c = self.led(name)
+            if c not in out:
+                out.append(c)
+        return out
+
+
+RED, GREEN, BLUE = G.SIDE_RGB
+
+
+def legal(rig):
+    return [G.format_move(rig.ctl.pos, m) for m in rig.ctl.pos.legal_moves()]
+
+
+def steps(pos, m):
+    """A move's footprint as (act, site name) pairs."""
+    from array import array
+
+    fp = array("i", bytes(4 * 32))
+    n = G.footprint(pos, m, fp)
+    return [((fp[j] >> 8) & 3, G.SITE_NAMES[fp[j] & 255]) for j in range(n)]
+
+
+def test_a_turn_slide_captures_off_then_drop():
+    rig = Rig()
+    assert rig.ctl.state == C.PLAY and rig.status(hex_v1.STATUS_TURN[0]) == pal.TURN
+    landings = sorted({t.split("@")[0] for t in legal(rig) if t.startswith("E3-")})
+    assert "E3-H6" in landings, landings
+    rig.lift("E3")
+    # Landing cells light in the mover's colour; the others stay dark.
+    for i in range(N):
+        lit = rig.led(G.SITE_NAMES[i]) == RED
+        assert lit == ("E3-" + G.SITE_NAMES[i] in landings), G.SITE_NAMES[i]
+    rig.place("H6", 1000)  # a Green cell: Green is the candidate, Blue the bunny
+    assert rig.ctl.state == C.FINISH
+    assert ("landed", "E3H6") in rig.events.seen
+    # Blue's H7 and I7 are captured: they blink in Blue.
+    assert BLUE in rig.colours("H7", 1300) and BLUE in rig.colours("I7", 1300)
+    assert rig.led("C4") == (0, 0, 0)  # no drop before the captures are off
+    rig.lift("H7", 1000)
+    rig.lift("I7", 1000)
+    assert rig.ctl.moves_text() == ""
+    assert BLUE in rig.colours("C4", 700)  # empty cells show the bunny's colour
+    rig.place("C4", 1000)
+    assert rig.ctl.moves_text() == "E3-H6@C4"
+    assert rig.ctl.pos.side == 1  # Green moves next
+    assert rig.status(hex_v1.STATUS_TURN[1]) == pal.TURN
+
+
+def test_captured_pieces_blink_and_must_come_off_before_the_drop():
+    pos = "R:E3 G:E5,F6 B:A1,I9 r"
+    rig = Rig(pos)
+    moves = legal(rig)
+    assert [t for t in moves if t.startswith("E3-E4@")], moves  # E4 is next to Green's E5
+    rig.lift("E3")
+    rig.place("E4", 1000)
+    assert rig.ctl.state == C.FINISH
+    assert GREEN in rig.colours("E5", 1300)  # the captured piece, in its owner's colour
+    rig.place("A2", 1000)  # dropping before taking the capture off: refused
+    assert rig.ctl.moves_text() == ""
+    rig.lift("A2", 200)
+    rig.lift("E5", 200)
+    rig.place("A2", 1000)
+    assert rig.ctl.moves_text().startswith("E3-E4@A2")
+
+
+def test_a_stray_piece_is_an_error_and_commits_nothing():
+    rig = Rig()
+    rig.place("E5", 2000)
+    assert rig.ctl.moves_text() == "" and rig.ctl.errors == 1
+    assert pal.ERROR in rig.colours("E5", 600)
+
+
+def test_the_board_plays_a_seat():
+    rig = Rig()
+    rig.ctl.set_opponent(0)  # the board plays Red
+    rig.wait(50)
+    m = rig.ctl.engine_move
+    assert m
+    text = G.format_move(rig.ctl.pos, m)
+    plan = steps(rig.ctl.pos, m)
+    assert plan[0][0] == 0 and plan[1][0] == 1  # lift, then place
+    rig.lift(plan[0][1])
+    assert rig.ctl.dest[site(plan[1][1])]
+    for act, name in plan[1:]:
+        rig.set(name, act, 1000)
+    assert rig.ctl.moves_text() == text
