@@ -461,14 +461,23 @@ class GameStore:
         self._set_safe(True)
 
     def _compact_making_room(self):
+        tmp_gone = False
         for _ in range(64):
             try:
                 self._compact()
                 return
             except OSError as e:
-                if errno_of(e) != ENOSPC or not self.make_room():
+                if errno_of(e) != ENOSPC:
                     raise
                 self.write_errors += 1
+                fs = self.fs
+                if not tmp_gone and fs.exists(self.snap_path):
+                    # Our own half-written snapshot goes first, once.
+                    tmp_gone = True
+                    fs.remove(self.tmp_path)
+                    continue
+                if not self.make_room():
+                    raise
         raise OSError(ENOSPC, "flash full")
 
     def clear(self):
@@ -564,24 +573,16 @@ class GameStore:
         return out
 
     def make_room(self):
-        """Remove the first thing the rule allows (docs/store.md): a stale
-        temporary file, then the oldest record kept on the board, then the
+        """Remove the first thing the rule allows (docs/store.md): a
+        leftover settings temporary file, then the oldest record kept on the board, then the
         other games' saves, the one started longest ago first. Never the
         settings, never this game's save. True if something went."""
         fs = self.fs
         for name in self._list(self.root[:-1]):
-            if not name.endswith(".tmp"):
-                continue
-            path = self.root + name
-            if name.startswith("settings"):
-                stale = True  # settings are read from .txt only
-            elif path == self.tmp_path:
-                stale = fs.exists(self.snap_path)  # else it may be the game
-            else:
-                continue  # another game's goes with that game's save
-            if stale:
-                fs.remove(path)
-                if not fs.exists(path):
+            # A settings.tmp is never read: a leftover of a cut save.
+            if name.startswith("settings") and name.endswith(".tmp"):
+                fs.remove(self.root + name)
+                if not fs.exists(self.root + name):
                     self.freed.append(name)
                     return True
         rd = self.root + RECORDS_DIR
