@@ -16,8 +16,9 @@
 #              raise OSError(EROFS) and change nothing (reads still work)
 # capacity (bytes over all files) makes a full flash: a write that does not
 # fit keeps what fits and raises ENOSPC. readonly=True is a driver that knows
-# its mount is read-only (CircuitPython's USB-drive mode): the store must not
-# write at all.
+# its mount is read-only (CircuitPython's USB-drive mode, triad.drivers.
+# circuitpython.Flash): every changing call is skipped without an error and
+# counted in skipped.
 EIO = 5
 ENOSPC = 28
 EROFS = 30
@@ -33,6 +34,7 @@ class FaultFs:
         self.capacity = capacity
         self.readonly = readonly
         self.rofs = False
+        self.skipped = 0
         self.calls = 0
         self.faults = 0  # faults actually injected
         self.log = []  # (call number, name, path) of every call, for failures
@@ -120,16 +122,26 @@ class FaultFs:
                     out.append(name)
         return out
 
+    def _skip(self):
+        if self.readonly:
+            self.skipped += 1
+            return True
+        return False
+
     def write(self, path, data):
         kind = self._fault("write", path)
-        self._put("write", path, data, kind)
+        if not self._skip():
+            self._put("write", path, data, kind)
 
     def append(self, path, data):
         kind = self._fault("append", path)
-        self._put("append", path, data, kind)
+        if not self._skip():
+            self._put("append", path, data, kind)
 
     def rename(self, src, dst):
         kind = self._fault("rename", src)
+        if self._skip():
+            return
         if kind in ("eio", "partial", "enospc"):
             raise OSError(ENOSPC if kind == "enospc" else EIO, "rename failed")
         if src not in self.files:
@@ -140,6 +152,8 @@ class FaultFs:
 
     def remove(self, path):
         kind = self._fault("remove", path)
+        if self._skip():
+            return
         if kind in ("eio", "partial", "enospc"):
             raise OSError(EIO, "remove failed")
         self.files.pop(path, None)
@@ -148,5 +162,7 @@ class FaultFs:
 
     def mkdirs(self, path):
         kind = self._fault("mkdirs", path)
+        if self._skip():
+            return
         if kind in ("eio", "partial", "enospc"):
             raise OSError(EIO, "mkdir failed")

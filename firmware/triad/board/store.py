@@ -238,7 +238,9 @@ def _prefix(root, fs):
 
 def _readonly(fs):
     # A driver that knows its mount is read-only (CircuitPython's USB-drive
-    # mode) says so, and skips writes without raising.
+    # mode) says so, and skips writes without raising: the store writes as
+    # usual (the driver counts and reports the skips) and then knows that
+    # nothing reached flash.
     return bool(getattr(fs, "readonly", False))
 
 
@@ -424,12 +426,6 @@ class GameStore:
 
     def _flush(self, rec):
         fs = self.fs
-        if _readonly(fs):
-            # Nothing is written at all (so nothing partially), quietly: the
-            # driver tells the player; safe and reason tell the caller.
-            self._clean = False
-            self._set_safe(False, "flash read-only")
-            return
         try:
             if rec is not None and self._clean and self._since < self.compact_every:
                 crc = crc16(rec.encode(), self._crc)
@@ -454,7 +450,10 @@ class GameStore:
             self.write_errors += 1
             self._set_safe(False, why(e))
             raise
-        if _readonly(fs):  # it turned read-only under us and skipped
+        if _readonly(fs):
+            # A driver that knows its mount is read-only skipped every write
+            # (so nothing was written partially) and tells the player itself,
+            # at most once a minute: no exception, but not safe.
             self._clean = False
             self._set_safe(False, "flash read-only")
             return
@@ -898,15 +897,12 @@ class Settings:
                 pass
 
     def save(self):
-        """Write if anything changed; True if it wrote. A read-only flash
-        writes nothing and returns False (safe False); any other failure
+        """Write if anything changed; True if it wrote. On a read-only flash
+        the driver skips the write: False (safe False); any other failure
         raises, and the change is written by the next save()."""
         if not self._dirty:
             return False
         fs = self.fs
-        if _readonly(fs):
-            self._set_safe(False, "flash read-only")
-            return False
         names = sorted(self._values)
         out = _SET_MAGIC + "\n"
         for n in names:
