@@ -210,3 +210,57 @@ def make_neopixel(on_write):
 
     np.NeoPixel = NeoPixel
     return np
+
+
+class FlashFaults:
+    """Faults of the simulated flash (the script's `flashfail <n>`): the next
+    n write calls of the firmware's file system (write, append, rename,
+    remove, mkdirs) raise OSError(5) and change nothing. The flash is the
+    store's file system object in the running firmware (triad.board.store's
+    OsFs on the state folder); its write calls are wrapped in place, so the
+    firmware runs unchanged. A power cut reloads the firmware, and with it an
+    unwrapped file system: arm() again after boot."""
+
+    WRITE_CALLS = ("write", "append", "rename", "remove", "mkdirs")
+
+    def __init__(self):
+        self.pending = 0
+        self.failed = 0  # write calls failed so far
+        self._fs = None
+
+    @classmethod
+    def of(cls, sim):
+        """The FlashFaults of a Simulation (made on first use)."""
+        ff = getattr(sim, "flash_faults", None)
+        if ff is None:
+            ff = cls()
+            sim.flash_faults = ff
+        return ff
+
+    def arm(self, n, fs=None):
+        if fs is None:
+            import sys
+
+            mod = sys.modules.get("triad.board.store")
+            if mod is None:
+                raise SimError("flashfail: the firmware has no flash store loaded (is it running?)")
+            fs = mod._OS_FS
+        self.install(fs)
+        self.pending += n
+
+    def install(self, fs):
+        if self._fs is fs:
+            return
+        self._fs = fs
+        for name in self.WRITE_CALLS:
+            setattr(fs, name, self._wrap(getattr(type(fs), name).__get__(fs)))
+
+    def _wrap(self, call):
+        def failing(*args):
+            if self.pending > 0:
+                self.pending -= 1
+                self.failed += 1
+                raise OSError(5, "EIO (simulated flash fault)")
+            return call(*args)
+
+        return failing

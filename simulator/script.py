@@ -10,10 +10,27 @@
 #   bounce <cell>         the cell's switch chatters for a moment
 #   knock <cell>          a die is knocked off the board
 #   powercut [<ms>]       power is lost (for <ms>, default 1000) and returns
+#   flashfail <n>         the next n flash write calls (write, append, rename,
+#                         remove, mkdir: whatever the store does next) fail
+#                         with OSError(5); a power cut ends what is left
 #   blank lines and # comments are ignored
+# Numbers (ms, n) are ASCII digits. Two press lines in a row are two presses:
+# the button is let go for PRESS_GAP_MS between them, as a finger would.
 # At the end: "position: <position>" and "moves: <move> ...".
-from simulator.hardware import BUTTONS, SimError, cell_index
 from simulator.game import N_SITES
+from simulator.hardware import BUTTONS, FlashFaults, SimError, cell_index
+
+PRESS_GAP_MS = 100
+
+
+def _number(args):
+    """A whole number in ASCII digits only ("٣" is a digit to str.isdigit)."""
+    if len(args) != 1 or not args[0] or len(args[0]) > 9:
+        return None
+    for ch in args[0]:
+        if ch not in "0123456789":
+            return None
+    return int(args[0])
 
 
 class ScriptError(ValueError):
@@ -55,9 +72,17 @@ def parse(text):
         elif cmd in ("wait", "powercut"):
             if cmd == "powercut" and not args:
                 args = ["1000"]
-            if len(args) != 1 or not args[0].isdigit() or len(args[0]) > 9:
-                raise ScriptError("line %d: %s takes a whole number of ms" % (lineno, cmd))
-            steps.append((lineno, cmd, int(args[0])))
+            n = _number(args)
+            if n is None:
+                raise ScriptError("line %d: %s takes a whole number of ms in ASCII digits 0-9, not %r"
+                                  % (lineno, cmd, rest.strip()))
+            steps.append((lineno, cmd, n))
+        elif cmd == "flashfail":
+            n = _number(args)
+            if n is None:
+                raise ScriptError("line %d: flashfail takes a number of write calls in ASCII digits 0-9, not %r"
+                                  % (lineno, rest.strip()))
+            steps.append((lineno, cmd, n))
         elif cmd == "press":
             if not args or len(args) > 2 or args[0] not in BUTTONS or (len(args) == 2 and args[1] != "long"):
                 raise ScriptError(
@@ -71,8 +96,11 @@ def parse(text):
 
 def run(sim, steps):
     """Carry out parsed steps on a booted Simulation."""
+    prev = None
     for lineno, cmd, arg in steps:
         try:
+            if cmd == "press" and prev is not None and prev[1] == "press" and prev[2][0] == arg[0]:
+                sim.run(PRESS_GAP_MS)  # let go between two presses of one button
             if cmd == "position":
                 sim.set_position(arg)
             elif cmd == "lift":
@@ -91,12 +119,16 @@ def run(sim, steps):
                 sim.knock(arg)
             elif cmd == "powercut":
                 sim.power_cut()
+                FlashFaults.of(sim).pending = 0
                 sim.run(arg)
                 sim.boot()
+            elif cmd == "flashfail":
+                FlashFaults.of(sim).arm(arg)
         except SimError as e:
             raise ScriptError("line %d: %s" % (lineno, e))
         if sim.crash:
             raise ScriptError("line %d: the firmware crashed:\n%s" % (lineno, sim.crash))
+        prev = (lineno, cmd, arg)
 
 
 def run_file(path, seed=1, verbose=False, out=print):

@@ -176,3 +176,52 @@ def _cut_everywhere(torn):
             break
         k += 1
     assert k > 6, k
+
+
+def test_a_full_littlefs_still_saves_the_game():
+    # Real LittleFS filled to ENOSPC with records and two other games'
+    # saves: the Nehren game still saves every move (old records go first,
+    # then the older game), and the settings survive.
+    if not _have_lfs():
+        return
+    dev = _fresh()
+    point = _mount(dev)
+    try:
+        s = store.Settings(point, {"level": 3})
+        s.set("level", 5)
+        s.save()
+        for name in ("cornelson", "browne"):
+            g = store.GameStore(point, rules=None, game=name)
+            g.start(name + "-start", "")
+            for i in range(30):
+                g.append("m%d" % i)
+        os.mkdir(point + "/records")
+        n = 0
+        for size in (4096, 512, 64):
+            chunk = b"r" * size
+            try:
+                while True:
+                    f = open(point + "/records/r%03d.triad" % n, "wb")
+                    n += 1
+                    try:
+                        f.write(chunk)
+                    finally:
+                        f.close()
+            except OSError as e:
+                assert store.errno_of(e) == store.ENOSPC, e
+        assert n > 5
+        g = store.GameStore(point)
+        # Long enough that its snapshot outgrows LittleFS's inline files
+        # (which still fit in the directory's metadata when no block is free).
+        moves = _game(150)
+        g.start(START, "roll b:112233 w:112233 start:b")
+        for m in moves:
+            g.append(m)
+            assert g.safe, g.reason
+        assert g.freed and g.freed[0].startswith("records/r000"), g.freed
+        assert store.GameStore(point).load()[1] == moves
+        assert store.Settings(point, {"level": 3}).get("level") == 5
+        print("littlefs full: %d records written, freed to save the game: %s"
+              % (n, " ".join(g.freed)))
+    finally:
+        os.umount(point)

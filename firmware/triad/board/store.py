@@ -1,13 +1,21 @@
-# Persistence of the game in progress and of the settings on the board's flash.
+# Persistence of the games in progress and of the settings on the board's flash.
+# The policy (games, failures, full and read-only flash, corrupt data) is
+# described in docs/store.md; this header keeps the format and the crash
+# reasoning next to the code.
 #
-# Files (under root):
-#   game.snap  snapshot: start position, meta and every move up to a point
-#   game.log   append-only log: one line per move committed since the snapshot
-#   game.tmp   a snapshot being written; renamed over game.snap when complete
-#   settings.txt / settings.tmp   the same write-then-rename for the settings
+# Files (under root), one set per game. Nehren's keep the names of the
+# one-game firmware (<base> = "game"), every other game uses its name
+# (<base> = "browne", "cornelson", ...):
+#   <base>.snap  snapshot: start position, meta and every move up to a point
+#   <base>.log   append-only log: one line per move committed since the snapshot
+#   <base>.tmp   a snapshot being written; renamed over <base>.snap when complete
+#   settings.txt / settings.tmp   board-wide settings (write-then-rename)
+#   settings-<game>.txt / .tmp    a game's own settings, where it has any
 #
-# game.snap (every byte covered by the CRC on the END line):
-#   TG1 <id> <nmoves>\n <position>\n <meta>\n <move> <move> ...\n END <crc16>\n
+# <base>.snap (every byte covered by the CRC on the END line):
+#   TG2 <id> <nmoves> <game>\n <position>\n <meta>\n <move> <move> ...\n END <crc16>\n
+# (TG1 <id> <nmoves>, without the game, is a save of the one-game firmware:
+# always Nehren's, and still resumed as such.)
 # game.log:
 #   L <id> <base> <crc16>\n          header: belongs to game <id>, first record
 #                                    is move number <base> (0-based)
@@ -34,7 +42,8 @@
 #   clear:   removes game.tmp, game.snap, game.log in that order; once the
 #            snapshot is gone there is no game.
 # After load() finds anything but a clean log (torn tail, garbage, stale or
-# missing log, an illegal move) the next append() compacts instead of
+# missing log, an illegal move), and after any write that failed, the next
+# append() compacts (a full snapshot of the game kept in memory) instead of
 # appending, so a new record never lands after bytes that do not verify.
 # If rename cannot replace (not LittleFS or POSIX), it removes then renames;
 # load() then accepts a complete game.tmp while game.snap is missing.
@@ -75,8 +84,17 @@ COMPACT_EVERY = 16
 MAX_FILE = 65536
 MAX_MOVE = 16
 MAX_META = 120
-_MAGIC = "TG1"
+MAX_GAME = 16
+_MAGIC = "TG2"
+_OLD_MAGIC = "TG1"  # the one-game firmware's snapshot: always Nehren's
 _SET_MAGIC = "TS1"
+DEFAULT_GAME = "nehren"
+LEGACY_BASE = "game"  # Nehren's save files keep the one-game firmware's names
+RECORDS_DIR = "records"  # finished records kept on the board, if any
+_SAVE_EXTS = (".snap", ".log", ".tmp")
+EIO = 5
+ENOSPC = 28
+EROFS = 30
 
 
 def _make_table():
@@ -104,8 +122,29 @@ class StoreError(Exception):
     pass
 
 
+def errno_of(e):
+    """The errno of an OSError (both interpreters), else None."""
+    n = getattr(e, "errno", None)
+    if n is None and isinstance(e, OSError) and e.args:
+        n = e.args[0]
+    return n if isinstance(n, int) else None
+
+
+def why(e):
+    """A short reason for the player: why a write did not reach flash."""
+    n = errno_of(e)
+    if n == ENOSPC:
+        return "flash full"
+    if n == EROFS:
+        return "flash read-only"
+    if n == EIO:
+        return "flash write error (EIO)"
+    return "flash write failed (%s)" % (type(e).__name__,)
+
+
 class OsFs:
-    """The real file system. Tests substitute an object with these methods."""
+    """The real file system. Tests substitute an object with these methods
+    (listdir is optional: without it a full flash cannot be cleared)."""
 
     def read(self, path, limit):
         """Up to limit bytes of the file, or None if it does not exist."""
@@ -124,6 +163,13 @@ class OsFs:
             return True
         except OSError:
             return False
+
+    def listdir(self, path):
+        """Names in the directory path ("" = the current one), [] if none."""
+        try:
+            return os.listdir(path) if path else os.listdir()
+        except OSError:
+            return []
 
     def _write(self, path, mode, data):
         f = open(path, mode)
@@ -183,8 +229,19 @@ _OS_FS = OsFs()
 def _prefix(root, fs):
     if not root:
         return ""
-    fs.mkdirs(root)
+    try:
+        fs.mkdirs(root)
+    except Exception:  # reported by the first write that needs it
+        pass
     return root if root.endswith("/") else root + "/"
+
+
+def _readonly(fs):
+    # A driver that knows its mount is read-only (CircuitPython's USB-drive
+    # mode) says so, and skips writes without raising: the store writes as
+    # usual (the driver counts and reports the skips) and then knows that
+    # nothing reached flash.
+    return bool(getattr(fs, "readonly", False))
 
 
 def _atomic_write(fs, tmp, dst, data):
@@ -209,6 +266,23 @@ def _word(text):
     return True
 
 
+def game_name_ok(name):
+    """A game's name as saves and file names carry it: a-z 0-9 _ only."""
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_GAME:
+        return False
+    if name == LEGACY_BASE or name.startswith("settings"):
+        return False
+    for ch in name:
+        if not ("a" <= ch <= "z" or "0" <= ch <= "9" or ch == "_"):
+            return False
+    return True
+
+
+def save_base(game):
+    """The file name (without extension) of a game's save."""
+    return LEGACY_BASE if game == DEFAULT_GAME else game
+
+
 def _decode(b):
     try:
         return b.decode("utf-8")
@@ -216,32 +290,71 @@ def _decode(b):
         return None
 
 
-def _default_rules():
+def _default_rules(game):
     # Imported late so the store itself stays free of the rules when a caller
-    # opts out of validation.
-    from triad.games.nehren import notation
+    # opts out of validation. The game face (triad.games.load) where there is
+    # one; before it, Nehren's notation module has the same two functions.
+    try:
+        from triad import games
 
-    return notation
+        load = getattr(games, "load", None)
+    except ImportError:
+        load = None
+    if load is not None:
+        return load(game)
+    if game == DEFAULT_GAME:
+        from triad.games.nehren import notation
+
+        return notation
+    return None
+
+
+def _head_id(b):
+    f = b.split(b"\n", 1)[0].split() if b else []
+    if len(f) >= 2:
+        try:
+            return int(f[1])
+        except ValueError:
+            pass
+    return -1
 
 
 class GameStore:
-    """The saved game: start(), append() per committed move, load() on boot."""
+    """The saved game of one game: start(), append() per committed move,
+    load() on boot. The moves given since start()/load() are kept in memory,
+    so a failed write can always be made good by a full snapshot later.
 
-    def __init__(self, root="", fs=None, rules=True, compact_every=COMPACT_EVERY):
+    safe: True when every move given is on flash (saved of them are);
+    reason: why not, when safe is False; on_safe(safe, reason) is called on
+    every change of safe. flush() retries without a new move."""
+
+    def __init__(self, root="", fs=None, rules=True, compact_every=COMPACT_EVERY,
+                 game=DEFAULT_GAME, on_safe=None):
+        if not game_name_ok(game):
+            raise ValueError("bad game name %r" % (game,))
         self.fs = fs if fs is not None else _OS_FS
+        self.game = game
         p = _prefix(root, self.fs)
-        self.snap_path = p + "game.snap"
-        self.tmp_path = p + "game.tmp"
-        self.log_path = p + "game.log"
-        # rules: True = the Nehren notation module, None/False = trust the
+        self.root = p
+        b = save_base(game)
+        self.snap_path = p + b + ".snap"
+        self.tmp_path = p + b + ".tmp"
+        self.log_path = p + b + ".log"
+        # rules: True = the game's own notation, None/False = trust the
         # records, or any object with parse_position and parse_move.
         self._rules = rules
         self.compact_every = compact_every
-        self.last_error = None
+        self.on_safe = on_safe
+        self.last_error = None  # what load() found wrong with the flash
+        self.safe = True
+        self.reason = None
+        self.saved = 0  # moves of the game in memory that are on flash
+        self.write_errors = 0  # failed write calls, for the figures
+        self.freed = []  # what was removed to make room, oldest first
         self._forget()
 
     def _forget(self):
-        self._id = 0
+        self._id = 0  # 0: a new game whose id is drawn at its first write
         self._pos = None  # None: nothing known in memory, read the files first
         self._meta = ""
         self._moves = []
@@ -252,8 +365,24 @@ class GameStore:
     def _rules_mod(self):
         r = self._rules
         if r is True:
-            r = self._rules = _default_rules()
+            r = self._rules = _default_rules(self.game)
         return r or None
+
+    def _set_safe(self, ok, reason=None):
+        was = self.safe
+        self.safe = ok
+        self.reason = None if ok else reason
+        if ok:
+            self.saved = len(self._moves)
+        if was != ok and self.on_safe is not None:
+            try:
+                self.on_safe(ok, self.reason)
+            except Exception:  # a reporting bug must not lose the move
+                pass
+
+    def status(self):
+        """(safe, moves on flash, moves in the game, reason or None)."""
+        return self.safe, self.saved, len(self._moves), self.reason
 
     # -- writing ----------------------------------------------------------
 
@@ -265,80 +394,211 @@ class GameStore:
         rules = self._rules_mod()
         if rules is not None:
             rules.parse_position(position_text)  # NotationError if malformed
-        new_id = self._peek_max_id() + 1
-        if new_id >= 1 << 30:
-            new_id = 1
-        self._id = new_id
+        self._id = 0
         self._pos = position_text
         self._meta = meta
         self._moves = []
-        self._compact()
+        self.saved = 0
+        self._clean = False
+        self._flush(None)
 
     def append(self, move_text):
+        """Save one committed move. Raises (after keeping the move) when it is
+        not on flash; the next append() or flush() writes the whole game."""
         if not move_text or not _line_ok(move_text, MAX_MOVE) or not _word(move_text):
             raise ValueError("bad move text %r" % (move_text,))
         if self._pos is None:
             if self.load() is None:
                 raise StoreError("no saved game to append to (call start first)")
         self._moves.append(move_text)
+        self._flush(move_text)
+
+    def flush(self):
+        """Bring flash up to the game in memory if it is behind. Returns
+        safe; never raises."""
+        if self.safe or self._pos is None:
+            return self.safe
         try:
-            if not self._clean or self._since >= self.compact_every:
+            self._flush(None)
+        except Exception:
+            pass
+        return self.safe
+
+    def _flush(self, rec):
+        fs = self.fs
+        try:
+            if rec is not None and self._clean and self._since < self.compact_every:
+                crc = crc16(rec.encode(), self._crc)
+                self._clean = False  # until the record is surely whole
+                try:
+                    fs.append(self.log_path, ("%s %04x\n" % (rec, crc)).encode())
+                except OSError as e:
+                    # Never append after a failed append: a record may be
+                    # half on flash. Only a full flash is retried at once.
+                    if errno_of(e) != ENOSPC:
+                        raise
+                    self.write_errors += 1
+                    self._compact_making_room()
+                else:
+                    self._crc = crc
+                    self._since += 1
+                    self._clean = True
+            else:
+                self._compact_making_room()
+        except Exception as e:
+            self._clean = False
+            self.write_errors += 1
+            self._set_safe(False, why(e))
+            raise
+        if _readonly(fs):
+            # A driver that knows its mount is read-only skipped every write
+            # (so nothing was written partially) and tells the player itself,
+            # at most once a minute: no exception, but not safe.
+            self._clean = False
+            self._set_safe(False, "flash read-only")
+            return
+        self._set_safe(True)
+
+    def _compact_making_room(self):
+        tmp_gone = False
+        for _ in range(64):
+            try:
                 self._compact()
                 return
-            crc = crc16(move_text.encode(), self._crc)
-            self.fs.append(self.log_path, ("%s %04x\n" % (move_text, crc)).encode())
-        except Exception:
-            # What reached flash is unknown: read it again before next time.
-            self._forget()
-            raise
-        self._crc = crc
-        self._since += 1
+            except OSError as e:
+                if errno_of(e) != ENOSPC:
+                    raise
+                self.write_errors += 1
+                fs = self.fs
+                if not tmp_gone and fs.exists(self.snap_path):
+                    # Our own half-written snapshot goes first, once.
+                    tmp_gone = True
+                    fs.remove(self.tmp_path)
+                    continue
+                if not self.make_room():
+                    raise
+        raise OSError(ENOSPC, "flash full")
 
     def clear(self):
         self._forget()
+        self.saved = 0
         fs = self.fs
         fs.remove(self.tmp_path)
         fs.remove(self.snap_path)
         fs.remove(self.log_path)
+        self._set_safe(True)
+
+    def _tmp_is_whole(self):
+        b = self.fs.read(self.tmp_path, MAX_FILE + 1)
+        if not b or len(b) > MAX_FILE or len(b) < 10:
+            return False
+        t = len(b) - 9
+        if b[t:t + 4] != b"END " or b[-1:] != b"\n":
+            return False
+        try:
+            return int(b[t + 4:t + 8], 16) == crc16(b[:t])
+        except ValueError:
+            return False
 
     def _compact(self):
+        fs = self.fs
+        if self._id == 0:
+            new_id = self._peek_max_id() + 1
+            self._id = 1 if new_id >= 1 << 30 else new_id
         moves = self._moves
-        text = "%s %d %d\n%s\n%s\n%s\n" % (
-            _MAGIC, self._id, len(moves), self._pos, self._meta, " ".join(moves))
+        text = "%s %d %d %s\n%s\n%s\n%s\n" % (
+            _MAGIC, self._id, len(moves), self.game, self._pos, self._meta, " ".join(moves))
         data = text.encode()
         data += ("END %04x\n" % crc16(data)).encode()
         header = "L %d %d" % (self._id, len(moves))
         crc = crc16(header.encode())
         self._clean = False
-        fs = self.fs
+        if fs.exists(self.tmp_path) and not fs.exists(self.snap_path) and self._tmp_is_whole():
+            # A cut between removing the old snapshot and renaming the new
+            # one (a rename that cannot replace) left the game only in
+            # game.tmp: make it the snapshot before game.tmp is reused.
+            fs.rename(self.tmp_path, self.snap_path)
+        _atomic_write(fs, self.tmp_path, self.snap_path, data)
+        # Every move is on flash now, in the snapshot. A log header that does
+        # not make it leaves the log stale or torn: ignored on load, and the
+        # next write compacts again.
         try:
-            if fs.exists(self.tmp_path) and not fs.exists(self.snap_path):
-                # A cut between removing the old snapshot and renaming the
-                # new one (a rename that cannot replace) left the game only
-                # in game.tmp: make it the snapshot before game.tmp is reused.
-                fs.rename(self.tmp_path, self.snap_path)
-            _atomic_write(fs, self.tmp_path, self.snap_path, data)
-            self.fs.write(self.log_path, ("%s %04x\n" % (header, crc)).encode())
+            fs.write(self.log_path, ("%s %04x\n" % (header, crc)).encode())
         except Exception:
-            self._forget()
-            raise
+            self.write_errors += 1
+            return
         self._crc = crc
         self._since = 0
         self._clean = True
 
     def _peek_max_id(self):
+        # Ids are drawn board-wide (over every game's save), so a higher id
+        # is a game started later: make_room() removes the lowest first.
         best = self._id
         for path in (self.snap_path, self.tmp_path, self.log_path):
-            b = self.fs.read(path, 40)
-            if not b:
-                continue
-            f = b.split(b"\n", 1)[0].split()
-            if len(f) >= 2:
-                try:
-                    best = max(best, int(f[1]))
-                except ValueError:
-                    pass
+            best = max(best, _head_id(self.fs.read(path, 40)))
+        for gid, _ in self._other_saves():
+            best = max(best, gid)
         return best
+
+    # -- a full flash -------------------------------------------------------
+
+    def _list(self, path):
+        ls = getattr(self.fs, "listdir", None)
+        if ls is None:
+            return []
+        try:
+            return list(ls(path))
+        except OSError:
+            return []
+
+    def _other_saves(self):
+        """[(id, base)] of the other games' saves here, oldest first."""
+        mine = save_base(self.game)
+        bases = []
+        for name in self._list(self.root[:-1]):
+            for ext in _SAVE_EXTS:
+                if name.endswith(ext):
+                    b = name[: -len(ext)]
+                    if b != mine and b not in bases and (b == LEGACY_BASE or game_name_ok(b)):
+                        bases.append(b)
+        out = []
+        for b in bases:
+            gid = -1
+            for ext in _SAVE_EXTS:
+                gid = max(gid, _head_id(self.fs.read(self.root + b + ext, 40)))
+            out.append((gid, b))
+        out.sort()
+        return out
+
+    def make_room(self):
+        """Remove the first thing the rule allows (docs/store.md): a
+        leftover settings temporary file, then the oldest record kept on the board, then the
+        other games' saves, the one started longest ago first. Never the
+        settings, never this game's save. True if something went."""
+        fs = self.fs
+        for name in self._list(self.root[:-1]):
+            # A settings.tmp is never read: a leftover of a cut save.
+            if name.startswith("settings") and name.endswith(".tmp"):
+                fs.remove(self.root + name)
+                if not fs.exists(self.root + name):
+                    self.freed.append(name)
+                    return True
+        rd = self.root + RECORDS_DIR
+        names = self._list(rd)
+        names.sort()
+        for name in names:
+            fs.remove(rd + "/" + name)
+            if not fs.exists(rd + "/" + name):
+                self.freed.append(RECORDS_DIR + "/" + name)
+                return True
+        for _, b in self._other_saves():
+            for ext in _SAVE_EXTS:
+                fs.remove(self.root + b + ext)
+            if not fs.exists(self.root + b + ".snap"):
+                self.freed.append(b)
+                return True
+        return False
 
     # -- reading ----------------------------------------------------------
 
@@ -351,14 +611,16 @@ class GameStore:
         except MemoryError:
             self._forget()
             self.last_error = "saved game too large to read"
-            return None
+            got = None
         except Exception as e:  # a file system error must not stop the boot
             self._forget()
             self.last_error = "saved game unreadable: %r" % (e,)
-            return None
+            got = None
         if got is None:
             self._forget()
+            self._set_safe(True)
             return None
+        self._set_safe(True)
         return self._pos, list(self._moves), self._meta
 
     def _warn(self, msg):
@@ -482,9 +744,22 @@ class GameStore:
             self.last_error = "saved game is malformed; not resumed"
             return None
         head = lines[0].split()
-        if not head or head[0] != _MAGIC:
+        if not head or head[0] not in (_MAGIC, _OLD_MAGIC):
             self.last_error = "saved game has an unknown format %r; not resumed" % (
                 head[0] if head else "")
+            return None
+        game = DEFAULT_GAME
+        if head[0] == _MAGIC:
+            game = head[3] if len(head) == 4 else ""
+            if not game_name_ok(game):
+                self.last_error = "saved game is malformed (game name); not resumed"
+                return None
+        elif len(head) != 3:
+            self.last_error = "saved game is malformed; not resumed"
+            return None
+        if game != self.game:
+            self.last_error = "saved game is a game of %s, not of %s; not resumed" % (
+                game, self.game)
             return None
         try:
             gid = int(head[1])
@@ -517,16 +792,31 @@ class GameStore:
 
 
 class Settings:
-    """Named integer settings, saved atomically (write tmp, then rename)."""
+    """Named integer settings, saved atomically (write tmp, then rename).
 
-    def __init__(self, root="", defaults=None, fs=None):
+    game None: the board-wide file settings.txt. game "name": that game's own
+    settings in settings-name.txt; while that file does not exist yet, its
+    values come from settings.txt (where the one-game firmware kept them),
+    then from the defaults. safe/reason/on_safe as for GameStore: a failed
+    save() raises, keeps the change, and the next save() writes it."""
+
+    def __init__(self, root="", defaults=None, fs=None, game=None, on_safe=None, make_room=None):
+        if game is not None and not game_name_ok(game):
+            raise ValueError("bad game name %r" % (game,))
         self.fs = fs if fs is not None else _OS_FS
         p = _prefix(root, self.fs)
-        self.path = p + "settings.txt"
-        self.tmp_path = p + "settings.tmp"
+        name = "settings" if game is None else "settings-" + game
+        self.game = game
+        self.path = p + name + ".txt"
+        self.tmp_path = p + name + ".tmp"
+        self._board_path = None if game is None else p + "settings.txt"
         self.defaults = dict(defaults or {})
         self._values = dict(self.defaults)
         self._dirty = False
+        self.on_safe = on_safe
+        self.make_room = make_room  # e.g. a GameStore's make_room, on ENOSPC
+        self.safe = True
+        self.reason = None
         self.last_error = None
         try:
             self._load()
@@ -537,10 +827,8 @@ class Settings:
             self.last_error = "settings unreadable (%r); using defaults" % (e,)
             self._values = dict(self.defaults)
 
-    def _load(self):
-        data = self.fs.read(self.path, 4097)
-        if data is None:
-            return
+    def _parse(self, data):
+        """{name: value} of a settings file, or None if it is corrupt."""
         tail = len(data) - 9
         ok = 0 < tail and len(data) <= 4096 and data[tail:tail + 4] == b"END "
         if ok:
@@ -551,9 +839,8 @@ class Settings:
         text = _decode(data[:tail]) if ok else None
         lines = text.split("\n") if text is not None else []
         if not lines or lines[0] != _SET_MAGIC:
-            self.last_error = "settings file is corrupt; using defaults"
-            return
-        values = dict(self.defaults)
+            return None
+        values = {}
         for ln in lines[1:-1]:
             i = ln.find("=")
             try:
@@ -562,6 +849,29 @@ class Settings:
                 values[ln[:i]] = int(ln[i + 1 :])
             except ValueError:
                 self.last_error = "settings entry %r ignored" % (ln,)
+        return values
+
+    def _load(self):
+        data = self.fs.read(self.path, 4097)
+        if data is None:
+            if self._board_path is None:
+                return
+            # A game's first settings: carry over what the board file holds.
+            data = self.fs.read(self._board_path, 4097)
+            got = self._parse(data) if data is not None else None
+            if got:
+                for k in self.defaults:
+                    if k in got:
+                        self._values[k] = got[k]
+            self.last_error = None
+            return
+        got = self._parse(data)
+        if got is None:
+            self.last_error = "settings file is corrupt; using defaults"
+            return
+        values = dict(self.defaults)
+        for k in got:
+            values[k] = got[k]
         self._values = values
 
     def get(self, name):
@@ -576,16 +886,42 @@ class Settings:
             self._values[name] = value
             self._dirty = True
 
+    def _set_safe(self, ok, reason=None):
+        was = self.safe
+        self.safe = ok
+        self.reason = None if ok else reason
+        if was != ok and self.on_safe is not None:
+            try:
+                self.on_safe(ok, self.reason)
+            except Exception:
+                pass
+
     def save(self):
-        """Write if anything changed; True if it wrote."""
+        """Write if anything changed; True if it wrote. On a read-only flash
+        the driver skips the write: False (safe False); any other failure
+        raises, and the change is written by the next save()."""
         if not self._dirty:
             return False
+        fs = self.fs
         names = sorted(self._values)
         out = _SET_MAGIC + "\n"
         for n in names:
             out += "%s=%d\n" % (n, self._values[n])
         data = out.encode()
         data += ("END %04x\n" % crc16(data)).encode()
-        _atomic_write(self.fs, self.tmp_path, self.path, data)
+        for _ in range(64):
+            try:
+                _atomic_write(fs, self.tmp_path, self.path, data)
+                break
+            except Exception as e:
+                room = self.make_room
+                if errno_of(e) == ENOSPC and room is not None and room():
+                    continue
+                self._set_safe(False, why(e))
+                raise
+        if _readonly(fs):
+            self._set_safe(False, "flash read-only")
+            return False
         self._dirty = False
+        self._set_safe(True)
         return True

@@ -1,0 +1,122 @@
+# The store's fault property, shared by the deterministic loop of
+# tests/fw/test_store_faults.py (CPython and MicroPython) and the hypothesis
+# test of tests/host/test_store_faults_hypothesis.py:
+#
+#   play a whole Nehren game into a GameStore on a FaultFs that fails the
+#   chosen calls; then restart (a fresh store on the surviving files, no
+#   faults). The resumed game is the committed moves up to some point at or
+#   after the last one the store reported saved, and every move after it
+#   was reported unsaved (its append raised); then the game goes on to the
+#   end and all of it is saved.
+from triad.board import store
+from triad.games.nehren import core, notation
+
+from faultfs import FaultFs
+
+START = notation.START
+META = "roll b:112233 w:112233 start:b"
+
+_GAMES = {}
+
+
+def nehren_game(n, seed=0):
+    """n move texts of a legal Nehren game (deterministic in seed), mostly
+    without Triads so it lasts."""
+    key = (n, seed)
+    if key in _GAMES:
+        return _GAMES[key]
+    pos = notation.parse_position(START)
+    out = []
+    x = (seed * 2654435761 + 1) & 0x7FFFFFFF
+    while len(out) < n:
+        legal = pos.legal_moves()
+        if not legal:
+            break
+        quiet = [m for m in legal if not core.m_removed(m)]
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        pick = quiet if quiet and x % 10 else legal
+        m = pick[(x >> 8) % len(pick)]
+        out.append(notation.format_move(m))
+        pos.make(m)
+    _GAMES[key] = out
+    return out
+
+
+class Stats:
+    def __init__(self):
+        self.games = 0
+        self.faults = 0  # faults the file system actually injected
+        self.moves = 0  # moves committed
+        self.unsaved = 0  # moves reported unsaved and not resumed (told)
+        self.lost = 0  # moves reported saved but not resumed: must stay 0
+
+    def line(self):
+        return "%d games, %d moves, %d faults injected, %d moves reported unsaved, %d moves lost" % (
+            self.games, self.moves, self.faults, self.unsaved, self.lost)
+
+
+def play(moves, plan, stats, compact_every=4, capacity=None, files=None):
+    """One game under plan; checks the property, returns the restart's load."""
+    fs = FaultFs(files, plan, capacity)
+    flips = []
+    g = store.GameStore("", fs, compact_every=compact_every,
+                        on_safe=lambda ok, why: flips.append((ok, why)))
+    committed = []
+    reported = []
+    try:
+        g.start(START, META)
+    except OSError:
+        pass
+    for i in range(len(moves)):
+        committed.append(moves[i])
+        try:
+            g.append(moves[i])
+        except OSError:
+            reported.append(i)
+            assert not g.safe and g.reason, (plan, i)
+        else:
+            assert g.safe and g.saved == len(committed), (plan, i)
+    saved = g.saved
+    # on_safe reports every change, alternating, starting with "not safe".
+    for j in range(len(flips)):
+        assert flips[j][0] == (j % 2 == 1), flips
+        assert flips[j][0] or flips[j][1]
+    assert (not flips and g.safe) or flips[-1][0] == g.safe
+
+    # Power comes back: a fresh store, the files as they are, no faults.
+    fs2 = FaultFs(fs.files)
+    g2 = store.GameStore("", fs2, compact_every=compact_every)
+    got = g2.load()
+    assert g2.last_error is None or "torn" in g2.last_error, (plan, g2.last_error, fs.log)
+    k = 0
+    if got is not None:
+        k = len(got[1])
+        assert got[0] == START and got[2] == META, (plan, got)
+        assert got[1] == committed[:k], (plan, got[1], committed, fs.log)
+    lost = saved - k if saved > k else 0
+    assert lost == 0, (plan, k, saved, fs.log)
+    for i in range(k, len(committed)):
+        assert i in reported, (plan, i, k, reported, fs.log)
+    stats.games += 1
+    stats.faults += fs.faults
+    stats.moves += len(committed)
+    stats.unsaved += len(committed) - k
+    stats.lost += lost
+
+    # The game goes on from what was resumed and ends fully saved.
+    if got is None:
+        g2.start(START, META)
+    for m in committed[k:]:
+        g2.append(m)
+    assert g2.safe
+    assert store.GameStore("", FaultFs(fs2.files)).load() == (START, committed, META)
+    return got
+
+
+def count_calls(moves, compact_every=4):
+    fs = FaultFs()
+    g = store.GameStore("", fs, compact_every=compact_every)
+    g.start(START, META)
+    for m in moves:
+        g.append(m)
+    return fs.calls
