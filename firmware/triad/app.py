@@ -44,8 +44,8 @@ class App:
             defaults[k] = SETTING_DEFAULTS[k]
         for k in game.SETTINGS:
             defaults[k] = game.SETTINGS[k]
-        self.settings = Settings(root, defaults, fs)
-        self.store = GameStore(root, fs)
+        self.store = GameStore(root, fs, game=game.NAME, on_safe=self._on_safe)
+        self.settings = Settings(root, defaults, fs, game=game.NAME, make_room=self.store.make_room)
         self.protocol = Protocol(None, serial.write, self.settings, self._apply_setting)
         ctl = Controller(game, desc, self.store, self.settings, _roll, self.protocol, self.ticks_ms)
         self.ctl = ctl
@@ -84,6 +84,13 @@ class App:
         data = self.serial.read()
         if data:
             self.protocol.feed(data)
+
+    def _on_safe(self, safe, reason):
+        # The store's word on whether every committed move is on flash: the
+        # player is told both ways (status LEDs, serial line, page).
+        ctl = getattr(self, "ctl", None)
+        if ctl is not None:
+            ctl.saved_state(safe, reason)
 
     def _apply_setting(self, name, value):
         """A setting changed over the serial line: put it in effect now and

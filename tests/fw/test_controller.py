@@ -375,3 +375,33 @@ def test_unreadable_save_is_not_overwritten_until_the_player_asks():
     assert [t for k, t in rig.events.seen if k == "error" and "kept" in t]
     rig.press(C.BTN_NEW, long=True)  # the player starts a new game by hand
     assert store.writes and store.writes[0][0] == "start"
+
+
+def test_a_failed_save_is_shown_until_the_store_writes_the_game_again():
+    from faultfs import FaultFs
+    from triad.board.store import GameStore
+
+    fs = FaultFs()
+    rig = Rig()
+    store = GameStore("", fs, game="nehren", on_safe=rig.ctl.saved_state)
+    rig.ctl.store = store
+    rig.ctl.start_position(START)
+    rig.occ[:] = rig.ctl.expected
+    rig.wait(1000)
+    # The next flash call fails once (the move's append).
+    fs.plan[fs.calls] = "eio"
+    rig.move("c1", "c4")
+    assert rig.moves() == "c1c4"  # the move stands on the table
+    assert any(k == "unsaved" for k, _ in rig.events.seen)
+    seen = []
+    for _ in range(12):
+        rig.wait(100)
+        seen.append(rig.status(pico_v1.STATUS_TURN_BLACK))
+    assert pal.ERROR in seen  # the turn LEDs blink red: not safely saved
+    # The controller writes the whole game again: safe, and the player is told.
+    rig.wait(2500)
+    assert ("saved", "all moves are on flash") in rig.events.seen
+    assert not rig.ctl.unsaved
+    assert pal.ERROR not in rig.leds_over("a1", 10) + [rig.status(pico_v1.STATUS_TURN_BLACK)]
+    back = GameStore("", fs, game="nehren").load()
+    assert back[1] == ["c1c4"]

@@ -26,6 +26,7 @@ BANNER_MS = const(2000)
 HINT_BUDGET_MS = const(1500)  # engine time for a hint
 THINK_BUDGET_MS = const(2500)  # engine time for the board's own move
 OPPONENT_OFF = const(-1)
+FLUSH_MS = const(2000)  # how often an unsaved game is written again
 MAX_STEPS = const(32)  # the longest footprint of any game
 
 # States
@@ -125,6 +126,8 @@ class Controller:
         self.values_until = 0
         self.note2 = False  # the position needs telling (the game's notice)
         self.errors = 0  # count of error situations entered (for tests and the protocol)
+        self.unsaved = False  # committed moves not (yet) on flash: told on the status LEDs
+        self._flush_at = None
         self._in_error = False
         self.selftest = None
         self._state_before_test = PLAY
@@ -220,13 +223,26 @@ class Controller:
 
     def _save(self, what, *args):
         # A full or failing flash must not stop the game on the table: the
-        # move stands, and the host is told that it is not saved.
+        # move stands, the player is told it is not saved, and the store
+        # writes the whole game again later (flush in update).
         if self.store is None:
             return
         try:
             getattr(self.store, what)(*args)
         except Exception as e:
             self.events.event("error", "not saved (%s): %s" % (what, e))
+            if not getattr(self.store, "on_safe", None):
+                self.unsaved = True
+                self._flush_at = None
+
+    def saved_state(self, safe, reason):
+        """The store says whether every committed move is on flash."""
+        self.unsaved = not safe
+        self._flush_at = None  # the next write is tried FLUSH_MS from now
+        if safe:
+            self.events.event("saved", "all moves are on flash")
+        else:
+            self.events.event("unsaved", reason or "flash write failed")
 
     def _sync_expected(self):
         g = self.game
@@ -311,6 +327,14 @@ class Controller:
         an event code or -1."""
         if button >= 0:
             self._button(button, now)
+        if self.unsaved and self.store is not None:
+            if self._flush_at is None:
+                self._flush_at = ticks_add(now, FLUSH_MS)
+            elif ticks_diff(now, self._flush_at) >= 0:
+                self._flush_at = ticks_add(now, FLUSH_MS)
+                flush = getattr(self.store, "flush", None)
+                if flush is not None:
+                    flush()
         st = self.state
         if st == SELFTEST:
             self.selftest.update(occ, now)  # type: ignore[union-attr]

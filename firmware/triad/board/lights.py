@@ -39,7 +39,7 @@ def render(ctl, frame, now, occ):
     pos = ctl.pos
     fast = (now // pal.FAST_BLINK_MS) & 1
     slow = (now // pal.SLOW_BLINK_MS) & 1
-    _status(ctl, frame)
+    _status(ctl, frame, now)
     if st == _OVER:
         _render_win(ctl, frame, now)
         return
@@ -185,13 +185,17 @@ def _render_win(ctl, frame, now):
             _set(frame, i, rgb)
 
 
-def _status(ctl, frame):
+def _status(ctl, frame, now):
     b = ctl.board
     g = ctl.game
     base = ctl.n
     pos = ctl.pos
     if ctl.state != _OVER:
         _set(frame, base + b.STATUS_TURN[pos.side], pal.TURN)
+    if ctl.unsaved and (now // pal.SLOW_BLINK_MS) & 1:
+        # Not safely saved: every turn LED blinks red until the store says so.
+        for s in b.STATUS_TURN:
+            _set(frame, base + s, pal.ERROR)
     score_slots = b.STATUS_SCORE
     for p in range(len(score_slots)):
         slots = score_slots[p]

@@ -292,21 +292,13 @@ def _decode(b):
 
 def _default_rules(game):
     # Imported late so the store itself stays free of the rules when a caller
-    # opts out of validation. The game face (triad.games.load) where there is
-    # one; before it, Nehren's notation module has the same two functions.
+    # opts out of validation: the game's face checks positions and moves.
+    from triad import games
+
     try:
-        from triad import games
-
-        load = getattr(games, "load", None)
-    except ImportError:
-        load = None
-    if load is not None:
-        return load(game)
-    if game == DEFAULT_GAME:
-        from triad.games.nehren import notation
-
-        return notation
-    return None
+        return games.load(game)
+    except ValueError:
+        return None
 
 
 def _head_id(b):
