@@ -63,7 +63,7 @@ THREATS = bytearray(2 * MAX_THREATS)
 
 def evaluate_py(pos):
     """The plain reference: evaluate_viper must give the same score and leave
-    the same OUT and THREATS (tests/fw/test_eval_fast.py)."""
+    the same OUT and THREATS (tests/fw/test_engine_eval.py)."""
     board = pos.board
     reach = REACH
     # (A loop, not reach[:] = ...: a slice allocates on older MicroPython.)
