@@ -365,6 +365,33 @@ def _repeated(rep: ptr32, j: int, h1: int) -> bool:
     return False
 
 
+@micropython.viper
+def _make(board: ptr8, score: ptr8, m: int, side: int):
+    """core.Position.make of m by side, except flipping pos.side (the caller
+    does: viper cannot set an attribute cheaply)."""
+    board[m & 127] = 0
+    board[(m >> 7) & 127] = (side << 2) | ((m >> 14) & 3)
+    rem = (m >> 18) & 127
+    if rem != 0:
+        board[rem] = 0
+        score[side] = int(score[side]) + 1
+
+
+@micropython.viper
+def _unmake(board: ptr8, score: ptr8, m: int, side: int):
+    """core.Position.unmake of m made by side (pos.side flipped back by the
+    caller)."""
+    sb = side << 2
+    to = (m >> 7) & 127
+    rem = (m >> 18) & 127
+    board[to] = 0
+    if rem != 0:
+        score[side] = int(score[side]) - 1
+        if rem != to:
+            board[rem] = sb | ((m >> 25) & 3)
+    board[m & 127] = sb | ((m >> 16) & 3)
+
+
 class Engine:
     def __init__(self, level=5, tt_entries=1024, seed=1, stack=1600, history_max=64):
         """tt_entries: transposition table size (rounded down to a power of
@@ -649,6 +676,8 @@ class Engine:
         k2 = self.killers[kj + 1]
         _order_moves(buf, order, start, end, ttm, k1, k2, hist)
         side = p.side
+        other = side ^ 1
+        board = p.board
         st = (side << 2) | score[side]
         alpha0 = alpha
         best = -INF
@@ -660,14 +689,16 @@ class Engine:
                 _pick(buf, order, i, end)
             m = buf[i]
             _child_keys(keys, kj, m, st)
-            p.make(m)
+            _make(board, score, m, side)
+            p.side = other
             if n == 0:
                 sc = -self._search(depth - 1, ply + 1, -beta, -alpha, end)
             else:
                 sc = -self._search(depth - 1, ply + 1, -alpha - 1, -alpha, end)
                 if alpha < sc < beta and not self.stop:
                     sc = -self._search(depth - 1, ply + 1, -beta, -alpha, end)
-            p.unmake(m)
+            p.side = side
+            _unmake(board, score, m, side)
             if self.stop:
                 return 0
             n += 1
@@ -713,7 +744,10 @@ class Engine:
     def _quiesce(self, ply, alpha, beta, start):
         """Stand pat or take a Triad."""
         p = self.pos
-        stand = evaluate_parts(p.board, p.score, p.side)
+        board = p.board
+        score = p.score
+        side = p.side
+        stand = evaluate_parts(board, score, side)
         if stand >= beta:
             return stand
         out = OUT
@@ -739,12 +773,14 @@ class Engine:
                 continue
             if self._tick():
                 return 0
-            p.make(m)
-            if p.game_over():
+            _make(board, score, m, side)
+            p.side = side ^ 1
+            if score[side] >= core.WIN_TRIADS:
                 sc = WIN - ply - 1
             else:
                 sc = -self._quiesce(ply + 1, -beta, -alpha, end)
-            p.unmake(m)
+            p.side = side
+            _unmake(board, score, m, side)
             if self.stop:
                 return 0
             if sc > alpha:
