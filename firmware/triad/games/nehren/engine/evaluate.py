@@ -17,7 +17,9 @@
 # be the one that would move), never a subset: when a side has no threat
 # here it has no Triad-forming move, which lets the quiescence search skip
 # move generation.
-from triad.compat import const
+from array import array
+
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16
 from triad.games.nehren import core
 
 # Value of having made n Triads (n = 0..3); the engine reports a win as
@@ -59,8 +61,13 @@ MAX_THREATS = const(40)
 THREATS = bytearray(2 * MAX_THREATS)
 
 
-def evaluate(pos):
-    board = pos.board
+def evaluate_py(pos):
+    """The plain reference: evaluate_viper must give the same score and leave
+    the same OUT and THREATS (tests/fw/test_engine_eval.py)."""
+    return _evaluate_py(pos.board, pos.score, pos.side)
+
+
+def _evaluate_py(board, score, stm):
     reach = REACH
     # (A loop, not reach[:] = ...: a slice allocates on older MicroPython.)
     for sq in core.CELLS:
@@ -123,7 +130,6 @@ def evaluate(pos):
     t1c = 0
     lat0 = 0
     lat1 = 0
-    stm = pos.side
     th = THREATS
     nth = 0
     k = 0
@@ -203,7 +209,6 @@ def evaluate(pos):
                 e = e2
                 e2 = 0
 
-    score = pos.score
     s0 = score[0]
     s1 = score[1]
     val = TRIAD_VALUE[s0] - TRIAD_VALUE[s1]
@@ -231,3 +236,229 @@ def evaluate(pos):
     out[1] = mob0 if mob0 < 255 else 255
     out[2] = t1
     return val
+
+
+# -- the same evaluation in viper (what MicroPython uses) ------------------
+#
+# evaluate_py's loops, statement for statement, over integer tables instead
+# of tuples, so it gives the same score and fills OUT and THREATS with the
+# same values in the same order (the quiescence search generates its moves
+# from THREATS in that order, so the order is part of the search's result).
+# On CPython the shim makes it plain Python, which is what lets the tests
+# compare the two there as well.
+_TRIAD_VALUE = array("H", TRIAD_VALUE)
+_GAIN = array("H", GAIN)
+_DIRS11 = bytes(d + 11 for d in core.DIRECTIONS)  # biased to fit in bytes
+_AXES = bytes(core.AXES)
+_CELLS = core.CELLS
+
+
+@micropython.viper
+def evaluate_viper(board: ptr8, score: ptr8, stm: int) -> int:
+    reach = ptr8(REACH)
+    dice = ptr8(DICE)
+    th = ptr8(THREATS)
+    out = ptr8(OUT)
+    cells = ptr8(_CELLS)
+    centre = ptr8(CENTRE)
+    dirs = ptr8(_DIRS11)
+    axes = ptr8(_AXES)
+    ci = 0
+    while ci < 36:
+        sq = int(cells[ci])
+        reach[sq] = 0
+        reach[100 + sq] = 0
+        ci += 1
+    mob0 = 0
+    mob1 = 0
+    blk0 = 0
+    blk1 = 0
+    cen0 = 0
+    cen1 = 0
+    nd = 0
+    ci = 0
+    while ci < 36:
+        sq = int(cells[ci])
+        ci += 1
+        p = int(board[sq])
+        if p == 0:
+            continue
+        if nd < 12:
+            dice[nd] = sq
+            nd += 1
+        v = p & 3
+        base = (p >> 2) * 100
+        cnt = 0
+        di = 0
+        while di < 8:
+            d = int(dirs[di]) - 11
+            di += 1
+            s = sq + d
+            if int(board[s]) != 0:
+                continue
+            if v != 1:
+                reach[base + s] = int(reach[base + s]) | 2
+                cnt += 1
+            s += d
+            if int(board[s]) != 0:
+                continue
+            if v != 2:
+                reach[base + s] = int(reach[base + s]) | 4
+                cnt += 1
+            s += d
+            if int(board[s]) != 0:
+                continue
+            if v != 3:
+                reach[base + s] = int(reach[base + s]) | 8
+                cnt += 1
+        if base != 0:
+            mob1 += cnt
+            cen1 += int(centre[sq])
+            if cnt == 0:
+                blk1 += 1
+        else:
+            mob0 += cnt
+            cen0 += int(centre[sq])
+            if cnt == 0:
+                blk0 += 1
+
+    t0 = 0
+    t0c = 0
+    t1 = 0
+    t1c = 0
+    lat0 = 0
+    lat1 = 0
+    nth = 0
+    k = 0
+    while k < nd:
+        sq = int(dice[k])
+        k += 1
+        x = int(board[sq])
+        ai = 0
+        while ai < 4:
+            ax = int(axes[ai])
+            ai += 1
+            y = int(board[sq + ax])
+            e = 0
+            e2 = 0
+            if y == 0:
+                y = int(board[sq + ax + ax])
+                if y == 0 or y == 8:
+                    continue
+                e = sq + ax
+            elif y == 8:
+                continue
+            else:
+                e = sq - ax
+                if int(board[e]) != 0:
+                    e = 0
+                e2 = sq + ax + ax
+                if int(board[e2]) != 0:
+                    e2 = 0
+                if e == 0:
+                    if e2 == 0:
+                        continue
+                    e = e2
+                    e2 = 0
+            vx = x & 3
+            vy = y & 3
+            if vx == vy:
+                bit = 1 << vx
+            else:
+                bit = 1 << (6 - vx - vy)
+            cx = x & 4
+            cy = y & 4
+            while e != 0:
+                if (cx | cy) != 0:
+                    if (int(reach[e]) & bit) != 0:
+                        if stm == 0 and nth < 2 * MAX_THREATS:
+                            j = 0
+                            while j < nth:
+                                if int(th[j]) == e and int(th[j + 1]) == bit:
+                                    break
+                                j += 2
+                            if j == nth:
+                                th[nth] = e
+                                th[nth + 1] = bit
+                                nth += 2
+                        if t0 == 0:
+                            t0 = 1
+                            t0c = e
+                        elif t0 == 1 and e != t0c:
+                            t0 = 2
+                    else:
+                        lat0 += 1
+                if (cx & cy) == 0:
+                    if (int(reach[100 + e]) & bit) != 0:
+                        if stm != 0 and nth < 2 * MAX_THREATS:
+                            j = 0
+                            while j < nth:
+                                if int(th[j]) == e and int(th[j + 1]) == bit:
+                                    break
+                                j += 2
+                            if j == nth:
+                                th[nth] = e
+                                th[nth + 1] = bit
+                                nth += 2
+                        if t1 == 0:
+                            t1 = 1
+                            t1c = e
+                        elif t1 == 1 and e != t1c:
+                            t1 = 2
+                    else:
+                        lat1 += 1
+                e = e2
+                e2 = 0
+
+    tv = ptr16(_TRIAD_VALUE)
+    gain = ptr16(_GAIN)
+    s0 = int(score[0])
+    s1 = int(score[1])
+    val = int(tv[s0]) - int(tv[s1])
+    val += (mob0 - mob1) * W_MOBILITY
+    val -= (blk0 - blk1) * W_BLOCKED
+    val += cen0 - cen1
+    val += (lat0 - lat1) * W_LATENT
+    out[3] = nth >> 1
+    if stm != 0:
+        if t0 > 1:
+            val += (int(gain[s0]) * T_OPP_MANY) >> 6
+        elif t0 != 0:
+            val += (int(gain[s0]) * T_OPP_ONE) >> 6
+        if t1 > 1:
+            val -= (int(gain[s1]) * T_OWN_MANY) >> 6
+        elif t1 != 0:
+            val -= (int(gain[s1]) * T_OWN_ONE) >> 6
+        out[0] = t1
+        if mob1 < 255:
+            out[1] = mob1
+        else:
+            out[1] = 255
+        out[2] = t0
+        return 0 - val
+    if t1 > 1:
+        val -= (int(gain[s1]) * T_OPP_MANY) >> 6
+    elif t1 != 0:
+        val -= (int(gain[s1]) * T_OPP_ONE) >> 6
+    if t0 > 1:
+        val += (int(gain[s0]) * T_OWN_MANY) >> 6
+    elif t0 != 0:
+        val += (int(gain[s0]) * T_OWN_ONE) >> 6
+    out[0] = t0
+    if mob0 < 255:
+        out[1] = mob0
+    else:
+        out[1] = 255
+    out[2] = t1
+    return val
+
+
+# evaluate_parts(board, score, side): what the search calls (no Position
+# attribute look-ups per node); the viper one on MicroPython, the plain one
+# (faster there) on CPython.
+evaluate_parts = evaluate_viper if MICROPYTHON else _evaluate_py
+
+
+def evaluate(pos):
+    """Score pos for the side to move (see the top of this file)."""
+    return evaluate_parts(pos.board, pos.score, pos.side)

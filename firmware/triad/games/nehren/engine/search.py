@@ -14,9 +14,9 @@
 # of the rules core (from/to/new/old/removed fields), removal included.
 from array import array
 
-from triad.compat import const, ticks_add, ticks_diff
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_add, ticks_diff
 from triad.games.nehren import core
-from triad.games.nehren.engine.evaluate import evaluate, OUT, THREATS, MAX_THREATS
+from triad.games.nehren.engine.evaluate import evaluate_parts, OUT, THREATS, MAX_THREATS
 
 INF = const(30000)
 WIN = const(20000)  # a win at ply p scores WIN - p
@@ -193,6 +193,205 @@ def hash_after(h, m, side, triads, which):
     return h ^ (SIDE1 if which == 1 else SIDE2)
 
 
+# -- the search's inner loops in viper -------------------------------------
+#
+# On the Pico a bytecode is a few hundred times slower than on a PC while
+# native code is only some tens of times slower, so per node the search
+# keeps as little bytecode as it can: what runs once per node or once per
+# move (the Triad generator, ordering, picking the next move, both keys of a
+# child, the repetition scan) is viper. Each does exactly what the Python it
+# replaced did (gen_triads stays as the readable reference; tests compare
+# them and the whole search against a recorded table), so the engine
+# searches the same tree, only faster. On CPython the shim makes them plain
+# Python.
+_DIRS11 = bytes(d + 11 for d in _DIRS)  # biased to fit in bytes
+_AXES = bytes(core.AXES)
+
+
+@micropython.viper
+def gen_triads_viper(board: ptr8, side: int, buf: ptr32, n: int) -> int:
+    sb = side << 2
+    th = ptr8(THREATS)
+    out = ptr8(OUT)
+    tri = ptr8(_TRI)
+    dirs = ptr8(_DIRS11)
+    axes = ptr8(_AXES)
+    k = int(out[3]) * 2
+    t = 0
+    while t < k:
+        e = int(th[t])
+        bit = int(th[t + 1])
+        t += 2
+        need = 3
+        if bit == 2:
+            need = 1
+        elif bit == 4:
+            need = 2
+        di = 0
+        while di < 8:
+            d = int(dirs[di]) - 11
+            di += 1
+            s = e + d
+            j = 1
+            while j < need:
+                if int(board[s]) != 0:
+                    break
+                s += d
+                j += 1
+            if j < need:
+                continue
+            p = int(board[s])
+            if p == 0 or p == 8 or (p & 4) != sb or (p & 3) == need:
+                continue
+            base = s | (e << 7) | (need << 14) | ((p & 3) << 16)
+            board[s] = 0
+            board[e] = sb | need
+            first = n
+            ai = 0
+            while ai < 4:
+                ax = int(axes[ai])
+                ai += 1
+                a = e - ax - ax
+                w = 0
+                while w < 3:
+                    pa = int(board[a])
+                    pb = int(board[a + ax])
+                    pc = int(board[a + ax + ax])
+                    if int(tri[pa * 81 + pb * 9 + pc]) != 0:
+                        c = a
+                        jj = 0
+                        while jj < 3:
+                            q = int(board[c])
+                            if (q & 4) == sb:
+                                cand = base | (c << 18) | ((q & 3) << 25)
+                                i = first
+                                while i < n:
+                                    if int(buf[i]) == cand:
+                                        break
+                                    i += 1
+                                if i == n:
+                                    buf[n] = cand
+                                    n += 1
+                            c += ax
+                            jj += 1
+                    a += ax
+                    w += 1
+            board[e] = 0
+            board[s] = p
+    return n
+
+
+_gen_triads_fast = gen_triads_viper if MICROPYTHON else gen_triads
+
+
+@micropython.viper
+def _order_moves(buf: ptr32, order: ptr16, start: int, end: int, ttm: int, k1: int, k2: int, hist: ptr16):
+    """Ordering scores of buf[start:end]: table move, Triads, killers, then
+    history (from, to)."""
+    ci = ptr8(CELL_INDEX)
+    i = start
+    while i < end:
+        m = int(buf[i])
+        o = 0
+        if m == ttm:
+            o = 32000
+        elif ((m >> 18) & 127) != 0:
+            o = 30000
+        elif m == k1:
+            o = 29000
+        elif m == k2:
+            o = 28000
+        else:
+            o = int(hist[int(ci[m & 127]) * 36 + int(ci[(m >> 7) & 127])]) >> 3
+        order[i] = o
+        i += 1
+
+
+@micropython.viper
+def _pick(buf: ptr32, order: ptr16, i: int, end: int):
+    """Bring the first of the best-ordered moves of buf[i:end] to i."""
+    bi = i
+    bo = int(order[i])
+    j = i + 1
+    while j < end:
+        if int(order[j]) > bo:
+            bo = int(order[j])
+            bi = j
+        j += 1
+    if bi != i:
+        m = int(buf[bi])
+        buf[bi] = buf[i]
+        buf[i] = m
+        order[bi] = order[i]
+        order[i] = bo
+
+
+@micropython.viper
+def _child_keys(keys: ptr32, j: int, m: int, st: int):
+    """keys[j], keys[j + 1]: the two keys of a position where side st >> 2,
+    having made st & 3 Triads, plays m; writes the keys after m into
+    keys[j + 2], keys[j + 3] (hash_after for both at once)."""
+    z1 = ptr32(Z1)
+    z2 = ptr32(Z2)
+    ci = ptr8(CELL_INDEX)
+    side = st >> 2
+    sb = side << 2
+    a = int(ci[m & 127]) * 8 + (sb | ((m >> 16) & 3))
+    b = int(ci[(m >> 7) & 127]) * 8 + (sb | ((m >> 14) & 3))
+    h1 = int(keys[j]) ^ int(z1[a]) ^ int(z1[b])
+    h2 = int(keys[j + 1]) ^ int(z2[a]) ^ int(z2[b])
+    rem = (m >> 18) & 127
+    if rem != 0:
+        c = int(ci[rem]) * 8 + (sb | ((m >> 25) & 3))
+        s1 = ptr32(S1)
+        s2 = ptr32(S2)
+        t = side * 4 + (st & 3)
+        h1 = h1 ^ int(z1[c]) ^ int(s1[t]) ^ int(s1[t + 1])
+        h2 = h2 ^ int(z2[c]) ^ int(s2[t]) ^ int(s2[t + 1])
+    keys[j + 2] = h1 ^ SIDE1
+    keys[j + 3] = h2 ^ SIDE2
+
+
+@micropython.viper
+def _repeated(rep: ptr32, j: int, h1: int) -> bool:
+    """Record h1 at rep[j]; True when it occurred before with the same side
+    to move (every second entry back)."""
+    rep[j] = h1
+    j -= 2
+    while j >= 0:
+        if int(rep[j]) == h1:
+            return True
+        j -= 2
+    return False
+
+
+@micropython.viper
+def _make(board: ptr8, score: ptr8, m: int, side: int):
+    """core.Position.make of m by side, except flipping pos.side (the caller
+    does: viper cannot set an attribute cheaply)."""
+    board[m & 127] = 0
+    board[(m >> 7) & 127] = (side << 2) | ((m >> 14) & 3)
+    rem = (m >> 18) & 127
+    if rem != 0:
+        board[rem] = 0
+        score[side] = int(score[side]) + 1
+
+
+@micropython.viper
+def _unmake(board: ptr8, score: ptr8, m: int, side: int):
+    """core.Position.unmake of m made by side (pos.side flipped back by the
+    caller)."""
+    sb = side << 2
+    to = (m >> 7) & 127
+    rem = (m >> 18) & 127
+    board[to] = 0
+    if rem != 0:
+        score[side] = int(score[side]) - 1
+        if rem != to:
+            board[rem] = sb | ((m >> 25) & 3)
+    board[m & 127] = sb | ((m >> 16) & 3)
+
+
 class Engine:
     def __init__(self, level=5, tt_entries=1024, seed=1, stack=1600, history_max=64):
         """tt_entries: transposition table size (rounded down to a power of
@@ -217,6 +416,8 @@ class Engine:
         self.history_max = history_max
         self.rep = array("i", bytes(4 * (history_max + MAX_PLY + 2)))
         self.rep_base = 0
+        # The two keys of the position at each ply: keys[2 * ply], + 1.
+        self.keys = array("i", bytes(4 * 2 * (MAX_PLY + 2)))
         self.pos = core.Position()
         self.rng = Rng(seed)
         self.now_ms = _no_clock
@@ -327,7 +528,8 @@ class Engine:
             return buf[0]
         # Triad-forming moves first for a search cut short at depth 1.
         h1 = hash_pair(p, 1)
-        h2 = hash_pair(p, 2)
+        self.keys[0] = h1
+        self.keys[1] = hash_pair(p, 2)
         self.rep[nb] = h1
         order = self.order
         for i in range(end):
@@ -342,7 +544,7 @@ class Engine:
             noise[i] = self.rng.below(self.noise + 1) if self.noise else 0
         depth = 1
         while depth <= self.max_depth:
-            sc = self._root(depth, end, h1, h2)
+            sc = self._root(depth, end)
             if self.stop and self.depth == 0 and sc == -INF:
                 break
             if sc != -INF:
@@ -355,7 +557,7 @@ class Engine:
             depth += 1
         return self.best
 
-    def _root(self, depth, end, h1, h2):
+    def _root(self, depth, end):
         """Search the root moves buf[0:end] (best first) to depth. Moves the
         best to the front, sets self.best; returns its score, or -INF when
         stopped before the first move was searched. Lower levels add a
@@ -364,23 +566,23 @@ class Engine:
         buf = self.buf
         noise = self.rnoise
         side = p.side
-        triads = p.score[side]
+        st = (side << 2) | p.score[side]
+        keys = self.keys
         alpha = -INF
         best_i = -1
         i = 0
         while i < end:
             m = buf[i]
             b = noise[i]
-            c1 = hash_after(h1, m, side, triads, 1)
-            c2 = hash_after(h2, m, side, triads, 2)
+            _child_keys(keys, 0, m, st)
             p.make(m)
             if i == 0:
-                sc = -self._search(depth - 1, 1, -INF, INF, end, c1, c2)
+                sc = -self._search(depth - 1, 1, -INF, INF, end)
             else:
                 a = alpha - b
-                sc = -self._search(depth - 1, 1, -a - 1, -a, end, c1, c2)
+                sc = -self._search(depth - 1, 1, -a - 1, -a, end)
                 if sc > a and not self.stop:
-                    sc = -self._search(depth - 1, 1, -INF, -a, end, c1, c2)
+                    sc = -self._search(depth - 1, 1, -INF, -a, end)
             p.unmake(m)
             if self.stop:
                 break
@@ -418,33 +620,34 @@ class Engine:
                 self.stop = True
         return self.stop
 
-    def _repeated(self, ply, h1):
-        """True when the position at ply (key h1) occurred before with the
-        same side to move, in the game or on the path."""
-        rep = self.rep
-        j = self.rep_base + ply
-        rep[j] = h1
-        j -= 2
-        while j >= 0:
-            if rep[j] == h1:
-                return True
-            j -= 2
-        return False
-
-    def _search(self, depth, ply, alpha, beta, start, h1, h2):
-        if self._tick():
+    def _search(self, depth, ply, alpha, beta, start):
+        # (_tick, game_over and the key look-ups written out: a call is
+        # dear in bytecode and this runs at every node.)
+        n = self.nodes + 1
+        self.nodes = n
+        if (n & CHECK_EVERY) == 0:
+            if self.max_nodes and n >= self.max_nodes:
+                self.stop = True
+            elif ticks_diff(self.now_ms(), self.deadline) >= 0:
+                self.stop = True
+        if self.stop:
             return 0
         p = self.pos
-        if p.game_over():
+        score = p.score
+        if score[0] >= core.WIN_TRIADS or score[1] >= core.WIN_TRIADS:
             return ply - WIN
-        if self._repeated(ply, h1):
+        keys = self.keys
+        kj = ply + ply
+        h1 = keys[kj]
+        if _repeated(self.rep, self.rep_base + ply, h1):
             return 0
         if depth <= 0 or ply >= MAX_PLY - 1:
             return self._quiesce(ply, alpha, beta, start)
         buf = self.buf
         if start + core.MAX_MOVES > self.stack:
-            return evaluate(p)
+            return evaluate_parts(p.board, score, p.side)
         # Transposition table.
+        h2 = keys[kj + 1]
         idx = h1 & self.tt_mask
         ttm = 0
         if self.tt_lock[idx] == h2:
@@ -466,30 +669,16 @@ class Engine:
                     return sc
         end = p.gen(buf, start)
         if end == start:
-            return evaluate(p)
-        # Ordering scores.
+            return evaluate_parts(p.board, score, p.side)
         order = self.order
         hist = self.hist
-        ci = CELL_INDEX
-        k1 = self.killers[2 * ply]
-        k2 = self.killers[2 * ply + 1]
-        i = start
-        while i < end:
-            m = buf[i]
-            if m == ttm:
-                o = 32000
-            elif (m >> 18) & 127:
-                o = 30000
-            elif m == k1:
-                o = 29000
-            elif m == k2:
-                o = 28000
-            else:
-                o = hist[ci[m & 127] * 36 + ci[(m >> 7) & 127]] >> 3
-            order[i] = o
-            i += 1
+        k1 = self.killers[kj]
+        k2 = self.killers[kj + 1]
+        _order_moves(buf, order, start, end, ttm, k1, k2, hist)
         side = p.side
-        triads = p.score[side]
+        other = side ^ 1
+        board = p.board
+        st = (side << 2) | score[side]
         alpha0 = alpha
         best = -INF
         bestm = 0
@@ -497,32 +686,19 @@ class Engine:
         i = start
         while i < end:
             if n < PICK_FIRST:
-                # Bring the best remaining move to i.
-                bi = i
-                bo = order[i]
-                j = i + 1
-                while j < end:
-                    if order[j] > bo:
-                        bo = order[j]
-                        bi = j
-                    j += 1
-                if bi != i:
-                    m = buf[bi]
-                    buf[bi] = buf[i]
-                    buf[i] = m
-                    order[bi] = order[i]
-                    order[i] = bo
+                _pick(buf, order, i, end)
             m = buf[i]
-            c1 = hash_after(h1, m, side, triads, 1)
-            c2 = hash_after(h2, m, side, triads, 2)
-            p.make(m)
+            _child_keys(keys, kj, m, st)
+            _make(board, score, m, side)
+            p.side = other
             if n == 0:
-                sc = -self._search(depth - 1, ply + 1, -beta, -alpha, end, c1, c2)
+                sc = -self._search(depth - 1, ply + 1, -beta, -alpha, end)
             else:
-                sc = -self._search(depth - 1, ply + 1, -alpha - 1, -alpha, end, c1, c2)
+                sc = -self._search(depth - 1, ply + 1, -alpha - 1, -alpha, end)
                 if alpha < sc < beta and not self.stop:
-                    sc = -self._search(depth - 1, ply + 1, -beta, -alpha, end, c1, c2)
-            p.unmake(m)
+                    sc = -self._search(depth - 1, ply + 1, -beta, -alpha, end)
+            p.side = side
+            _unmake(board, score, m, side)
             if self.stop:
                 return 0
             n += 1
@@ -534,8 +710,9 @@ class Engine:
                     if sc >= beta:
                         if not (m >> 18) & 127:
                             if m != k1:
-                                self.killers[2 * ply + 1] = k1
-                                self.killers[2 * ply] = m
+                                self.killers[kj + 1] = k1
+                                self.killers[kj] = m
+                            ci = CELL_INDEX
                             hi = ci[m & 127] * 36 + ci[(m >> 7) & 127]
                             v = hist[hi] + depth * depth
                             if v > 60000:
@@ -567,7 +744,10 @@ class Engine:
     def _quiesce(self, ply, alpha, beta, start):
         """Stand pat or take a Triad."""
         p = self.pos
-        stand = evaluate(p)
+        board = p.board
+        score = p.score
+        side = p.side
+        stand = evaluate_parts(board, score, side)
         if stand >= beta:
             return stand
         out = OUT
@@ -584,7 +764,7 @@ class Engine:
         if out[1] == 0 or nthreats >= MAX_THREATS:
             end = p.gen(buf, start)
         else:
-            end = gen_triads(p.board, p.side, buf, start)
+            end = _gen_triads_fast(p.board, p.side, buf, start)
         i = start
         while i < end:
             m = buf[i]
@@ -593,12 +773,14 @@ class Engine:
                 continue
             if self._tick():
                 return 0
-            p.make(m)
-            if p.game_over():
+            _make(board, score, m, side)
+            p.side = side ^ 1
+            if score[side] >= core.WIN_TRIADS:
                 sc = WIN - ply - 1
             else:
                 sc = -self._quiesce(ply + 1, -beta, -alpha, end)
-            p.unmake(m)
+            p.side = side
+            _unmake(board, score, m, side)
             if self.stop:
                 return 0
             if sc > alpha:
