@@ -16,10 +16,23 @@ def main(argv=None):
     sv.add_argument("--state-dir", default=None, help="the simulated flash (kept between runs)")
     sv.add_argument("--seed", type=int, default=None)
     sv.add_argument("--no-browser", action="store_true")
+    for p in (sp, sv):
+        p.add_argument("--game", default=None, help="the game to play (a board that plays it is simulated)")
+        p.add_argument("--board", default=None, help="the board description to simulate (pico_v1, hex_v1)")
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv.insert(0, "serve")  # `make sim SIM_ARGS=--no-browser`: options of the default command
     args = ap.parse_args(argv)
+    if getattr(args, "game", None) or getattr(args, "board", None):
+        import os
+
+        from simulator.choice import SimError, board_for_game
+
+        try:
+            os.environ["TRIAD_SIM_BOARD"] = args.board or board_for_game(args.game)
+        except SimError as e:
+            print("simulator: %s" % e, file=sys.stderr)
+            return 2
     if args.cmd == "script":
         from simulator.script import ScriptError, run_file
 

@@ -10,15 +10,18 @@ if _FIRMWARE not in sys.path:
     sys.path.append(_FIRMWARE)
 
 from triad import boards, games  # noqa: E402
+from simulator import choice  # noqa: E402
 
-DESC = boards.ACTIVE
+
+SimError = choice.SimError
+
+# The board description: the firmware's own choice (triad.boards.ACTIVE)
+# unless TRIAD_SIM_BOARD names another (python -m simulator --game NAME or
+# --board NAME sets it before this module loads; simulator/choice.py).
+DESC = choice.description(os.environ["TRIAD_SIM_BOARD"]) if os.environ.get("TRIAD_SIM_BOARD") else boards.ACTIVE
 GAME = games.load(DESC.GAMES[0])
 N_SITES = GAME.N_SITES
 _INDEX = {name: i for i, name in enumerate(GAME.SITE_NAMES)}
-
-
-class SimError(ValueError):
-    """A physical action that cannot happen (e.g. lifting an empty cell)."""
 
 
 def site_index(name):

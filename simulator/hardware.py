@@ -94,6 +94,8 @@ class PhysicalBoard:
 
     # -- what the switches say ----------------------------------------------------
     def closed(self, cell, now):
+        if cell >= N_SITES:
+            return False  # a matrix position with no switch (hex_v1's spares)
         c = self.cells[cell] is not None
         if self.bounce_until[cell] > now:
             # Contact chatter: the reading flips on and off for a moment.

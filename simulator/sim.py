@@ -10,7 +10,7 @@ import traceback
 import types
 
 from simulator import clock as clk
-from simulator.game import GAME, N_SITES, parse_position, piece
+from simulator.game import DESC, GAME, N_SITES, parse_position, piece
 from simulator.hardware import (
     BUTTONS,
     Die,
@@ -42,9 +42,7 @@ def _clock():
 
 class Simulation:
     def __init__(self, state_dir=None, seed=1, realtime=False, speed=1.0, echo=None):
-        from triad import boards
-
-        self.desc = boards.ACTIVE
+        self.desc = DESC
         self.seed = seed
         self.realtime = realtime
         self.speed = speed
@@ -131,6 +129,12 @@ class Simulation:
         for name in list(sys.modules):
             if name == "triad" or name.startswith("triad.") or name in ("machine", "neopixel"):
                 del sys.modules[name]
+        # The board this simulator is: the firmware's one place that picks
+        # its board description (triad.boards) names it.
+        chosen = types.ModuleType("triad.boards")
+        chosen.ACTIVE = self.desc
+        chosen.__path__ = [os.path.join(FIRMWARE, "triad", "boards")]
+        sys.modules["triad.boards"] = chosen
         sys.modules["machine"] = make_machine(self.board, self.desc, self.clock)
         sys.modules["neopixel"] = make_neopixel(self._on_leds)
         sys.modules["triad.drivers.usb_serial"] = self._serial_module()

@@ -57,7 +57,8 @@ class RecordingBoard(PhysicalBoard):
 
     def closed(self, cell, now):
         c = super().closed(cell, now)
-        self.last_read[cell] = 1 if c else 0
+        if cell < N_SITES:
+            self.last_read[cell] = 1 if c else 0
         return c
 
 

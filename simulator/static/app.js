@@ -42,9 +42,18 @@
   const XS = [...new Set(SITES.map((s) => s.x))].sort((a, b) => a - b);
   const YS = [...new Set(SITES.map((s) => s.y))].sort((a, b) => a - b);
 
+  const SIDE_RGB = {};
+  for (const s of LAYOUT.sides) SIDE_RGB[s.letter] = s.rgb;
+  const DICE = LAYOUT.labels.length > 0;  // pieces that carry a value (Nehren's dice)
   function dieEl(d) {
     const el = document.createElement("div");
     if (!d) return el;
+    if (!DICE && d.colour) {
+      // A plain piece in its side's colour.
+      el.className = "die piece side-" + d.colour;
+      el.style.setProperty("--pc", "rgb(" + SIDE_RGB[d.colour].join(",") + ")");
+      return el;
+    }
     el.className = "die " + (d.colour || "x");
     if (d.colour) (PIPS[d.value] || []).forEach((p) => { const s = document.createElement("span"); s.className = "pip p" + p; el.appendChild(s); });
     return el;
@@ -52,17 +61,46 @@
   const dieKey = (d) => (d ? (d.colour || "x") + (d.colour ? d.value : "") : "");
 
   // ---- build the board ---------------------------------------------------------
-  board.style.gridTemplateColumns = "repeat(" + XS.length + ", var(--cell))";
-  board.style.gridTemplateRows = "repeat(" + YS.length + ", var(--cell))";
-  for (const i of ORDER) {
+  // Square cells on a grid (Nehren's 6x6) go into a CSS grid; any other
+  // shape (hexagons, posts, treys, docks, portals) is placed at its drawing
+  // position, in cell units.
+  const GRID = SITES.every((s) => s.shape === "square" && Number.isInteger(s.x) && Number.isInteger(s.y));
+  const SIZE = { hex: [0.96, 1.1], circle: [0.42, 0.42], "tri-up": [0.86, 0.75], "tri-down": [0.86, 0.75], square: [0.62, 0.62] };
+  const minX = Math.min(...SITES.map((s) => s.x)), minY = Math.min(...SITES.map((s) => s.y));
+  const maxX = Math.max(...SITES.map((s) => s.x)), maxY = Math.max(...SITES.map((s) => s.y));
+  const FREE_UNIT = GRID ? 1 : Math.min(1, 6.5 / Math.max(maxX - minX + 1.2, maxY - minY + 1.2));
+  const u = (v) => "calc(var(--cell) * " + (v * FREE_UNIT).toFixed(4) + ")";
+  if (GRID) {
+    board.style.gridTemplateColumns = "repeat(" + XS.length + ", var(--cell))";
+    board.style.gridTemplateRows = "repeat(" + YS.length + ", var(--cell))";
+  } else {
+    board.classList.add("free");
+    device.classList.add("free");
+    board.style.width = u(maxX - minX + 1.2);
+    board.style.height = u(maxY - minY + 1.3);
+  }
+  // Drawn under the smaller spots: treys and hexagons first, posts last.
+  const LAYER = { "tri-up": 0, "tri-down": 0, hex: 0, square: 1, circle: 2 };
+  const DRAW = GRID ? ORDER : ORDER.slice().sort((a, b) => LAYER[SITES[a].shape] - LAYER[SITES[b].shape]);
+  for (const i of DRAW) {
     const c = document.createElement("div");
     c.className = "cell " + SITES[i].shape;
     c.dataset.cell = cellName(i);
     c.dataset.kind = SITES[i].kind;
     c.dataset.die = "";
     c.setAttribute("role", "gridcell");
-    c.style.gridColumn = String(XS.indexOf(SITES[i].x) + 1);
-    c.style.gridRow = String(YS.indexOf(SITES[i].y) + 1);
+    if (GRID) {
+      c.style.gridColumn = String(XS.indexOf(SITES[i].x) + 1);
+      c.style.gridRow = String(YS.indexOf(SITES[i].y) + 1);
+    } else {
+      const [w, h] = SIZE[SITES[i].shape] || SIZE.square;
+      // A triangle's centre (its centroid) sits a third of its height from its base.
+      const cy = SITES[i].shape === "tri-up" ? (2 * h) / 3 : SITES[i].shape === "tri-down" ? h / 3 : h / 2;
+      c.style.left = u(SITES[i].x - minX + 0.6 - w / 2);
+      c.style.top = u(SITES[i].y - minY + 0.65 - cy);
+      c.style.width = u(w);
+      c.style.height = u(h);
+    }
     const led = document.createElement("div");
     led.className = "led";
     led.dataset.rgb = "0,0,0";
@@ -74,15 +112,17 @@
     board.appendChild(c);
     cellEls[i] = c; ledEls[i] = led;
   }
-  // Row and column labels: the names' shared parts along each edge.
+  // Row and column labels: the names' shared parts along each edge (a grid
+  // board's; the others carry their names on every spot).
   const ranks = document.querySelector(".ranks"), files = document.querySelector(".files");
-  ranks.style.gridTemplateRows = "repeat(" + YS.length + ", var(--cell))";
+  if (!GRID) { ranks.hidden = true; files.hidden = true; }
+  else ranks.style.gridTemplateRows = "repeat(" + YS.length + ", var(--cell))";
   files.style.gridTemplateColumns = "repeat(" + XS.length + ", var(--cell))";
-  for (const y of YS) {
+  if (GRID) for (const y of YS) {
     const first = ORDER.find((i) => SITES[i].y === y);
     const s = document.createElement("span"); s.textContent = SITES[first].name.slice(1); ranks.appendChild(s);
   }
-  for (const x of XS) {
+  if (GRID) for (const x of XS) {
     const last = ORDER.slice().reverse().find((i) => SITES[i].x === x);
     const s = document.createElement("span"); s.textContent = SITES[last].name[0]; files.appendChild(s);
   }

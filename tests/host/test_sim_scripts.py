@@ -107,3 +107,34 @@ def test_setup_roll_then_play(tmp_path):
         assert [int(v) for v in rank1[1::2]] == sorted(int(v) for v in rank1[1::2])
     finally:
         sim.shutdown()
+
+
+GAME_SCRIPTS = sorted(
+    (game, n)
+    for game in os.listdir(SCRIPTS)
+    if os.path.isdir(os.path.join(SCRIPTS, game))
+    for n in os.listdir(os.path.join(SCRIPTS, game))
+    if n.endswith(".txt")
+)
+
+
+@pytest.mark.parametrize("game,name", GAME_SCRIPTS, ids=["%s/%s" % g for g in GAME_SCRIPTS])
+def test_script_of_another_game(game, name):
+    # tests/scripts/<game>/: the same contract with --game, sites by name.
+    path = os.path.join(SCRIPTS, game, name)
+    want = expectations(path)
+    assert "position" in want and "moves" in want, "script lacks its # expect lines"
+    r = subprocess.run(
+        [sys.executable, "-m", "simulator", "script", "--game", game, path],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines() == ["position: " + want["position"], "moves: " + want["moves"]]
+
+
+def test_unknown_game_is_refused():
+    r = subprocess.run(
+        [sys.executable, "-m", "simulator", "script", "--game", "chess", os.path.join(SCRIPTS, "01_simple_move.txt")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert r.returncode == 2 and "chess" in r.stderr
