@@ -347,8 +347,16 @@ def static_outcome(st):
 def turns(st):
     """{(post or None, frozenset of (from, to)): (next state, text)}."""
     out = {}
+    for key, s2, text in iter_turns(st):
+        out[key] = (s2, text)
+    return out
+
+
+def iter_turns(st):
+    """Each turn once as (key, next state, text), one at a time (so a perft
+    keeps only its current line in memory)."""
     if st.winner is not None:
-        return out
+        return
     me = st.side
     vacant = [p for p in POSTS if p not in st.posts]
     for post in vacant or [None]:
@@ -359,10 +367,10 @@ def turns(st):
         if capture_wins(s1):
             s1.winner = me
             s1.side = other(me)
-            out[(post, frozenset())] = (s1, head)
+            yield (post, frozenset()), s1, head
             continue
         if not jewels_used(s1):
-            out[(post, frozenset())] = (finish(s1), head)
+            yield (post, frozenset()), finish(s1), head
             continue
         mine = s1.jewels[me]
         any_breach = False
@@ -370,8 +378,8 @@ def turns(st):
             for nb, b in LINKS[mine[idx][0]]:
                 if dock_owner(nb) == other(me) and can_step(s1, me, mine[idx], nb):
                     s2 = try_order(s1, me, [(idx, nb)])
-                    out[(post, frozenset([(mine[idx][0], nb)]))] = (
-                        finish(s2, breach=True), head + " " + mine[idx][0] + "-" + nb)
+                    yield ((post, frozenset([(mine[idx][0], nb)])),
+                           finish(s2, breach=True), head + " " + mine[idx][0] + "-" + nb)
                     any_breach = True
         sets = step_sets(s1, list(range(len(mine))))
         if not sets and s1.mode == "breach":
@@ -383,12 +391,11 @@ def turns(st):
         for key in sets:
             s2, order = sets[key]
             text = " ".join([head] + [s1.jewels[me][i][0] + "-" + to for i, to in order])
-            out[(post, key)] = (finish(s2), text)
+            yield (post, key), finish(s2), text
         if not sets and not any_breach:
             s1.winner = other(me)
             s1.side = other(me)
-            out[(post, frozenset())] = (s1, head)
-    return out
+            yield (post, frozenset()), s1, head
 
 
 def _subsets(items, size):
@@ -403,12 +410,9 @@ def _subsets(items, size):
 def perft_state(st, depth):
     if depth == 0:
         return 1
-    ts = turns(st)
-    if depth == 1:
-        return len(ts)
     total = 0
-    for key in ts:
-        total += perft_state(ts[key][0], depth - 1)
+    for key, s2, text in iter_turns(st):
+        total += 1 if depth == 1 else perft_state(s2, depth - 1)
     return total
 
 

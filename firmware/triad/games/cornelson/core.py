@@ -524,11 +524,11 @@ class Position:
         self.result = -1
         self.reason = WHY_NONE
 
-    def last_chain(self):
-        """(ring, offset, count) of the last make's capture chain: the placed
-        post then each captured post in the order captured."""
-        r = ((self._ply - 1) % RING) * REC
-        return self._ring, r + 8, self._ring[r]
+    def last_record(self):
+        """Offset in _ring of the last make's undo record: [r] is the length
+        of its chain (0 without a placement) and [r+8 ...] the chain, the
+        placed post then each captured post in the order captured."""
+        return ((self._ply - 1) % RING) * REC
 
     # -- outcome of a position given as text ----------------------------
 
