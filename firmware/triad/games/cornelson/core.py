@@ -50,7 +50,7 @@ WHY_NAMES = ("", "breach", "trap", "capture", "trap", "draw")
 MAX_SETS = const(32)
 MAX_MOVES = const(37 * 30)
 
-RING = const(64)
+RING = const(32)
 REC = const(48)  # [0] 1 + captures, [1..6] jewels, [7] flags, [8..] chain
 
 _EXIT_TO = g.EXIT_TO
@@ -100,6 +100,7 @@ class Position:
         self._ct = bytearray(9)
         self._cc = bytearray(9)
         self._pick = bytearray(3)
+        self._barrier = bytearray(g.N_POSTS)
 
     def copy(self):
         p = Position()
@@ -260,7 +261,10 @@ class Position:
             cn[n] = c
             n += 1
         full = (1 << n) - 1
-        end = self._combine(out, nout, n, full)
+        if n == 3:
+            end = self._combine3(out, nout)
+        else:
+            end = self._combine(out, nout, n, full)
         if end > nout:
             return end
         if mode == MODE_BREACH:
@@ -277,6 +281,57 @@ class Position:
         if nout == 0:
             out[0] = STUCK
             return 1
+        return nout
+
+    def _combine3(self, out, nout):
+        """_combine for the usual case, all three jewels stepping, as nested
+        loops: d_i names the jewel standing on jewel i's target (3: none),
+        which must step before it."""
+        org = self._org
+        cn = self._cn
+        ct = self._ct
+        cc = self._cc
+        o0 = org[0]
+        o1 = org[1]
+        o2 = org[2]
+        e1 = 3 + cn[1]
+        e2 = 6 + cn[2]
+        for a in range(cn[0]):
+            t0 = ct[a]
+            d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
+            for b in range(3, e1):
+                t1 = ct[b]
+                if t1 == t0:
+                    continue
+                d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
+                for c in range(6, e2):
+                    t2 = ct[c]
+                    if t2 == t0 or t2 == t1:
+                        continue
+                    d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
+                    if d0 == 3 and d1 == 3 and d2 == 3:
+                        out[nout] = 192 | (cc[a] << 8) | (cc[b] << 12) | (cc[c] << 16)
+                        nout += 1
+                        continue
+                    done = 0
+                    code = 192
+                    sh = 8
+                    for _ in range(3):
+                        if not done & 1 and (d0 == 3 or (done >> d0) & 1):
+                            code |= cc[a] << sh
+                            done |= 1
+                        elif not done & 2 and (d1 == 3 or (done >> d1) & 1):
+                            code |= cc[b] << sh
+                            done |= 2
+                        elif not done & 4 and (d2 == 3 or (done >> d2) & 1):
+                            code |= cc[c] << sh
+                            done |= 4
+                        else:
+                            break
+                        sh += 4
+                    if done == 7:
+                        out[nout] = code
+                        nout += 1
         return nout
 
     def _combine(self, out, nout, n, mask):
@@ -391,6 +446,11 @@ class Position:
         n = start
         if self.filled < g.N_POSTS:
             q = self._q
+            # Captures only turn opponent gems into the mover's, so they can
+            # only open Barriers in the mover's way: the step sets change
+            # only when a captured gem is a post of such a Barrier.
+            barrier = self._barrier
+            self._mark_barriers(1)
             for p in range(g.N_POSTS):
                 if posts[p]:
                     continue
@@ -400,9 +460,18 @@ class Position:
                         n += 1
                     continue
                 cnt = self._place(p, q, 0)
+                opened = False
+                for i in range(1, cnt):
+                    if barrier[q[i]]:
+                        opened = True
+                        break
                 if self._capture_wins() or not jewels:
                     buf[n] = p
                     n += 1
+                elif not opened:
+                    for j in range(ns):
+                        buf[n] = p | sets[j]
+                        n += 1
                 else:
                     sets2 = self._sets2
                     ns2 = self._step_sets(sets2)
@@ -410,6 +479,7 @@ class Position:
                         buf[n] = p | sets2[j]
                         n += 1
                 self._unplace(q, 0, cnt)
+            self._mark_barriers(0)
         else:
             for j in range(ns):
                 buf[n] = NO_POST | sets[j]
@@ -423,6 +493,23 @@ class Position:
                     k += 1
             n = k
         return n
+
+    def _mark_barriers(self, v):
+        """Set _barrier[post] = v for the posts of the Barriers on the mover's
+        jewels' exits (v = 0 clears what v = 1 marked)."""
+        barrier = self._barrier
+        posts = self.posts
+        opp_gem = 2 - self.side
+        base = self.side * 3
+        for k in range(base, base + 3):
+            s = self.jewel[k]
+            if s == NONE:
+                continue
+            for e in range(3):
+                b = _EXIT_BORDER[s * 3 + e]
+                if b != NONE and posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
+                    barrier[_BU[b]] = v
+                    barrier[_BV[b]] = v
 
     def first_site(self, m):
         p = m & 63
