@@ -50,7 +50,7 @@ WHY_NAMES = ("", "breach", "trap", "capture", "trap", "draw")
 MAX_SETS = const(32)
 MAX_MOVES = const(37 * 30)
 
-RING = const(32)
+RING = const(64)
 REC = const(48)  # [0] 1 + captures, [1..6] jewels, [7] flags, [8..] chain
 
 _EXIT_TO = g.EXIT_TO
