@@ -543,3 +543,50 @@ def test_face_expected_shows_and_quick_move():
     m = C.quick_move(pos, buf)
     pos.make(m)
     assert C.outcome_text(pos) == "s breach"
+
+
+# -- tourney -------------------------------------------------------------------
+
+
+def _won(side, why):
+    pos = core.Position()
+    pos.result = side
+    pos.reason = why
+    return pos
+
+
+def test_tourney_game_tally():
+    from triad.games.cornelson import tourney as T
+
+    t = C.new_tourney()
+    assert t.rules() == core.MODE_STANDARD and t.winner() == -1
+    assert t.record(_won(0, core.WHY_BREACH)) == T.GAME_WON
+    # 12.1: an outcome only one player has makes a drawn game, either way.
+    assert t.record(_won(1, core.WHY_BREACH)) == T.GAME_DRAWN
+    assert t.record(_won(0, core.WHY_BREACH)) == T.GAME_DRAWN
+    assert t.record(_won(1, core.WHY_STUCK)) == T.GAME_WON  # stuck counts as Trap
+    assert t.record(_won(0, core.WHY_TRAP)) == T.GAME_DRAWN
+    assert t.record(core.Position()) == T.NOTHING
+    t = C.new_tourney(t.code())
+    assert list(t.won) == [T.OUT_BREACH, T.OUT_TRAP]
+    # Both with Breach (12.2): no Breach ends a game, docks stay shut.
+    t = C.new_tourney(T.OUT_BREACH | (T.OUT_BREACH << 3))
+    pos = P(text("", "f2,a3,a5", "d6,d8,d10"), core.MODE_NAMES.index("standard"))
+    pos.mode = t.rules()
+    ts = [C.format_move(pos, m) for m in pos.legal_moves()]
+    assert "D4 f2-N1" not in ts and ts
+    # Both with Trap (12.3): trapped jewels leave play.
+    t = C.new_tourney(T.OUT_TRAP | (T.OUT_TRAP << 3))
+    assert t.rules() == core.RULE_BREACH | core.RULE_CAPTURE | core.RULE_JEWELS
+    pos = P(text("C3:s D3:s", "S1,S2,S3", "c5,N2,N3"))
+    pos.mode = t.rules()
+    pos.make(C.parse_move(pos, "D4 S1-a2 S2-a4 S3-a6"))
+    assert C.outcome(pos) == -1 and F(pos) == text("C3:s D3:s D4:s", "a2,a4,a6", "N2,N3", "n")
+    # Both with Breach and Trap (12.4): gems only, until a Capture.
+    t = C.new_tourney((T.OUT_BREACH | T.OUT_TRAP) * 9)
+    assert t.rules() == core.MODE_CAPTURE
+    # The first to all three wins the series.
+    t = C.new_tourney(T.OUT_BREACH | T.OUT_TRAP | (T.OUT_CAPTURE << 3))
+    assert t.record(_won(0, core.WHY_CAPTURE)) == T.GAME_DRAWN
+    t = C.new_tourney(T.OUT_BREACH | T.OUT_TRAP | (T.OUT_BREACH << 3))
+    assert t.record(_won(0, core.WHY_CAPTURE)) == T.SERIES_WON and t.winner() == 0

@@ -215,14 +215,21 @@ def apply_setting(pos, name, value):
     of Capture uses no jewels, so they leave the position."""
     if name != "mode":
         return
-    pos.mode = notation.mode_index(value)
-    if pos.mode == core.MODE_CAPTURE:
+    pos.mode = notation.mode_rules(value)
+    if not pos.mode & core.RULE_JEWELS:
         for slot in range(6):
             pos.put_jewel(slot, core.NONE)
     pos.derive_result()
 
 
 new_engine = None
+
+
+def new_tourney(code=0):
+    """A tourney's Game Tally (rules 12.0-12.4), from its saved code."""
+    from triad.games.cornelson.tourney import Tourney
+
+    return Tourney(code)
 
 # How far each space is from each side's goal (the other side's docks), in
 # steps, ignoring gems and jewels: quick_move's sense of progress.

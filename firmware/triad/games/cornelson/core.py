@@ -30,11 +30,23 @@ STUCK = const(1 << 20)
 WIN_TALLY = const(10)
 DRAW = const(255)
 
-MODE_STANDARD = const(0)
-MODE_BREACH = const(1)
-MODE_TRAP = const(2)
-MODE_CAPTURE = const(3)
+# Position.mode is a set of rule bits: which outcomes end the game, and
+# whether jewels play. Every rule that differs between the games follows
+# from them: without RULE_BREACH opponent docks cannot be entered; without
+# RULE_TRAP trapped opponent jewels leave play and a player who cannot step
+# every jewel steps as many as possible; without RULE_CAPTURE a tally of 10
+# wins nothing. The four games of the rulebook, and the tourney's later
+# games (12.2-12.4, tourney.py), are combinations of them.
+RULE_BREACH = const(1)
+RULE_TRAP = const(2)
+RULE_CAPTURE = const(4)
+RULE_JEWELS = const(8)
+MODE_STANDARD = const(15)
+MODE_BREACH = const(9)  # 13.1
+MODE_TRAP = const(10)  # 13.2
+MODE_CAPTURE = const(4)  # 13.3
 MODE_NAMES = ("standard", "breach", "trap", "capture")
+MODE_VALUES = bytes((MODE_STANDARD, MODE_BREACH, MODE_TRAP, MODE_CAPTURE))
 
 # Why a game ended (Position.reason).
 WHY_NONE = const(0)
@@ -150,7 +162,7 @@ class Position:
         self.posts[p] = v
 
     def jewels_in_play(self):
-        if self.mode == MODE_CAPTURE:
+        if not self.mode & RULE_JEWELS:
             return 0
         n = 0
         for i in range(6):
@@ -204,9 +216,7 @@ class Position:
         return False
 
     def _capture_wins(self):
-        return self.tally[self.side] >= WIN_TALLY and (
-            self.mode == MODE_STANDARD or self.mode == MODE_CAPTURE
-        )
+        return self.tally[self.side] >= WIN_TALLY and self.mode & RULE_CAPTURE
 
     # -- jewel steps ----------------------------------------------------
 
@@ -250,7 +260,7 @@ class Position:
                     continue
                 dk = _DOCK_OWNER[t]
                 if dk:
-                    if dk == side + 1 or mode == MODE_TRAP:
+                    if dk == side + 1 or not mode & RULE_BREACH:
                         continue
                     out[nout] = 64 | ((k | (e << 2)) << 8)
                     nout += 1
@@ -267,8 +277,8 @@ class Position:
             end = self._combine(out, nout, n, full)
         if end > nout:
             return end
-        if mode == MODE_BREACH:
-            # Breach game: move as many jewels as possible.
+        if not mode & RULE_TRAP:
+            # No loss by Trap: move as many jewels as possible.
             size = n - 1
             while size >= 0:
                 for mask in range(full):
@@ -412,7 +422,7 @@ class Position:
             if t == NONE:
                 continue
             dk = _DOCK_OWNER[t]
-            if dk and (dk == jside + 1 or self.mode == MODE_TRAP):
+            if dk and (dk == jside + 1 or not self.mode & RULE_BREACH):
                 continue
             b = _EXIT_BORDER[i]
             if b == NONE:
@@ -436,7 +446,7 @@ class Position:
         if self.result != -1:
             return start
         posts = self.posts
-        jewels = self.mode != MODE_CAPTURE
+        jewels = self.mode & RULE_JEWELS
         sets = self._sets
         if jewels:
             ns = self._step_sets(sets)
@@ -567,11 +577,11 @@ class Position:
                 if _DOCK_OWNER[t] == 2 - side:
                     self.result = side
                     self.reason = WHY_BREACH
-            if self.result == -1 and mode != MODE_CAPTURE:
+            if self.result == -1 and mode & RULE_JEWELS:
                 ob = (side ^ 1) * 3
                 for slot in range(ob, ob + 3):
                     if jewel[slot] != NONE and self._trapped(slot):
-                        if mode == MODE_BREACH:
+                        if not mode & RULE_TRAP:
                             occ[jewel[slot]] = 0
                             jewel[slot] = NONE
                             flags[slot] = 0
@@ -627,20 +637,20 @@ class Position:
         self.result = -1
         self.reason = WHY_NONE
         mode = self.mode
-        if mode != MODE_CAPTURE and mode != MODE_TRAP:
+        if mode & RULE_JEWELS and mode & RULE_BREACH:
             for slot in range(6):
                 s = self.jewel[slot]
                 if s != NONE and _DOCK_OWNER[s] == 2 - slot // 3:
                     self.result = slot // 3
                     self.reason = WHY_BREACH
                     return
-        if mode == MODE_STANDARD or mode == MODE_CAPTURE:
+        if mode & RULE_CAPTURE:
             for side in (SOUTH, NORTH):
                 if self.tally[side] >= WIN_TALLY:
                     self.result = side
                     self.reason = WHY_CAPTURE
                     return
-        if mode == MODE_STANDARD or mode == MODE_TRAP:
+        if mode & RULE_JEWELS and mode & RULE_TRAP:
             b = self.side * 3
             for slot in range(b, b + 3):
                 if self.jewel[slot] != NONE and self._trapped(slot):

@@ -18,12 +18,13 @@ class NotationError(ValueError):
     pass
 
 
-def mode_index(mode):
+def mode_rules(mode):
+    """Position.mode (rule bits) for a mode name or its index in MODE_NAMES."""
     if isinstance(mode, int) and 0 <= mode < 4:
-        return mode
+        return core.MODE_VALUES[mode]
     for i in range(4):
         if core.MODE_NAMES[i] == mode:
-            return i
+            return core.MODE_VALUES[i]
     raise NotationError("unknown mode %r: expected standard, breach, trap or capture" % (mode,))
 
 
@@ -66,7 +67,7 @@ def parse_position(text, mode="standard"):
     nothing else raised."""
     if not isinstance(text, str):
         raise NotationError("position must be text")
-    m = mode_index(mode)
+    m = mode_rules(mode)
     fields = text.split()
     if len(fields) != 6:
         raise NotationError(
@@ -99,7 +100,7 @@ def parse_position(text, mode="standard"):
     pos.side = SIDES.index(fields[3])
     pos.tally[0] = _parse_tally(fields[4], "South")
     pos.tally[1] = _parse_tally(fields[5], "North")
-    if (m == core.MODE_STANDARD or m == core.MODE_CAPTURE) and min(pos.tally) >= core.WIN_TALLY:
+    if m & core.RULE_CAPTURE and min(pos.tally) >= core.WIN_TALLY:
         raise NotationError("both tallies reach %d: only one side can win by Capture" % core.WIN_TALLY)
     won = 0
     for slot in range(6):
