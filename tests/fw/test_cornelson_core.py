@@ -590,3 +590,28 @@ def test_tourney_game_tally():
     assert t.record(_won(0, core.WHY_CAPTURE)) == T.GAME_DRAWN
     t = C.new_tourney(T.OUT_BREACH | T.OUT_TRAP | (T.OUT_BREACH << 3))
     assert t.record(_won(0, core.WHY_CAPTURE)) == T.SERIES_WON and t.winner() == 0
+
+
+def test_forfeited_captures_stay():
+    # Rule 3.1: the chain of Example 13 cut after its first capture (a jewel
+    # was lifted before E2 was swapped): E2 and E3 stay North's, safe.
+    t = text("D2:n D3:s E2:n F2:s E3:n E4:s", "a3", "N1")
+    pos = P(t)
+    buf = core.MoveStack(1).buf
+    n = pos.gen_forfeit(buf, 0, g.post_index("D1"), 1)
+    got = sorted(C.format_move(pos, buf[i]) for i in range(n))
+    assert got == ["D1 a3-a2", "D1 a3-a4", "D1 a3-b4"]
+    m = buf[0]
+    out = [0] * 16
+    k = C.footprint(pos, m, out)
+    assert [(C.SITE_NAMES[e & 255], (e >> 8) & 3) for e in out[:2]] == [("D1", games.PLACE), ("D2", games.TOUCH)]
+    assert ((out[2] >> 8) & 3) == games.LIFT and k == 4
+    pos.make(m)
+    assert F(pos).split()[0] == text("D1:s D2:s D3:s E2:n F2:s E3:n E4:s").split()[0]
+    assert pos.tally[0] == 1
+    pos.unmake(m)
+    assert F(pos) == t
+    # Keeping every capture is the ordinary turn's result.
+    n = pos.gen_forfeit(buf, 0, g.post_index("D1"), 3)
+    pos.make(buf[0])
+    assert pos.tally[0] == 3

@@ -13,6 +13,9 @@
 #   bits  8..19  up to three steps in an executable order, 4 bits each:
 #                slot of the mover's jewel (0..2) | exit index << 2
 #   bit   20     STUCK: no step set and no breach; the mover loses by Trap
+#   bits 21..26  KEEP: 0, or 1 + the captures kept when the rest of the chain
+#                was forfeited (rule 3.1: a jewel lifted before every captured
+#                gem was swapped); only gen_forfeit writes it
 # Captures are implied by the placement (they are forced). make() keeps an
 # undo record per turn in a ring of RING records (jewels before the turn,
 # and the capture chain in the order it happened), so unmake() is exact for
@@ -27,6 +30,7 @@ NORTH = const(1)
 NONE = const(255)
 NO_POST = const(63)
 STUCK = const(1 << 20)
+KEEP_SHIFT = const(21)
 WIN_TALLY = const(10)
 DRAW = const(255)
 
@@ -172,10 +176,10 @@ class Position:
 
     # -- captures -------------------------------------------------------
 
-    def _place(self, p, q, off):
-        """Place the mover's gem on p and resolve the capture chain; q[off:]
-        receives p then each captured post in chain order. Returns the count
-        of q entries (1 + captures)."""
+    def _place(self, p, q, off, limit=99):
+        """Place the mover's gem on p and resolve the capture chain, at most
+        `limit` captures; q[off:] receives p then each captured post in chain
+        order. Returns the count of q entries (1 + captures)."""
         posts = self.posts
         own = self.side + 1
         opp = 2 - self.side
@@ -189,6 +193,8 @@ class Position:
             for d in range(6):
                 a = _LINE1[i + d]
                 if a != NONE and posts[a] == opp and posts[_LINE2[i + d]] == own:
+                    if tail - off > limit:
+                        break
                     posts[a] = own
                     q[tail] = a
                     tail += 1
@@ -504,6 +510,28 @@ class Position:
             n = k
         return n
 
+    def gen_forfeit(self, buf, start, p, kept):
+        """The turns placing on p when only the first `kept` captures of its
+        chain were made and the rest forfeited (rule 3.1); those gems stay
+        the opponent's. Written into buf from start; returns the end. Their
+        text is that of the full turn: the notation has no forfeit."""
+        if self.result != -1 or p >= g.N_POSTS or self.posts[p]:
+            return start
+        q = self._q
+        cnt = self._place(p, q, 0, kept)
+        tag = p | ((kept + 1) << KEEP_SHIFT)
+        n = start
+        if self._capture_wins() or not self.mode & RULE_JEWELS:
+            buf[n] = tag
+            n += 1
+        else:
+            sets2 = self._sets2
+            for j in range(self._step_sets(sets2)):
+                buf[n] = tag | sets2[j]
+                n += 1
+        self._unplace(q, 0, cnt)
+        return n
+
     def _mark_barriers(self, v):
         """Set _barrier[post] = v for the posts of the Barriers on the mover's
         jewels' exits (v = 0 clears what v = 1 marked)."""
@@ -551,7 +579,8 @@ class Position:
         ring[r + 7] = fl
         p = m & 63
         if p != NO_POST:
-            ring[r] = self._place(p, ring, r + 8)
+            keep = (m >> KEEP_SHIFT) & 63
+            ring[r] = self._place(p, ring, r + 8, keep - 1 if keep else 99)
             self.filled += 1
         else:
             ring[r] = 0
