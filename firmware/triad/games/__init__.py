@@ -8,7 +8,7 @@
 from triad.compat import const
 
 # Games this firmware knows, in the order a board offers them.
-NAMES = ("nehren", "browne")
+NAMES = ("nehren", "browne", "cornelson")
 
 # Site kinds (face: SITE_KIND).
 KIND_CELL = const(0)

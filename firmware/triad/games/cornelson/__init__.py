@@ -1,0 +1,288 @@
+# Don Cornelson's TRIAD: gems on 37 posts, three jewels a side on 54 treys,
+# docks and portals; a game is won by Breach, Trap or Capture.
+#
+# This module is the game's face (docs/game-face.md). Sites: posts 0..36
+# (A1..G4), treys 37..90 (a1..f7), docks 91..96 (S1 S2 S3 N1 N2 N3),
+# portals 97..108 (P1..P12): geometry.py's space s is site 37 + s.
+# Rule readings: docs/cornelson.md.
+from triad.compat import const
+from triad.games import (
+    KIND_POST, KIND_TREY, KIND_DOCK, KIND_PORTAL,
+    LIFT, PLACE, TOUCH, ROLE_SOURCE, ROLE_REMOVE, ROLE_GAME, DRAW,
+)
+from triad.games.cornelson import core, notation
+from triad.games.cornelson import geometry as _g
+
+NAME = "cornelson"
+TITLE = "Cornelson's TRIAD"
+SIDES = "sn"
+SIDE_NAMES = ("South", "North")
+# The rulebook's examples play Green against Blue.
+SIDE_RGB = ((0, 200, 40), (0, 80, 255))
+SCORE_MAX = core.WIN_TALLY
+
+N_SITES = const(109)
+SITE_NAMES = _g.SITE_NAMES
+SITE_KIND = bytes(
+    KIND_POST if i < 37 else KIND_TREY if i < 91 else KIND_DOCK if i < 97 else KIND_PORTAL
+    for i in range(109)
+)
+_FS = const(37)  # site of space 0
+
+# Light roles of this game (ROLE_GAME + index).
+ROLE_SOUTH = const(16)  # a South gem or jewel; where South's gem goes
+ROLE_NORTH = const(17)
+ROLE_SWAP = const(18)  # a captured gem to swap for the capturer's
+ROLE_STEP = const(19)  # where a lifted jewel may go
+ROLE_CAPTURING = const(20)  # a post where the gem would capture
+ROLE_BARRIER = const(21)  # a post of a Barrier in the lifted jewel's way
+ROLE_RGB = (
+    SIDE_RGB[0],
+    SIDE_RGB[1],
+    (255, 255, 255),
+    (255, 160, 0),
+    (220, 0, 160),
+    (255, 0, 0),
+)
+
+# Sites the board uses for its own displays: the six treys around D4 while
+# it thinks, row D's posts to count a level, each side's docks and row.
+CENTRE = bytes((_FS + 20, _FS + 21, _FS + 22, _FS + 31, _FS + 32, _FS + 33))
+LEVEL_SITES = bytes(range(15, 22))
+HOME = (bytes((0, 1, 2, 3, 91, 92, 93)), bytes((33, 34, 35, 36, 94, 95, 96)))
+
+STATE_TEXT = {
+    "setup": "Set-up: put South's jewels on S1-S3 and North's on N1-N3; no gems.",
+    "play": "Place a gem on a lit post (posts that capture blink), swap each captured gem "
+    "as it lights, then step each of your jewels once.",
+    "finish": "Swap the captured gem that is lit for one of yours.",
+    "choose": "Press menu to pick between turns that look the same, then confirm.",
+}
+PHASE_NAMES = ("swap", "choose")
+FINISH_EVENT = "capture"
+
+
+def site_xy(i):
+    return _g.site_xy(i)
+
+
+def site_shape(i):
+    return _g.site_shape(i)
+
+
+def site_index(name):
+    for i in range(109):
+        if SITE_NAMES[i] == name:
+            return i
+    return -1
+
+
+# -- notation ------------------------------------------------------------------
+
+NotationError = notation.NotationError
+START = notation.START
+parse_position = notation.parse_position
+format_position = notation.format_position
+parse_move = notation.parse_move
+format_move = notation.format_move
+
+# -- rules ---------------------------------------------------------------------
+
+Position = core.Position
+MAX_MOVES = core.MAX_MOVES
+MODE_NAMES = core.MODE_NAMES
+
+
+def gen(pos, buf, start=0, sel=-1):
+    return pos.gen(buf, start, sel)
+
+
+def outcome(pos):
+    return pos.result
+
+
+def outcome_text(pos, draw=0):
+    w = pos.result
+    if w < 0:
+        return ""
+    if w == DRAW:
+        return "draw"
+    if pos.reason == core.WHY_STUCK:
+        return "%s trap (%s stuck)" % (SIDES[w], SIDES[w ^ 1])
+    return "%s %s" % (SIDES[w], core.WHY_NAMES[pos.reason])
+
+
+def score(pos, side):
+    return pos.tally[side]
+
+
+def perft(pos, depth):
+    return core.perft(pos, depth)
+
+
+draw_watch = None
+DRAW_NAMES = ("",)
+notice = None
+marks = None
+
+# -- what the board senses and shows -------------------------------------------
+
+
+def expected(pos, out):
+    posts = pos.posts
+    for i in range(37):
+        out[i] = 1 if posts[i] else 0
+    occ = pos.occ
+    for s in range(72):
+        out[_FS + s] = 1 if occ[s] else 0
+
+
+def footprint(pos, m, out):
+    """PLACE the gem; TOUCH each captured gem in chain order (swapped for
+    the capturer's); LIFT/PLACE each jewel step in the turn's order; LIFT
+    any opponent jewel a breach game removes as trapped."""
+    side = pos.side
+    n = 0
+    p = m & 63
+    if p != core.NO_POST:
+        out[0] = p | (PLACE << 8) | ((ROLE_SOUTH + side) << 10)
+        n = 1
+    ob = (side ^ 1) * 3
+    jw = pos.jewel
+    o0 = jw[ob]
+    o1 = jw[ob + 1]
+    o2 = jw[ob + 2]
+    pos.make(m)
+    ring = pos._ring
+    r = pos.last_record()
+    for i in range(r + 9, r + 8 + ring[r]):
+        out[n] = ring[i] | (TOUCH << 8) | (ROLE_SWAP << 10)
+        n += 1
+    # Which opponent jewels the turn removed (breach game, trapped).
+    gone = 0
+    if o0 != core.NONE and jw[ob] == core.NONE:
+        gone |= 1
+    if o1 != core.NONE and jw[ob + 1] == core.NONE:
+        gone |= 2
+    if o2 != core.NONE and jw[ob + 2] == core.NONE:
+        gone |= 4
+    pos.unmake(m)
+    base = side * 3
+    for i in range(core.n_steps(m)):
+        c = core.step_code(m, i)
+        s = jw[base + (c & 3)]
+        out[n] = (_FS + s) | (LIFT << 8) | (ROLE_SOURCE << 10)
+        out[n + 1] = (_FS + _g.EXIT_TO[s * 3 + (c >> 2)]) | (PLACE << 8) | (ROLE_STEP << 10)
+        n += 2
+    for k in range(3):
+        if (gone >> k) & 1:
+            out[n] = (_FS + jw[ob + k]) | (LIFT << 8) | (ROLE_REMOVE << 10)
+            n += 1
+    return n
+
+
+def shows(pos, site):
+    if site < 37:
+        v = pos.posts[site]
+        return ROLE_SOUTH + v - 1 if v else 0
+    o = pos.occ[site - _FS]
+    return ROLE_SOUTH + (o - 1) // 3 if o else 0
+
+
+def owner(pos, site):
+    if site < 37:
+        return pos.posts[site] - 1
+    o = pos.occ[site - _FS]
+    return (o - 1) // 3 if o else -1
+
+
+# -- set-up, settings, engine --------------------------------------------------
+
+FIRST_ALTERNATES = True
+SETTINGS = {"mode": "standard"}
+SETTING_CHOICES = {"mode": core.MODE_NAMES}
+
+
+def new_game(roll, first):
+    """The start: jewels on their docks, no gems; `first` moves first."""
+    side = SIDES[first]
+    text = START[:-5] + side + " 0 0"
+    return text, "start:" + side
+
+
+def apply_setting(pos, name, value):
+    """mode: "standard", "breach", "trap", "capture" (or its index). A game
+    of Capture uses no jewels, so they leave the position."""
+    if name != "mode":
+        return
+    pos.mode = notation.mode_rules(value)
+    if not pos.mode & core.RULE_JEWELS:
+        for slot in range(6):
+            pos.put_jewel(slot, core.NONE)
+    pos.derive_result()
+
+
+new_engine = None
+
+
+def new_tourney(code=0):
+    """A tourney's Game Tally (rules 12.0-12.4), from its saved code."""
+    from triad.games.cornelson.tourney import Tourney
+
+    return Tourney(code)
+
+# How far each space is from each side's goal (the other side's docks), in
+# steps, ignoring gems and jewels: quick_move's sense of progress.
+_GOAL_DIST = (bytearray(b"\x63" * 72), bytearray(b"\x63" * 72))
+
+
+def _goal_distances():
+    for side in (0, 1):
+        d = _GOAL_DIST[side]
+        first = _g.FIRST_DOCK + 3 * (side ^ 1)
+        frontier = [first, first + 1, first + 2]
+        for s in frontier:
+            d[s] = 0
+        while frontier:
+            nxt = []
+            for s in frontier:
+                for e in range(3):
+                    t = _g.EXIT_TO[s * 3 + e]
+                    if t != core.NONE and d[t] > d[s] + 1:
+                        d[t] = d[s] + 1
+                        nxt.append(t)
+            frontier = nxt
+
+
+_goal_distances()
+
+
+def quick_move(pos, buf):
+    """A cheap decent turn: win now if possible, never lose by being stuck
+    if avoidable, else the most captures and jewel progress. -1 if none."""
+    n = pos.gen(buf, 0)
+    if n == 0:
+        return -1
+    side = pos.side
+    dist = _GOAL_DIST[side]
+    best = buf[0]
+    best_score = -1000000
+    for i in range(n):
+        m = buf[i]
+        t0 = pos.tally[side]
+        pos.make(m)
+        if pos.result == side:
+            sc = 100000
+        elif pos.result >= 0:
+            sc = -100000
+        else:
+            sc = (pos.tally[side] - t0) * 40
+            for k in range(side * 3, side * 3 + 3):
+                s = pos.jewel[k]
+                if s != core.NONE:
+                    sc -= dist[s] * 10
+        pos.unmake(m)
+        if sc > best_score:
+            best_score = sc
+            best = m
+    return best

@@ -1,0 +1,723 @@
+# Rules core of Don Cornelson's TRIAD. Pure: no hardware, no time, no I/O.
+# Geometry and space numbering: geometry.py. Rule readings: docs/cornelson.md.
+#
+# State: posts[37] (0 empty, 1 South gem, 2 North gem); jewel[6], the space
+# of each jewel slot (side*3 + k, NONE when the slot is empty or the jewel
+# was removed from play); flags[6], 1 when that jewel arrived on its portal
+# by transfer; occ[72], slot+1 of the jewel on each space; tally[2]; side;
+# mode; result/reason (set by make when a turn ends the game).
+#
+# A turn is one int (21 bits, a small int on the RP2040):
+#   bits  0..5   post of the placed gem, NO_POST (63) when none is vacant
+#   bits  6..7   number of jewel steps
+#   bits  8..19  up to three steps in an executable order, 4 bits each:
+#                slot of the mover's jewel (0..2) | exit index << 2
+#   bit   20     STUCK: no step set and no breach; the mover loses by Trap
+#   bits 21..26  KEEP: 0, or 1 + the captures kept when the rest of the chain
+#                was forfeited (rule 3.1: a jewel lifted before every captured
+#                gem was swapped); only gen_forfeit writes it
+# Captures are implied by the placement (they are forced). make() keeps an
+# undo record per turn in a ring of RING records (jewels before the turn,
+# and the capture chain in the order it happened), so unmake() is exact for
+# the last RING turns: plenty for search, perft and take-backs.
+from array import array
+
+from triad.compat import const
+from triad.games.cornelson import geometry as g
+
+SOUTH = const(0)
+NORTH = const(1)
+NONE = const(255)
+NO_POST = const(63)
+STUCK = const(1 << 20)
+KEEP_SHIFT = const(21)
+WIN_TALLY = const(10)
+DRAW = const(255)
+
+# Position.mode is a set of rule bits: which outcomes end the game, and
+# whether jewels play. Every rule that differs between the games follows
+# from them: without RULE_BREACH opponent docks cannot be entered; without
+# RULE_TRAP trapped opponent jewels leave play and a player who cannot step
+# every jewel steps as many as possible; without RULE_CAPTURE a tally of 10
+# wins nothing. The four games of the rulebook, and the tourney's later
+# games (12.2-12.4, tourney.py), are combinations of them.
+RULE_BREACH = const(1)
+RULE_TRAP = const(2)
+RULE_CAPTURE = const(4)
+RULE_JEWELS = const(8)
+MODE_STANDARD = const(15)
+MODE_BREACH = const(9)  # 13.1
+MODE_TRAP = const(10)  # 13.2
+MODE_CAPTURE = const(4)  # 13.3
+MODE_NAMES = ("standard", "breach", "trap", "capture")
+MODE_VALUES = bytes((MODE_STANDARD, MODE_BREACH, MODE_TRAP, MODE_CAPTURE))
+
+# Why a game ended (Position.reason).
+WHY_NONE = const(0)
+WHY_BREACH = const(1)
+WHY_TRAP = const(2)
+WHY_CAPTURE = const(3)
+WHY_STUCK = const(4)  # the loser could not move its jewels: a Trap for the winner
+WHY_FULL = const(5)  # full board, no jewels in play: draw
+WHY_NAMES = ("", "breach", "trap", "capture", "trap", "draw")
+
+# One placement has at most 27 full step sets (three jewels, three exits)
+# or breach steps instead of some of them, or (breach mode) 27 sets of two.
+MAX_SETS = const(32)
+MAX_MOVES = const(37 * 30)
+
+RING = const(64)
+REC = const(48)  # [0] 1 + captures, [1..6] jewels, [7] flags, [8..] chain
+
+_EXIT_TO = g.EXIT_TO
+_EXIT_BORDER = g.EXIT_BORDER
+_BU = g.BORDER_U
+_BV = g.BORDER_V
+_DOCK_OWNER = g.DOCK_OWNER
+_LINE1 = g.LINE1
+_LINE2 = g.LINE2
+_FIRST_SPACE = const(37)
+
+
+def step_code(m, i):
+    """The i-th step of turn m: slot | exit << 2."""
+    return (m >> (8 + 4 * i)) & 15
+
+
+def n_steps(m):
+    return (m >> 6) & 3
+
+
+def post_of(m):
+    return m & 63
+
+
+class Position:
+    def __init__(self):
+        self.posts = bytearray(g.N_POSTS)
+        self.jewel = bytearray(b"\xff\xff\xff\xff\xff\xff")
+        self.flags = bytearray(6)
+        self.occ = bytearray(g.N_SPACES)
+        self.tally = [0, 0]
+        self.filled = 0
+        self.side = SOUTH
+        self.mode = MODE_STANDARD
+        self.result = -1
+        self.reason = WHY_NONE
+        self._ring = bytearray(RING * REC)
+        self._ply = 0
+        # Scratch for gen: step sets without and with a capture, the capture
+        # queue, and the candidate steps of each jewel.
+        self._sets = array("i", bytes(4 * MAX_SETS))
+        self._sets2 = array("i", bytes(4 * MAX_SETS))
+        self._q = bytearray(40)
+        self._org = bytearray(3)
+        self._cn = bytearray(3)
+        self._ct = bytearray(9)
+        self._cc = bytearray(9)
+        self._pick = bytearray(3)
+        self._barrier = bytearray(g.N_POSTS)
+
+    def copy(self):
+        p = Position()
+        p.set_from(self)
+        return p
+
+    def set_from(self, o):
+        """Become a copy of o (without its undo records) without allocating."""
+        self.posts[:] = o.posts
+        self.jewel[:] = o.jewel
+        self.flags[:] = o.flags
+        self.occ[:] = o.occ
+        self.tally[0] = o.tally[0]
+        self.tally[1] = o.tally[1]
+        self.filled = o.filled
+        self.side = o.side
+        self.mode = o.mode
+        self.result = o.result
+        self.reason = o.reason
+        self._ply = 0
+
+    def __eq__(self, o):
+        return (
+            isinstance(o, Position)
+            and self.posts == o.posts
+            and self.jewel == o.jewel
+            and self.flags == o.flags
+            and self.tally == o.tally
+            and self.side == o.side
+            and self.mode == o.mode
+        )
+
+    def put_jewel(self, slot, space, transferred=0):
+        old = self.jewel[slot]
+        if old != NONE:
+            self.occ[old] = 0
+        self.jewel[slot] = space
+        self.flags[slot] = transferred if space != NONE else 0
+        if space != NONE:
+            self.occ[space] = slot + 1
+
+    def set_post(self, p, v):
+        if self.posts[p] and not v:
+            self.filled -= 1
+        elif v and not self.posts[p]:
+            self.filled += 1
+        self.posts[p] = v
+
+    def jewels_in_play(self):
+        if not self.mode & RULE_JEWELS:
+            return 0
+        n = 0
+        for i in range(6):
+            if self.jewel[i] != NONE:
+                n += 1
+        return n
+
+    # -- captures -------------------------------------------------------
+
+    def _place(self, p, q, off, limit=99):
+        """Place the mover's gem on p and resolve the capture chain, at most
+        `limit` captures; q[off:] receives p then each captured post in chain
+        order. Returns the count of q entries (1 + captures)."""
+        posts = self.posts
+        own = self.side + 1
+        opp = 2 - self.side
+        posts[p] = own
+        q[off] = p
+        head = off
+        tail = off + 1
+        while head < tail:
+            i = q[head] * 6
+            head += 1
+            for d in range(6):
+                a = _LINE1[i + d]
+                if a != NONE and posts[a] == opp and posts[_LINE2[i + d]] == own:
+                    if tail - off > limit:
+                        break
+                    posts[a] = own
+                    q[tail] = a
+                    tail += 1
+        self.tally[self.side] += tail - off - 1
+        return tail - off
+
+    def _unplace(self, q, off, count):
+        posts = self.posts
+        opp = 2 - self.side
+        for i in range(off + 1, off + count):
+            posts[q[i]] = opp
+        posts[q[off]] = 0
+        self.tally[self.side] -= count - 1
+
+    def _captures(self, p):
+        """True when a gem of the mover on p would capture."""
+        posts = self.posts
+        own = self.side + 1
+        opp = 2 - self.side
+        i = p * 6
+        for d in range(6):
+            a = _LINE1[i + d]
+            if a != NONE and posts[a] == opp and posts[_LINE2[i + d]] == own:
+                return True
+        return False
+
+    def _capture_wins(self):
+        return self.tally[self.side] >= WIN_TALLY and self.mode & RULE_CAPTURE
+
+    # -- jewel steps ----------------------------------------------------
+
+    def _step_sets(self, out):
+        """The jewel part of every legal turn for the current posts, as ints
+        to OR with a placement: breach singles, then each executable set
+        once in one executable order (or the STUCK turn). Returns the count."""
+        side = self.side
+        mode = self.mode
+        jewel = self.jewel
+        flags = self.flags
+        occ = self.occ
+        posts = self.posts
+        opp_gem = 2 - side
+        base = side * 3
+        org = self._org
+        cn = self._cn
+        ct = self._ct
+        cc = self._cc
+        n = 0
+        nout = 0
+        for k in range(3):
+            s = jewel[base + k]
+            if s == NONE:
+                continue
+            org[n] = s
+            c = 0
+            for e in range(3):
+                i = s * 3 + e
+                t = _EXIT_TO[i]
+                if t == NONE:
+                    continue
+                b = _EXIT_BORDER[i]
+                if b == NONE:
+                    if flags[base + k]:
+                        continue
+                elif posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
+                    continue
+                o = occ[t]
+                if o and (o - 1) // 3 != side:
+                    continue
+                dk = _DOCK_OWNER[t]
+                if dk:
+                    if dk == side + 1 or not mode & RULE_BREACH:
+                        continue
+                    out[nout] = 64 | ((k | (e << 2)) << 8)
+                    nout += 1
+                    continue
+                ct[n * 3 + c] = t
+                cc[n * 3 + c] = k | (e << 2)
+                c += 1
+            cn[n] = c
+            n += 1
+        full = (1 << n) - 1
+        if n == 3:
+            end = self._combine3(out, nout)
+        else:
+            end = self._combine(out, nout, n, full)
+        if end > nout:
+            return end
+        if not mode & RULE_TRAP:
+            # No loss by Trap: move as many jewels as possible.
+            size = n - 1
+            while size >= 0:
+                for mask in range(full):
+                    if (mask & 1) + ((mask >> 1) & 1) + (mask >> 2) == size:
+                        end = self._combine(out, end, n, mask)
+                if end > nout:
+                    return end
+                size -= 1
+            return end
+        if nout == 0:
+            out[0] = STUCK
+            return 1
+        return nout
+
+    def _combine3(self, out, nout):
+        """_combine for the usual case, all three jewels stepping, as nested
+        loops: d_i names the jewel standing on jewel i's target (3: none),
+        which must step before it."""
+        org = self._org
+        cn = self._cn
+        ct = self._ct
+        cc = self._cc
+        o0 = org[0]
+        o1 = org[1]
+        o2 = org[2]
+        e1 = 3 + cn[1]
+        e2 = 6 + cn[2]
+        for a in range(cn[0]):
+            t0 = ct[a]
+            d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
+            for b in range(3, e1):
+                t1 = ct[b]
+                if t1 == t0:
+                    continue
+                d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
+                for c in range(6, e2):
+                    t2 = ct[c]
+                    if t2 == t0 or t2 == t1:
+                        continue
+                    d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
+                    if d0 == 3 and d1 == 3 and d2 == 3:
+                        out[nout] = 192 | (cc[a] << 8) | (cc[b] << 12) | (cc[c] << 16)
+                        nout += 1
+                        continue
+                    done = 0
+                    code = 192
+                    sh = 8
+                    for _ in range(3):
+                        if not done & 1 and (d0 == 3 or (done >> d0) & 1):
+                            code |= cc[a] << sh
+                            done |= 1
+                        elif not done & 2 and (d1 == 3 or (done >> d1) & 1):
+                            code |= cc[b] << sh
+                            done |= 2
+                        elif not done & 4 and (d2 == 3 or (done >> d2) & 1):
+                            code |= cc[c] << sh
+                            done |= 4
+                        else:
+                            break
+                        sh += 4
+                    if done == 7:
+                        out[nout] = code
+                        nout += 1
+        return nout
+
+    def _combine(self, out, nout, n, mask):
+        """Append each executable set in which exactly the jewels of mask
+        step (the others stay), in an order where every step's target is
+        empty when it is made: a step onto a space held by an own jewel comes
+        after that jewel's step; a cycle (a swap) has no such order."""
+        org = self._org
+        cn = self._cn
+        ct = self._ct
+        cc = self._cc
+        pick = self._pick
+        total = 1
+        for i in range(n):
+            if (mask >> i) & 1:
+                total *= cn[i]
+        for idx in range(total):
+            r = idx
+            for i in range(n):
+                if (mask >> i) & 1:
+                    c = cn[i]
+                    pick[i] = i * 3 + r % c
+                    r //= c
+            ok = True
+            for i in range(n):
+                if not (mask >> i) & 1:
+                    continue
+                t = ct[pick[i]]
+                for j in range(n):
+                    if (mask >> j) & 1:
+                        if j < i and ct[pick[j]] == t:
+                            ok = False
+                    elif org[j] == t:
+                        ok = False
+                if not ok:
+                    break
+            if not ok:
+                continue
+            remaining = mask
+            code = 0
+            cnt = 0
+            while remaining:
+                before = remaining
+                for i in range(n):
+                    if not (remaining >> i) & 1:
+                        continue
+                    t = ct[pick[i]]
+                    free = True
+                    for j in range(n):
+                        if j != i and (remaining >> j) & 1 and org[j] == t:
+                            free = False
+                            break
+                    if free:
+                        code |= cc[pick[i]] << (8 + 4 * cnt)
+                        cnt += 1
+                        remaining &= ~(1 << i)
+                if remaining == before:
+                    break
+            if remaining:
+                continue
+            out[nout] = (cnt << 6) | code
+            nout += 1
+        return nout
+
+    def _trapped(self, slot):
+        """True when the jewel in slot cannot step anywhere, counting as
+        blocked: a Barrier, a jewel of the other side, its own dock, the
+        transfer of a jewel that just transferred and (trap game) the other
+        side's docks. Its own side's jewels do not block."""
+        s = self.jewel[slot]
+        jside = slot // 3
+        mover_gem = 2 - jside
+        posts = self.posts
+        occ = self.occ
+        for e in range(3):
+            i = s * 3 + e
+            t = _EXIT_TO[i]
+            if t == NONE:
+                continue
+            dk = _DOCK_OWNER[t]
+            if dk and (dk == jside + 1 or not self.mode & RULE_BREACH):
+                continue
+            b = _EXIT_BORDER[i]
+            if b == NONE:
+                if self.flags[slot]:
+                    continue
+            elif posts[_BU[b]] == mover_gem and posts[_BV[b]] == mover_gem:
+                continue
+            o = occ[t]
+            if o and (o - 1) // 3 != jside:
+                continue
+            return False
+        return True
+
+    # -- generation -----------------------------------------------------
+
+    def gen(self, buf, start=0, sel=-1):
+        """Write the legal turns into buf from index start; return the end.
+        With sel >= 0 only turns whose first footprint site is sel (the
+        placed post, or the first jewel lifted when no post is vacant).
+        Allocates nothing."""
+        if self.result != -1:
+            return start
+        posts = self.posts
+        jewels = self.mode & RULE_JEWELS
+        sets = self._sets
+        if jewels:
+            ns = self._step_sets(sets)
+        else:
+            sets[0] = 0
+            ns = 1
+        n = start
+        if self.filled < g.N_POSTS:
+            q = self._q
+            # Captures only turn opponent gems into the mover's, so they can
+            # only open Barriers in the mover's way: the step sets change
+            # only when a captured gem is a post of such a Barrier.
+            barrier = self._barrier
+            self._mark_barriers(1)
+            for p in range(g.N_POSTS):
+                if posts[p]:
+                    continue
+                if not self._captures(p):
+                    for j in range(ns):
+                        buf[n] = p | sets[j]
+                        n += 1
+                    continue
+                cnt = self._place(p, q, 0)
+                opened = False
+                for i in range(1, cnt):
+                    if barrier[q[i]]:
+                        opened = True
+                        break
+                if self._capture_wins() or not jewels:
+                    buf[n] = p
+                    n += 1
+                elif not opened:
+                    for j in range(ns):
+                        buf[n] = p | sets[j]
+                        n += 1
+                else:
+                    sets2 = self._sets2
+                    ns2 = self._step_sets(sets2)
+                    for j in range(ns2):
+                        buf[n] = p | sets2[j]
+                        n += 1
+                self._unplace(q, 0, cnt)
+            self._mark_barriers(0)
+        else:
+            for j in range(ns):
+                buf[n] = NO_POST | sets[j]
+                n += 1
+        if sel >= 0:
+            k = start
+            for i in range(start, n):
+                m = buf[i]
+                if self.first_site(m) == sel:
+                    buf[k] = m
+                    k += 1
+            n = k
+        return n
+
+    def gen_forfeit(self, buf, start, p, kept):
+        """The turns placing on p when only the first `kept` captures of its
+        chain were made and the rest forfeited (rule 3.1); those gems stay
+        the opponent's. Written into buf from start; returns the end. Their
+        text is that of the full turn: the notation has no forfeit."""
+        if self.result != -1 or p >= g.N_POSTS or self.posts[p]:
+            return start
+        q = self._q
+        cnt = self._place(p, q, 0, kept)
+        tag = p | ((kept + 1) << KEEP_SHIFT)
+        n = start
+        if self._capture_wins() or not self.mode & RULE_JEWELS:
+            buf[n] = tag
+            n += 1
+        else:
+            sets2 = self._sets2
+            for j in range(self._step_sets(sets2)):
+                buf[n] = tag | sets2[j]
+                n += 1
+        self._unplace(q, 0, cnt)
+        return n
+
+    def _mark_barriers(self, v):
+        """Set _barrier[post] = v for the posts of the Barriers on the mover's
+        jewels' exits (v = 0 clears what v = 1 marked)."""
+        barrier = self._barrier
+        posts = self.posts
+        opp_gem = 2 - self.side
+        base = self.side * 3
+        for k in range(base, base + 3):
+            s = self.jewel[k]
+            if s == NONE:
+                continue
+            for e in range(3):
+                b = _EXIT_BORDER[s * 3 + e]
+                if b != NONE and posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
+                    barrier[_BU[b]] = v
+                    barrier[_BV[b]] = v
+
+    def first_site(self, m):
+        p = m & 63
+        if p != NO_POST:
+            return p
+        if (m >> 6) & 3:
+            return _FIRST_SPACE + self.jewel[self.side * 3 + ((m >> 8) & 3)]
+        return -1
+
+    def legal_moves(self, sel=-1):
+        """The legal turns as a new list (convenient, allocates)."""
+        buf = array("i", bytes(4 * MAX_MOVES))
+        n = self.gen(buf, 0, sel)
+        return [buf[i] for i in range(n)]
+
+    # -- make / unmake ----------------------------------------------------
+
+    def make(self, m):
+        side = self.side
+        ring = self._ring
+        r = (self._ply % RING) * REC
+        jewel = self.jewel
+        flags = self.flags
+        occ = self.occ
+        fl = 0
+        for i in range(6):
+            ring[r + 1 + i] = jewel[i]
+            fl |= flags[i] << i
+        ring[r + 7] = fl
+        p = m & 63
+        if p != NO_POST:
+            keep = (m >> KEEP_SHIFT) & 63
+            ring[r] = self._place(p, ring, r + 8, keep - 1 if keep else 99)
+            self.filled += 1
+        else:
+            ring[r] = 0
+        mode = self.mode
+        if ring[r] > 1 and self._capture_wins():
+            self.result = side
+            self.reason = WHY_CAPTURE
+        elif m & STUCK:
+            self.result = side ^ 1
+            self.reason = WHY_STUCK
+        else:
+            base = side * 3
+            for i in range((m >> 6) & 3):
+                c = (m >> (8 + 4 * i)) & 15
+                slot = base + (c & 3)
+                s = jewel[slot]
+                x = s * 3 + (c >> 2)
+                t = _EXIT_TO[x]
+                occ[s] = 0
+                occ[t] = slot + 1
+                jewel[slot] = t
+                flags[slot] = 1 if _EXIT_BORDER[x] == NONE else 0
+                if _DOCK_OWNER[t] == 2 - side:
+                    self.result = side
+                    self.reason = WHY_BREACH
+            if self.result == -1 and mode & RULE_JEWELS:
+                ob = (side ^ 1) * 3
+                for slot in range(ob, ob + 3):
+                    if jewel[slot] != NONE and self._trapped(slot):
+                        if not mode & RULE_TRAP:
+                            occ[jewel[slot]] = 0
+                            jewel[slot] = NONE
+                            flags[slot] = 0
+                        else:
+                            self.result = side
+                            self.reason = WHY_TRAP
+                            break
+            if self.result == -1 and self.filled == g.N_POSTS and not self.jewels_in_play():
+                self.result = DRAW
+                self.reason = WHY_FULL
+        self.side = side ^ 1
+        self._ply += 1
+
+    def unmake(self, m):
+        self._ply -= 1
+        side = self.side ^ 1
+        self.side = side
+        ring = self._ring
+        r = (self._ply % RING) * REC
+        jewel = self.jewel
+        flags = self.flags
+        occ = self.occ
+        for i in range(6):
+            s = jewel[i]
+            if s != NONE:
+                occ[s] = 0
+        fl = ring[r + 7]
+        for i in range(6):
+            s = ring[r + 1 + i]
+            jewel[i] = s
+            flags[i] = (fl >> i) & 1
+            if s != NONE:
+                occ[s] = i + 1
+        if m & 63 != NO_POST:
+            self._unplace(ring, r + 8, ring[r])
+            self.filled -= 1
+        self.result = -1
+        self.reason = WHY_NONE
+
+    def last_record(self):
+        """Offset in _ring of the last make's undo record: [r] is the length
+        of its chain (0 without a placement) and [r+8 ...] the chain, the
+        placed post then each captured post in the order captured."""
+        return ((self._ply - 1) % RING) * REC
+
+    # -- outcome of a position given as text ----------------------------
+
+    def derive_result(self):
+        """Set result/reason from the position alone (after parsing or a mode
+        change): a jewel on an opponent dock, a tally of 10, a trapped jewel
+        of the side to move, a full board without jewels. A loss by being
+        stuck is known only from the turn (make), not from the position."""
+        self.result = -1
+        self.reason = WHY_NONE
+        mode = self.mode
+        if mode & RULE_JEWELS and mode & RULE_BREACH:
+            for slot in range(6):
+                s = self.jewel[slot]
+                if s != NONE and _DOCK_OWNER[s] == 2 - slot // 3:
+                    self.result = slot // 3
+                    self.reason = WHY_BREACH
+                    return
+        if mode & RULE_CAPTURE:
+            for side in (SOUTH, NORTH):
+                if self.tally[side] >= WIN_TALLY:
+                    self.result = side
+                    self.reason = WHY_CAPTURE
+                    return
+        if mode & RULE_JEWELS and mode & RULE_TRAP:
+            b = self.side * 3
+            for slot in range(b, b + 3):
+                if self.jewel[slot] != NONE and self._trapped(slot):
+                    self.result = self.side ^ 1
+                    self.reason = WHY_TRAP
+                    return
+        if self.filled == g.N_POSTS and not self.jewels_in_play():
+            self.result = DRAW
+            self.reason = WHY_FULL
+
+
+class MoveStack:
+    """Preallocated move buffer shared by the plies of a search."""
+
+    def __init__(self, plies=8):
+        self.buf = array("i", bytes(4 * MAX_MOVES * plies))
+
+
+def perft(pos, depth, stack=None):
+    """Leaf count of the turn tree (turns with the same placement and step
+    set count once: gen writes each once)."""
+    if depth <= 0:
+        return 1
+    if stack is None:
+        stack = MoveStack(depth + 1)
+    return _perft(pos, depth, stack.buf, 0)
+
+
+def _perft(pos, depth, buf, start):
+    end = pos.gen(buf, start)
+    if depth == 1:
+        return end - start
+    total = 0
+    i = start
+    while i < end:
+        m = buf[i]
+        pos.make(m)
+        total += _perft(pos, depth - 1, buf, end)
+        pos.unmake(m)
+        i += 1
+    return total
