@@ -540,7 +540,7 @@ def test_face_expected_shows_and_quick_move():
     buf = core.MoveStack(1).buf
     # quick_move takes the breach on offer.
     pos = P(text("", "f2,a3,a5", "d6,d8,d10"))
-    m = C.quick_move(pos, buf)
+    m = C.quick_move(pos)
     pos.make(m)
     assert C.outcome_text(pos) == "s breach"
 

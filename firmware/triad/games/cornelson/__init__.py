@@ -90,7 +90,9 @@ format_move = notation.format_move
 
 Position = core.Position
 MAX_MOVES = core.MAX_MOVES
+MAX_SEL_MOVES = core.MAX_MOVES  # small enough to keep whole (1110 turns)
 MODE_NAMES = core.MODE_NAMES
+bind = None
 
 
 def gen(pos, buf, start=0, sel=-1):
@@ -199,7 +201,7 @@ def owner(pos, site):
 # -- set-up, settings, engine --------------------------------------------------
 
 FIRST_ALTERNATES = True
-SETTINGS = {"mode": "standard"}
+SETTINGS = {"mode": 0}  # an index into SETTING_CHOICES["mode"]: standard
 SETTING_CHOICES = {"mode": core.MODE_NAMES}
 
 
@@ -257,12 +259,24 @@ def _goal_distances():
 _goal_distances()
 
 
-def quick_move(pos, buf):
+_quick_buf = None
+
+
+def quick_move(pos):
+    global _quick_buf
+    if _quick_buf is None:
+        from array import array
+
+        _quick_buf = array("i", bytes(4 * MAX_MOVES))
+    return _quick(pos, _quick_buf)
+
+
+def _quick(pos, buf):
     """A cheap decent turn: win now if possible, never lose by being stuck
-    if avoidable, else the most captures and jewel progress. -1 if none."""
+    if avoidable, else the most captures and jewel progress. 0 if none."""
     n = pos.gen(buf, 0)
     if n == 0:
-        return -1
+        return 0
     side = pos.side
     dist = _GOAL_DIST[side]
     best = buf[0]
