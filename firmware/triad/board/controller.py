@@ -456,8 +456,8 @@ class Controller:
             k += 1
             nf = g.footprint(pos, m, fp)
             # Which steps are done, in a person's order: a placement counts
-            # only once every step before it is done (a stray object is not
-            # "the piece placed early"), lifts and touches in any order.
+            # only once the lift before it is done (a stray object is not "the
+            # piece placed early"); otherwise any order (jewels, captures).
             step = self.step
             first_undone = nf
             wild = -1
@@ -467,6 +467,7 @@ class Controller:
                 wild = _free_extra(occ, exp, vis, fp, nf - 1, n)
                 if wild >= 0:
                     fp[nf - 1] = (fp[nf - 1] & ~255) | wild
+            lifted_before = True
             j = 0
             while j < nf:
                 e = fp[j]
@@ -475,11 +476,13 @@ class Controller:
                 if s == WILD:
                     done = False
                 elif act == PLACE:
-                    done = occ[s] == 1 and first_undone == nf
-                elif act == LIFT:
-                    done = occ[s] == 0 or (vis[s] and _later(fp, nf, j, s))
+                    done = occ[s] == 1 and lifted_before
                 else:
-                    done = vis[s] != 0
+                    if act == LIFT:
+                        done = occ[s] == 0 or (vis[s] and _later(fp, nf, j, s))
+                    else:
+                        done = vis[s] != 0
+                    lifted_before = done
                 step[j] = 1 if done else 0
                 if not done and first_undone == nf:
                     first_undone = j
