@@ -3,27 +3,26 @@ import argparse
 import sys
 
 import host_tools  # noqa: F401  (puts firmware/ on the path)
-from triad.games.nehren import core, notation
+from host_tools import games
 
 
-def _position(text):
-    try:
-        return notation.parse_position(text)
-    except notation.NotationError as e:
-        raise SystemExit("host_tools: bad position: %s" % e)
+def _position(args):
+    game = games.load(args.game)
+    return game, games.parse_position(game, args.position)
 
 
 def cmd_perft(args):
-    pos = _position(args.position)
+    game, pos = _position(args)
     if args.depth < 0:
         raise SystemExit("host_tools: depth must be 0 or more")
     if not args.divide:
-        print(core.perft(pos, args.depth))
+        print(game.perft(pos, args.depth))
         return 0
     rows = []
-    for m in pos.legal_moves():
+    for m in games.legal_moves(game, pos):
+        text = game.format_move(pos, m)
         pos.make(m)
-        rows.append((notation.format_move(m), core.perft(pos, args.depth - 1)))
+        rows.append((text, game.perft(pos, args.depth - 1)))
         pos.unmake(m)
     print(sum(n for _, n in rows) if args.depth > 0 else 1)
     for text, n in rows:
@@ -31,37 +30,62 @@ def cmd_perft(args):
     return 0
 
 
+def why_no_moves(game, pos, site=-1):
+    """Why pos has no legal move (of the piece on `site` when site >= 0)."""
+    over = games.outcome_words(game, pos)
+    if over:
+        return "no moves: the game is over (%s)" % over
+    if site < 0:
+        return "no moves: %s has no legal move" % game.SIDE_NAMES[pos.side]
+    name = game.SITE_NAMES[site]
+    exp = bytearray(game.N_SITES)
+    game.expected(pos, exp)
+    if not exp[site]:
+        return "no moves of %s: there is no piece on %s" % (name, name)
+    owner = getattr(game, "owner", None)
+    side = owner(pos, site) if owner is not None else -1
+    turn = game.SIDE_NAMES[pos.side]
+    if side >= 0 and side != pos.side:
+        return "no moves of %s: the piece there is %s's and it is %s's turn" % (name, game.SIDE_NAMES[side], turn)
+    others = len(games.legal_moves(game, pos))
+    return "no moves of %s: the piece there cannot move now (%s has %d move%s with other pieces)" % (
+        name, turn, others, "" if others == 1 else "s")
+
+
 def cmd_moves(args):
-    pos = _position(args.position)
-    moves = pos.legal_moves()
+    game, pos = _position(args)
+    sel = -1
     if args.cell:
-        try:
-            sq = notation.parse_cell(args.cell)
-        except notation.NotationError as e:
-            raise SystemExit("host_tools: %s" % e)
-        moves = [m for m in moves if core.m_from(m) == sq]
+        sel = game.site_index(args.cell)
+        if sel < 0:
+            raise SystemExit("host_tools: bad cell %r: %s has no such site (%s .. %s)"
+                             % (args.cell, game.TITLE, game.SITE_NAMES[0], game.SITE_NAMES[-1]))
+    moves = games.legal_moves(game, pos, sel)
     for m in moves:
-        print(notation.format_move(m))
+        print(game.format_move(pos, m))
+    if not moves:
+        print("host_tools: %s" % why_no_moves(game, pos, sel), file=sys.stderr)
     if args.count:
-        print("%d moves%s" % (len(moves), " (Note 2)" if pos.is_note2() else ""), file=sys.stderr)
+        note = games.notice_text(game, pos, short=True)
+        print("%d moves%s" % (len(moves), " (%s)" % note if note else ""), file=sys.stderr)
     return 0
 
 
 def cmd_show(args):
     from host_tools.board_text import render
 
-    pos = _position(args.position)
+    game, pos = _position(args)
     marks = ()
     if args.move:
         try:
-            m = notation.parse_move(pos, args.move)
-        except notation.NotationError as e:
+            m = game.parse_move(pos, args.move)
+        except game.NotationError as e:
             raise SystemExit("host_tools: %s" % e)
+        marks = games.move_marks(game, pos, m)
         pos.make(m)
-        marks = (notation.cell_name(core.m_from(m)), notation.cell_name(core.m_to(m)))
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
-    print(render(pos, colour=colour, marks=marks))
-    print(notation.format_position(pos))
+    print(render(pos, colour=colour, marks=marks, game=game))
+    print(game.format_position(pos))
     return 0
 
 
@@ -72,16 +96,19 @@ def build_parser():
     p.add_argument("position")
     p.add_argument("depth", type=int)
     p.add_argument("--divide", action="store_true", help="also count per root move")
+    games.add_game_arg(p)
     p.set_defaults(fn=cmd_perft)
     p = sub.add_parser("moves", help="list the legal moves of a position")
     p.add_argument("position")
-    p.add_argument("--cell", help="only the moves of the die on this cell")
+    p.add_argument("--cell", help="only the moves of the piece on this cell (site)")
     p.add_argument("--count", action="store_true", help="print the count to stderr")
+    games.add_game_arg(p)
     p.set_defaults(fn=cmd_moves)
     p = sub.add_parser("show", help="draw a position in the terminal")
     p.add_argument("position")
     p.add_argument("--move", help="play this move first and mark it")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    games.add_game_arg(p)
     p.set_defaults(fn=cmd_show)
     from host_tools import flash, live
 
@@ -95,8 +122,17 @@ def build_parser():
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
-    return args.fn(args)
+    try:
+        args = build_parser().parse_args(argv)
+        return args.fn(args)
+    except KeyboardInterrupt:
+        # Ctrl-C: one line, the shell's status for SIGINT, no traceback
+        try:
+            sys.stdout.flush()
+        except OSError:
+            pass
+        print("host_tools: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -142,6 +142,8 @@ class Link:
         w = reply.split()
         if len(w) < 6 or w[:3] != ["ok", "hello", "triad-board"] or w[4] != "proto":
             raise LinkError("not a Triad board: %r" % reply)
+        # "... game NAME" since the game seam; a board without it plays Nehren's game
+        self.game = w[7] if len(w) >= 8 and w[6] == "game" else "nehren"
         return w[3], int(w[5])
 
     def status(self, timeout=5.0):

@@ -10,9 +10,7 @@ import os
 import sys
 import time
 
-from triad.games.nehren import notation
-
-from host_tools import records
+from host_tools import games, records
 from host_tools.board_text import render
 from host_tools.link import LinkError, SimLink, open_link
 
@@ -29,6 +27,9 @@ def add_link_args(p):
     p.add_argument("--script", help="with the simulator: physical actions to carry out (python -m simulator script format)")
     p.add_argument("--idle", type=float, default=None,
                    help="stop after this many seconds without an event (simulated seconds with --sim)")
+    games.add_game_arg(p, default=None,
+                       help_text="the game the board should be playing (one of %s; default: the one the board "
+                                 "names in its hello)" % ", ".join(games.NAMES))
 
 
 def connect(args):
@@ -51,6 +52,15 @@ def connect(args):
     if proto < 2:
         link.close()
         raise SystemExit("host_tools: the board speaks protocol %d; these tools need 2 (flash newer firmware)" % proto)
+    name = getattr(link, "game", None) or games.DEFAULT
+    if name not in games.NAMES:
+        link.close()
+        raise SystemExit("host_tools: the board plays %r, a game these tools do not know (they know %s)"
+                         % (name, ", ".join(games.NAMES)))
+    if args.game and args.game != name:
+        link.close()
+        raise SystemExit("host_tools: the board plays %s, not %s (--game)" % (name, args.game))
+    args.board_game = games.load(name)
     return link, version
 
 
@@ -88,9 +98,11 @@ def cmd_monitor(args):
     colour = args.color == "always" or (args.color == "auto" and out.isatty())
     clear = colour and not args.no_clear
 
+    game = args.board_game
+
     def draw(st, note=""):
-        pos = notation.parse_position(st["position"])
-        text = render(pos, colour=colour)
+        pos = game.parse_position(st["position"])
+        text = render(pos, colour=colour, game=game)
         head = "triad-board %s  state: %s  moves: %d%s" % (version, st["state"], len(st["moves"]), note)
         if clear:
             out.write("\x1b[H\x1b[2J")
@@ -139,7 +151,16 @@ def _record_path(folder, rec, ours):
 def cmd_record(args):
     link, version = connect(args)
     os.makedirs(args.out, exist_ok=True)
-    tracker = records.Tracker(black=args.black, white=args.white, board="triad-board %s" % version)
+    game = args.board_game
+    players = [args.black, args.white] + ["?"] * len(game.SIDES)
+    for i, spec in enumerate(args.player or ()):
+        side, sep, who = spec.partition("=")
+        k = games.side_index(game, side)
+        if not sep or k < 0:
+            games.usage_error("argument --player: %r is not SIDE=NAME with a side of %s (%s)"
+                              % (spec, game.TITLE, ", ".join(game.SIDES)))
+        players[k] = who
+    tracker = records.Tracker(board="triad-board %s" % version, game=game, players=players[: len(game.SIDES)])
     paths = {}  # id(record) -> path
     saved = []
 
@@ -188,6 +209,9 @@ def cmd_replay(args):
         rec = records.load(args.file)
     except (OSError, records.RecordError) as e:
         raise SystemExit("host_tools: %s: %s" % (args.file, e))
+    game = rec.game
+    if args.game and args.game != game.NAME:
+        raise SystemExit("host_tools: %s: a record of %s, not %s (--game)" % (args.file, game.NAME, args.game))
     if args.script:
         sys.stdout.write(records.to_script(rec))
         return 0
@@ -195,17 +219,19 @@ def cmd_replay(args):
         return _replay_on_sim(rec, args)
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     positions = rec.positions()
-    print("%s (Black) vs %s (White), %s; set-up %s; result %s" % (rec.black, rec.white, rec.date, rec.setup,
-                                                                 rec.result))
+    played = rec.played()
+    print("%s, %s; set-up %s; result %s" % (
+        " vs ".join("%s (%s)" % (who, side) for who, side in zip(rec.players, game.SIDE_NAMES)), rec.date,
+        rec.setup, rec.result))
     for i, pos in enumerate(positions):
         if i:
             m = rec.moves[i - 1]
             print("\n%d%s %s" % ((i + 1) // 2, "." if i % 2 else "...", m))
         marks = ()
         if i:
-            head = rec.moves[i - 1].split("x")[0]
-            marks = (head[:2], head[2:4]) if "=" not in head else (head[:2],)
-        print(render(pos, colour=colour, marks=marks))
+            before, m = played[i - 1]
+            marks = games.move_marks(game, before, m)
+        print(render(pos, colour=colour, marks=marks, game=game))
         if i < len(positions) - 1:
             if args.step:
                 try:
@@ -255,8 +281,10 @@ def add_parsers(sub):
     p = sub.add_parser("record", help="save the games a board plays as record files")
     add_link_args(p)
     p.add_argument("--out", default="records", help="folder for the record files (default: records/)")
-    p.add_argument("--black", default="?", help="Black's name")
-    p.add_argument("--white", default="?", help="White's name")
+    p.add_argument("--black", default="?", help="Black's name (Nehren; the first side's in general)")
+    p.add_argument("--white", default="?", help="White's name (Nehren; the second side's in general)")
+    p.add_argument("--player", action="append", metavar="SIDE=NAME",
+                   help="a player's name by side letter or name, repeatable (e.g. r=Ada for Browne's red)")
     p.add_argument("--games", type=int, default=0, help="stop after this many games")
     p.add_argument("--keep-empty", action="store_true", help="also save games without a move")
     p.set_defaults(fn=cmd_record)
@@ -268,4 +296,7 @@ def add_parsers(sub):
     p.add_argument("--step", action="store_true", help="wait for Enter between moves")
     p.add_argument("--delay", type=float, default=0, help="seconds between moves")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    games.add_game_arg(p, default=None,
+                       help_text="check that the record is of this game (a record names its game; "
+                                 "one without a Game: header is Nehren's)")
     p.set_defaults(fn=cmd_replay)

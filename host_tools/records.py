@@ -4,65 +4,107 @@ the board's events, and turning a record into physical actions (a
 import datetime
 import os
 
-from triad.games.nehren import core, notation
+from host_tools import games
 
 MAGIC = "triad-record 1"
-HEADER_ORDER = ("Date", "Black", "White", "Setup", "Start", "Result", "Final", "Board")
-RESULTS = ("b", "w", "*")
+RESULTS = ("b", "w", "*")  # Nehren's; in general a side letter, "draw" or "*"
+DEFAULT_GAME = "nehren"  # the game of a record without a Game: header
 
 
 class RecordError(ValueError):
     pass
 
 
+def header_order(game):
+    """The header keys a record of this game writes, in order."""
+    return ("Game", "Date") + tuple(game.SIDE_NAMES) + ("Setup", "Start", "Result", "Final", "Board")
+
+
+def results(game):
+    return tuple(game.SIDES) + ("draw", "*")
+
+
+def _load_game(name):
+    if name not in games.NAMES:
+        raise RecordError("Game: unknown game %r (one of %s)" % (name, ", ".join(games.NAMES)))
+    return games.load(name)
+
+
 class Record:
-    def __init__(self, start=notation.START, moves=(), date=None, black="?", white="?", setup="-", result="*",
-                 board="", extra=None):
-        self.start = start
+    def __init__(self, start=None, moves=(), date=None, black="?", white="?", setup="-", result="*",
+                 board="", extra=None, game=DEFAULT_GAME, players=None):
+        self.game = _load_game(game) if isinstance(game, str) else game
+        n = len(self.game.SIDES)
+        self.start = start if start is not None else self.game.START
         self.moves = list(moves)
         self.date = date or now_text()
-        self.black = black
-        self.white = white
+        self.players = list(players) if players is not None else ([black, white] + ["?"] * n)[:n]
         self.setup = setup
         self.result = result
         self.board = board
         self.extra = dict(extra or {})
 
-    def positions(self):
-        """The positions from the start through every move (checks legality)."""
-        pos = notation.parse_position(self.start)
-        out = [pos.copy()]
+    @property
+    def black(self):
+        return self.players[0]
+
+    @black.setter
+    def black(self, name):
+        self.players[0] = name
+
+    @property
+    def white(self):
+        return self.players[1]
+
+    @white.setter
+    def white(self, name):
+        self.players[1] = name
+
+    def _moves(self):
+        """(position before, move int) for every move, checking legality."""
+        g = self.game
+        pos = g.parse_position(self.start)
+        out = []
         for i, text in enumerate(self.moves):
             try:
-                m = notation.parse_move(pos, text)
-            except notation.NotationError as e:
+                m = g.parse_move(pos, text)
+            except g.NotationError as e:
                 raise RecordError("move %d (%s): %s" % (i + 1, text, e))
+            out.append((pos.copy(), m))
             pos.make(m)
-            out.append(pos.copy())
-        return out
+        return out, pos
+
+    def positions(self):
+        """The positions from the start through every move (checks legality)."""
+        played, last = self._moves()
+        return [p for p, _ in played] + [last]
+
+    def played(self):
+        """(position before, move int) of every move (checks legality)."""
+        return self._moves()[0]
 
     def final(self):
-        return notation.format_position(self.positions()[-1])
+        return self.game.format_position(self._moves()[1])
 
     def computed_result(self):
-        w = self.positions()[-1].winner()
-        return "bw"[w] if w >= 0 else "*"
+        return result_of(self.game, self._moves()[1])
 
     # -- text -------------------------------------------------------------------
     def format(self):
         head = {
+            "Game": self.game.NAME,
             "Date": self.date,
-            "Black": self.black,
-            "White": self.white,
             "Setup": self.setup,
             "Start": self.start,
             "Result": self.result,
             "Final": self.final(),
         }
+        for name, player in zip(self.game.SIDE_NAMES, self.players):
+            head[name] = player
         if self.board:
             head["Board"] = self.board
         lines = ["# " + MAGIC]
-        for k in HEADER_ORDER:
+        for k in header_order(self.game):
             if k in head:
                 lines.append("%s: %s" % (k, head[k]))
         for k, v in self.extra.items():
@@ -108,31 +150,45 @@ def parse(text):
             if tok in ("1-0", "0-1", "*"):
                 continue
             moves.append(tok)
+    game = _load_game(head.get("Game", DEFAULT_GAME))
     if "Start" not in head:
         raise RecordError("the record has no Start: header")
     try:
-        start = notation.format_position(notation.parse_position(head["Start"]))
-    except notation.NotationError as e:
+        start = game.format_position(game.parse_position(head["Start"]))
+    except game.NotationError as e:
         raise RecordError("Start: %s" % e)
     result = head.get("Result", "*")
-    if result not in RESULTS:
-        raise RecordError("Result: must be b, w or *")
-    known = set(HEADER_ORDER)
+    if result not in results(game):
+        raise RecordError("Result: must be %s" % _or(results(game)))
+    known = set(header_order(game))
     rec = Record(
         start=start,
         moves=moves,
         date=head.get("Date", ""),
-        black=head.get("Black", "?"),
-        white=head.get("White", "?"),
+        players=[head.get(name, "?") for name in game.SIDE_NAMES],
         setup=head.get("Setup", "-"),
         result=result,
         board=head.get("Board", ""),
         extra={k: v for k, v in head.items() if k not in known},
+        game=game,
     )
     rec.positions()  # every move legal in turn
     if "Final" in head and head["Final"] != rec.final():
         raise RecordError("Final: %s does not follow from the moves (they reach %s)" % (head["Final"], rec.final()))
     return rec
+
+
+def _or(words):
+    words = list(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def result_of(game, pos):
+    """The Result header of a position: the winner's letter, draw or *."""
+    w = game.outcome(pos)
+    if w < 0:
+        return "*"
+    return "draw" if w == games.DRAW else game.SIDES[w]
 
 
 def load(path):
@@ -150,22 +206,31 @@ def setup_from_meta(meta, start):
 class Tracker:
     """Folds the board's events into records. feed(event_text) returns the
     record that just finished (game over, or replaced by a new game) or None;
-    self.current is the game in progress."""
+    self.current is the game in progress. game: the board's game (a name)."""
 
-    def __init__(self, black="?", white="?", board=""):
-        self.black = black
-        self.white = white
+    def __init__(self, black="?", white="?", board="", game=DEFAULT_GAME, players=None):
+        self.game = _load_game(game) if isinstance(game, str) else game
+        n = len(self.game.SIDES)
+        self.players = list(players) if players is not None else ([black, white] + ["?"] * n)[:n]
         self.board = board
         self.current = None
         self.pos = None
         self.done = []
         self.on_change = None  # callable(record) after every change
 
+    @property
+    def black(self):
+        return self.players[0]
+
+    @property
+    def white(self):
+        return self.players[1]
+
     def begin(self, start, moves=(), setup="-"):
         finished = self._finish_open()
-        self.current = Record(start=start, moves=(), black=self.black, white=self.white, setup=setup,
-                              board=self.board)
-        self.pos = notation.parse_position(start)
+        self.current = Record(start=start, moves=(), players=self.players, setup=setup, board=self.board,
+                              game=self.game)
+        self.pos = self.game.parse_position(start)
         for m in moves:
             self._move(m)
         self._changed()
@@ -184,12 +249,13 @@ class Tracker:
         return None
 
     def _move(self, text):
-        m = notation.parse_move(self.pos, text)
+        g = self.game
+        m = g.parse_move(self.pos, text)
+        self.current.moves.append(g.format_move(self.pos, m))
         self.pos.make(m)
-        self.current.moves.append(notation.format_move(m))
-        w = self.pos.winner()
-        if w >= 0:
-            self.current.result = "bw"[w]
+        result = result_of(g, self.pos)
+        if result != "*":
+            self.current.result = result
 
     def _changed(self):
         if self.on_change and self.current is not None:
@@ -200,7 +266,7 @@ class Tracker:
         state, used when the event alone does not say enough (resume)."""
         kind, _, arg = event.partition(" ")
         if kind == "setup":
-            return self.begin(arg, (), setup_of_start(arg))
+            return self.begin(arg, (), setup_of_start(arg, self.game))
         if kind == "position":
             return self.begin(arg, (), "-")
         if kind == "resume":
@@ -210,7 +276,7 @@ class Tracker:
         if kind == "move" and self.current is not None:
             try:
                 self._move(arg)
-            except notation.NotationError:
+            except self.game.NotationError:
                 if status is not None:  # out of step with the board: resynchronise
                     return self.from_status(status())
                 return None
@@ -223,30 +289,77 @@ class Tracker:
         return None
 
 
-def setup_of_start(start):
-    """The Setup header of a rolled start position: the home-row values."""
-    pos = notation.parse_position(start)
-    b = []
-    w = []
-    for f in range(6):
-        p = pos.board[core.sq_of(f, 0)]
-        q = pos.board[core.sq_of(f, 5)]
-        if p:
-            b.append(p & 3)
-        if q:
-            w.append(q & 3)
-    return "b:%s w:%s start:%s" % ("".join(map(str, sorted(b))), "".join(map(str, sorted(w))), "bw"[pos.side])
+def setup_of_start(start, game=None):
+    """The Setup header of a rolled start position. The face's optional
+    setup_text(pos) when it has one; else, for a game whose face names each
+    side's home sites (optional HOME), the game-role numbers the pieces on
+    them show (Nehren: the sorted die values) and who starts; else "-"."""
+    game = game or games.load(DEFAULT_GAME)
+    pos = game.parse_position(start)
+    own = getattr(game, "setup_text", None)
+    if own is not None:
+        return own(pos)
+    home = getattr(game, "HOME", None)
+    if home is None:
+        return "-"
+    exp = bytearray(game.N_SITES)
+    game.expected(pos, exp)
+    parts = []
+    for side, sites in enumerate(home):
+        values = []
+        for site in sites:
+            if exp[site]:
+                role = game.shows(pos, site)
+                if role >= games.ROLE_GAME:
+                    values.append(role - games.ROLE_GAME + 1)
+        parts.append("%s:%s" % (game.SIDES[side], "".join(map(str, sorted(values)))))
+    return "%s start:%s" % (" ".join(parts), game.SIDES[pos.side])
 
 
 # -- physical actions -----------------------------------------------------------------
 
 SETTLE_WAIT = 1000  # ms to leave a die resting: more than the board's 0.8 s
+TURN_WAIT = 300  # ms a piece is held up when it is turned in place
+
+
+def _next_role(roles, role):
+    """The board's menu: the outcome after `role` in the order the moves
+    offer them (triad.board.controller: Controller._next_role)."""
+    take = False
+    for r in roles:
+        if take and r != role:
+            return r
+        if r == role:
+            take = True
+    return roles[0]
+
+
+def choice_presses(game, pos, site, target):
+    """How often to press menu when the board asks for the hidden outcome of
+    a piece turned in place on `site` (Nehren's Note 2 value) to reach role
+    `target`; None when the board does not ask (one outcome only). The
+    board offers the outcomes in the order of the legal moves."""
+    roles = []
+    for m in games.legal_moves(game, pos):
+        e = games.footprint(game, pos, m)[0]
+        if e & 255 == site and (e >> 8) & 3 == games.TOUCH:
+            roles.append(e >> 10)
+    if not roles or all(r == roles[0] for r in roles):
+        return None
+    r = roles[0]
+    n = 0
+    while r != target:
+        r = _next_role(roles, r)
+        n += 1
+        if n > len(roles):
+            raise RecordError("the board offers no outcome %d on %s" % (target, game.SITE_NAMES[site]))
+    return n
 
 
 def note2_presses(current, target):
-    """How often to press menu in the Note 2 value choice to go from the
-    die's current value to target (the firmware's cycle: first offer 1, or 2
-    when the die shows 1; each press: the next value, skipping the current)."""
+    """Nehren: how often to press menu in the Note 2 value choice to go from
+    the die's current value to target (first offer 1, or 2 when the die
+    shows 1; each press: the next value, skipping the current)."""
     v = 1 if current != 1 else 2
     n = 0
     while v != target:
@@ -261,39 +374,42 @@ def note2_presses(current, target):
 
 def to_script(rec, header=True):
     """The record as a `python -m simulator script` file: the start position,
-    then each move as a player makes it (lift, place, leave it to settle;
-    the removal after a Triad; a Note 2 turn with menu and confirm)."""
+    then each move as a player makes it, step by step from the move's
+    footprint (lift, place, leave it to settle; pieces taken off; a piece
+    turned in place with menu and confirm when the board cannot see the
+    outcome, Nehren's Note 2 turn)."""
+    g = rec.game
     out = []
     if header:
-        out.append("# %s vs %s, %s (replayed from a record)" % (rec.black, rec.white, rec.date))
+        out.append("# %s, %s (replayed from a record)" % (" vs ".join(rec.players), rec.date))
     out.append("position " + rec.start)
     out.append("wait %d" % SETTLE_WAIT)
-    pos = notation.parse_position(rec.start)
+    pos = g.parse_position(rec.start)
     for text in rec.moves:
-        m = notation.parse_move(pos, text)
-        fr = notation.cell_name(core.m_from(m))
-        to = notation.cell_name(core.m_to(m))
-        rem = core.m_removed(m)
+        m = g.parse_move(pos, text)
+        steps = games.footprint(g, pos, m)
         out.append("# " + text)
-        if fr == to:
-            current = pos.board[core.m_from(m)] & 3
-            target = (m >> 14) & 3
-            out.append("lift " + fr)
-            out.append("wait 300")
-            out.append("place " + fr)
-            out.append("wait %d" % SETTLE_WAIT)
-            for _ in range(note2_presses(current, target)):
-                out.append("press menu")
-            out.append("press confirm")
-            out.append("wait 300")
-        else:
-            out.append("lift " + fr)
-            out.append("place " + to)
-            out.append("wait %d" % SETTLE_WAIT)
-        if rem:
-            out.append("lift " + notation.cell_name(rem))
-            out.append("wait %d" % SETTLE_WAIT)
+        for j, e in enumerate(steps):
+            name = g.SITE_NAMES[e & 255]
+            act = (e >> 8) & 3
+            if act == games.TOUCH:
+                out.append("lift " + name)
+                out.append("wait %d" % TURN_WAIT)
+                out.append("place " + name)
+                out.append("wait %d" % SETTLE_WAIT)
+                presses = choice_presses(g, pos, e & 255, e >> 10) if j == 0 else None
+                if presses is not None:
+                    out.extend(["press menu"] * presses)
+                    out.append("press confirm")
+                    out.append("wait %d" % TURN_WAIT)
+            elif act == games.LIFT:
+                out.append("lift " + name)
+                if not (j + 1 < len(steps) and (steps[j + 1] >> 8) & 3 == games.PLACE):
+                    out.append("wait %d" % SETTLE_WAIT)
+            else:
+                out.append("place " + name)
+                out.append("wait %d" % SETTLE_WAIT)
         pos.make(m)
-    out.append("# expect position: " + notation.format_position(pos))
+    out.append("# expect position: " + g.format_position(pos))
     out.append("# expect moves: " + " ".join(rec.moves))
     return "\n".join(out) + "\n"
