@@ -479,7 +479,7 @@ class Controller:
                     done = occ[s] == 1 and lifted_before
                 else:
                     if act == LIFT:
-                        done = occ[s] == 0 or (vis[s] and _later(fp, nf, j, s))
+                        done = occ[s] == 0 or (vis[s] != 0 and _later(fp, nf, j, s))
                     else:
                         done = vis[s] != 0
                     lifted_before = done

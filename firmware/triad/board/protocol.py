@@ -27,7 +27,7 @@ _SELFTEST = const(6)
 
 class Protocol:
     def __init__(self, controller, write, settings=None, apply=None, game=None):
-        self.ctl = None
+        self.ctl = controller
         self.game = game
         self.write = write  # write(text) sends one whole line (with "\n")
         self.settings = settings  # store.Settings, or None (no settings commands)

@@ -202,7 +202,7 @@ STATE_TEXT = {
     "play": "Slide one of your pieces in a straight line to a lit cell (never your own colour; the most captures).",
     "capture": "Take the blinking captured pieces off, then drop a bunny piece on any empty cell (they pulse in its colour).",
 }
-SETTING_CHOICES = {}
+SETTING_CHOICES = {}  # type: dict[str, tuple]
 
 
 def shows(pos, site):

@@ -135,13 +135,13 @@ def _build():
         post_index[names[i]] = i
     outer_border = bytearray(N_DOCKS + N_PORTALS)
     for i in range(N_DOCKS):
-        p, q = DOCK_BORDERS[i]
-        bd = border(post_index[p], post_index[q])
+        pa, pb = DOCK_BORDERS[i]
+        bd = border(post_index[pa], post_index[pb])
         outer_border[i] = bd
         attach(bd, FIRST_DOCK + i)
     for i in range(N_PORTALS):
-        p, q = PORTAL_BORDERS[i]
-        bd = border(post_index[p], post_index[q])
+        pa, pb = PORTAL_BORDERS[i]
+        bd = border(post_index[pa], post_index[pb])
         outer_border[N_DOCKS + i] = bd
         attach(bd, FIRST_PORTAL + i)
 
@@ -203,17 +203,17 @@ DOCK_OWNER = bytes(
 # Capture lines: LINE1[p*6+d] is the neighbour of p in direction d and
 # LINE2[p*6+d] the post beyond it, both NONE unless both exist (an X-O-X
 # bracket needs all three posts).
-LINE1 = bytearray(N_POSTS * 6)
-LINE2 = bytearray(N_POSTS * 6)
+_line1 = bytearray(N_POSTS * 6)
+_line2 = bytearray(N_POSTS * 6)
 for _i in range(N_POSTS * 6):
     _n1 = NB[_i]
     _n2 = NB[_n1 * 6 + _i % 6] if _n1 != NONE else NONE
     if _n2 == NONE:
         _n1 = NONE
-    LINE1[_i] = _n1
-    LINE2[_i] = _n2
-LINE1 = bytes(LINE1)
-LINE2 = bytes(LINE2)
+    _line1[_i] = _n1
+    _line2[_i] = _n2
+LINE1 = bytes(_line1)
+LINE2 = bytes(_line2)
 
 
 def post_index(name):
