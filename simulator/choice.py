@@ -8,7 +8,7 @@ _FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 if _FIRMWARE not in sys.path:
     sys.path.append(_FIRMWARE)
 
-BOARDS = ("pico_v1", "hex_v1")
+BOARDS = ("pico_v1", "hex_v1", "tri_v1")
 
 
 class SimError(ValueError):

@@ -525,7 +525,7 @@ class Controller:
                         ok = False
                     if act == TOUCH and fixed == s and (e >> 10) != self.fixed_role:
                         hit = -1000  # another outcome than the one picked
-                if act == PLACE and j > 0 and step[j]:
+                if act == PLACE and step[j]:
                     placed = True
                 j += 1
             if hit != n_diff:
