@@ -243,7 +243,7 @@ class Simulation:
             for i in range(len(cells)):
                 d = cells[i]
                 p = piece(pos, i)
-                if d is not None and p is not None and d.colour is not None:
+                if d is not None and p is not None:
                     d.colour, d.value = p
             for _ in range(max(0, taken_off)):
                 if self.board.hand:
