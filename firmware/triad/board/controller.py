@@ -436,6 +436,16 @@ class Controller:
         if lifted != self.dest_from:
             self._compute_dest(lifted)
         self.lifted = lifted
+        # The one site visited this turn, or -1 (none, or several).
+        only_visited = -1
+        i = 0
+        while i < n:
+            if vis[i]:
+                if only_visited >= 0:
+                    only_visited = -1
+                    break
+                only_visited = i
+            i += 1
         buf = self.buf
         # A move under way has its first step done, so its first site differs
         # from the game or was visited: only those sites' moves are matched.
@@ -531,18 +541,22 @@ class Controller:
             if hit != n_diff:
                 continue
             n_cand += 1
-            if hit == 0 and hidden == 0:
+            # A turn that begins in place (a die turned where it stands) has
+            # begun only when that piece alone was lifted and put back.
+            touched = (fp[0] >> 8) & 3 == TOUCH and step[0] and only_visited == fp[0] & 255
+            if (fp[0] >> 8) & 3 == TOUCH and not touched:
+                continue  # its piece went elsewhere too: not this turn
+            if hit == 0 and hidden == 0 and not touched:
                 continue  # consistent only because nothing has happened
             n_started += 1
             self.cand = m
-            if not placed and not ((fp[0] >> 8) & 3 == TOUCH and hidden):
+            if not placed and not touched:
                 progress = False
             if ok and at_final == net and net == n_diff:
                 n_full += 1
                 self.full = g.bind(pos, m, wild) if wild >= 0 else m
-            e = fp[0]
-            if (e >> 8) & 3 == TOUCH and hidden and choice < 0:
-                choice = e & 255
+            if touched and choice < 0:
+                choice = fp[0] & 255
             # Light the first step of this move not yet done.
             # Light the next steps: the first one not done, and with a lift
             # the other lifts before the next placement (any order).
@@ -658,7 +672,10 @@ class Controller:
                 j += 1
 
     def _announce_finish(self):
-        self.events.event(self.game.FINISH_EVENT, _finish_text(self.game, self.pos, self.cand, self.fp))
+        g = self.game
+        head = getattr(g, "finish_text", None)
+        text = head(self.pos, self.cand) if head else _finish_text(g, self.pos, self.cand, self.fp)
+        self.events.event(g.FINISH_EVENT, text)
 
     def _enter_play(self):
         self.state = OVER if self.game.outcome(self.pos) >= 0 or self.draw else PLAY

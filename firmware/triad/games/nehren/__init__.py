@@ -238,9 +238,14 @@ def quick_move(pos):
     return hint.best_move(pos, _quick_buf)
 
 # The protocol's names for the controller's two in-turn phases, and the
-# event sent when a move waits for its removal (protocol v2).
+# event sent when a move waits for its removal (protocol v2), with the move
+# so far: "c4c2", or "a1=2" for a Note 2 turn in place.
 PHASE_NAMES = ("remove", "note2")
 FINISH_EVENT = "triad"
+
+
+def finish_text(pos, m):
+    return notation.format_move(m).partition("x")[0]
 # Words for the game's settings on the serial line, by stored value.
 SETTING_CHOICES = {"note2_triads": ("off", "on")}
 
