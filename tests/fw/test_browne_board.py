@@ -6,6 +6,7 @@ from triad.board import controller as C
 from triad.board import palette as pal
 from triad.boards import hex_v1
 from triad.games import load
+from siterig import SiteRig
 
 G = load("browne")
 N = G.N_SITES
@@ -15,63 +16,8 @@ def site(name):
     return G.site_index(name)
 
 
-class Events:
-    def __init__(self):
-        self.seen = []
-
-    def event(self, kind, text):
-        self.seen.append((kind, text))
-
-
-class Rig:
-    def __init__(self, position=G.START):
-        self.events = Events()
-        self.ctl = C.Controller(G, hex_v1, None, None, None, self.events)
-        self.occ = bytearray(N)
-        self.frame = bytearray(3 * hex_v1.N_LEDS)
-        self.now = 1000
-        self.changed = 0
-        self.ctl.load(position)
-        self.occ[:] = self.ctl.expected
-        self.wait(1000)
-
-    def wait(self, ms):
-        end = self.now + ms
-        while self.now < end:
-            self.now += 10
-            self.ctl.update(self.now, self.occ, self.now - self.changed, -1)
-            self.ctl.render(self.frame, self.now, self.occ)
-
-    def set(self, name, v, ms=100):
-        i = site(name)
-        if self.occ[i] != v:
-            self.occ[i] = v
-            self.changed = self.now
-        self.wait(ms)
-
-    def lift(self, name, ms=100):
-        self.set(name, 0, ms)
-
-    def place(self, name, ms=100):
-        self.set(name, 1, ms)
-
-    def led(self, name):
-        j = site(name) * 3
-        return (self.frame[j], self.frame[j + 1], self.frame[j + 2])
-
-    def status(self, slot):
-        j = (N + slot) * 3
-        return (self.frame[j], self.frame[j + 1], self.frame[j + 2])
-
-    def colours(self, name, ms):
-        out = []
-        end = self.now + ms
-        while self.now < end:
-            self.wait(10)
-            c = self.led(name)
-            if c not in out:
-                out.append(c)
-        return out
+def Rig(position=G.START):
+    return SiteRig(G, hex_v1, position)
 
 
 RED, GREEN, BLUE = G.SIDE_RGB

@@ -4,6 +4,7 @@
 import tinygame as G
 from triad.board import controller as C
 from triad.board import palette as pal
+from siterig import SiteRig
 
 
 class Board:
@@ -12,57 +13,16 @@ class Board:
     STATUS_SCORE = (bytes((3,)), bytes((4,)), bytes((5,)))
 
 
-class Events:
-    def __init__(self):
-        self.seen = []
-
-    def event(self, kind, text):
-        self.seen.append((kind, text))
-
-
-class Rig:
+class Rig(SiteRig):
     def __init__(self, position=G.START):
-        self.events = Events()
-        self.ctl = C.Controller(G, Board, None, None, None, self.events)
-        self.occ = bytearray(3)
-        self.frame = bytearray(3 * (3 + Board.N_STATUS))
-        self.now = 1000
-        self.changed = 0
-        self.ctl.load(position)
-        self.occ[:] = self.ctl.expected
-        self.wait(1000)
-
-    def wait(self, ms):
-        end = self.now + ms
-        while self.now < end:
-            self.now += 10
-            self.tick()
-
-    def tick(self, button=-1):
-        self.ctl.update(self.now, self.occ, self.now - self.changed, button)
-        self.ctl.render(self.frame, self.now, self.occ)
-
-    def set(self, site, v, ms=100):
-        if self.occ[site] != v:
-            self.occ[site] = v
-            self.changed = self.now
-        self.wait(ms)
-
-    def press(self, button):
-        self.now += 10
-        self.tick(button * 2)
-
-    def led(self, slot):
-        j = slot * 3
-        return (self.frame[j], self.frame[j + 1], self.frame[j + 2])
+        SiteRig.__init__(self, G, Board, position)
 
     def seen_over(self, slot, ms):
         out = []
         end = self.now + ms
         while self.now < end:
-            self.now += 10
-            self.tick()
-            c = self.led(slot)
+            self.wait(10)
+            c = self.slot(slot)
             if c not in out:
                 out.append(c)
         return out
@@ -71,14 +31,14 @@ class Rig:
 def test_three_sides_take_turns_and_the_turn_light_follows():
     rig = Rig()
     assert rig.ctl.state == C.PLAY
-    assert rig.led(3 + 0) == pal.TURN  # side x's turn LED (status slot 0)
+    assert rig.slot(3 + 0) == pal.TURN  # side x's turn LED (status slot 0)
     rig.set(0, 0)  # lift the token from p
-    assert rig.led(0) == pal.SOURCE
-    assert rig.led(1) == G.ROLE_RGB[2] and rig.led(2) == G.ROLE_RGB[2]  # where it may go
+    assert rig.slot(0) == pal.SOURCE
+    assert rig.slot(1) == G.ROLE_RGB[2] and rig.slot(2) == G.ROLE_RGB[2]  # where it may go
     rig.set(2, 1, 1500)  # put it on r
     assert rig.ctl.moves_text() == "pr"
     assert rig.ctl.pos.side == 1
-    assert rig.led(3 + 1) == pal.TURN and rig.led(3 + 0) == (0, 0, 0)
+    assert rig.slot(3 + 1) == pal.TURN and rig.slot(3 + 0) == (0, 0, 0)
     rig.set(2, 0)
     rig.set(1, 1, 1500)
     assert rig.ctl.pos.side == 2 and rig.ctl.moves_text() == "pr rq"
@@ -96,7 +56,7 @@ def test_a_hidden_spin_is_picked_on_the_buttons():
     rig.wait(50)
     assert rig.ctl.moves_text() == "spinb"
     assert rig.ctl.pos.spins[0] == 1
-    assert rig.led(3 + 3) == pal.STATUS_ON  # x's score LED (status slot 3)
+    assert rig.slot(3 + 3) == pal.STATUS_ON  # x's score LED (status slot 3)
 
 
 def test_a_wrong_site_is_an_error_and_nothing_commits():

@@ -6,6 +6,7 @@ from triad.board import controller as C
 from triad.board import palette as pal
 from triad.boards import tri_v1
 from triad.games import load
+from siterig import SiteRig
 
 G = load("cornelson")
 N = G.N_SITES
@@ -16,47 +17,13 @@ def site(name):
     return G.site_index(name)
 
 
-class Events:
-    def __init__(self):
-        self.seen = []
-
-    def event(self, kind, text):
-        self.seen.append((kind, text))
-
-
-class Rig:
+class Rig(SiteRig):
     def __init__(self, position):
-        self.events = Events()
-        self.ctl = C.Controller(G, tri_v1, None, None, None, self.events)
-        self.occ = bytearray(N)
-        self.frame = bytearray(3 * tri_v1.N_LEDS)
-        self.now = 1000
-        self.changed = 0
-        self.ctl.load(position)
-        self.occ[:] = self.ctl.expected
-        self.wait(1000)
-
-    def wait(self, ms):
-        end = self.now + ms
-        while self.now < end:
-            self.now += 10
-            self.ctl.update(self.now, self.occ, self.now - self.changed, -1)
-            self.ctl.render(self.frame, self.now, self.occ)
-
-    def set(self, name, v, ms=100):
-        i = site(name)
-        if self.occ[i] != v:
-            self.occ[i] = v
-            self.changed = self.now
-        self.wait(ms)
+        SiteRig.__init__(self, G, tri_v1, position)
 
     def step(self, fr, to, ms=100):
         self.set(fr, 0, ms)
         self.set(to, 1, ms)
-
-    def led(self, name):
-        j = site(name) * 3
-        return (self.frame[j], self.frame[j + 1], self.frame[j + 2])
 
 
 def test_first_turn_gem_then_jewels_in_any_order():

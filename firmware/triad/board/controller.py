@@ -101,6 +101,7 @@ class Controller:
         self.live = False  # the game goes on (it has moves to match)
         self.fp = array("i", bytes(4 * MAX_STEPS))
         self.step = bytearray(MAX_STEPS)  # which footprint steps are done
+        self.roles = bytearray(8)  # the outcomes of a hidden step (CHOOSE)
         self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place
         # The win sweep's phase per site: diagonal bands across the drawing.
         self.sweep = bytearray(n)
@@ -591,60 +592,45 @@ class Controller:
         elif n_cand == 0 and self.state == FINISH and nmiss == 1:
             self.error_at = ((d >> 16) & 127) - 1
 
-    def _roles_differ(self, site):
+    def _outcomes(self, site):
+        """The outcomes the moves offer for a hidden step on site (roles of
+        the TOUCH that begins them), in the moves' order and each once, into
+        self.roles; their count."""
         g = self.game
-        first = -1
+        roles = self.roles
+        n = 0
         end = self._first_site_moves(site)
         k = 0
         while k < end:
-            m = self.buf[k]
+            g.footprint(self.pos, self.buf[k], self.fp)
             k += 1
-            g.footprint(self.pos, m, self.fp)
-            e = self.fp[0]
-            if e & 255 == site and (e >> 8) & 3 == TOUCH:
-                if first < 0:
-                    first = e >> 10
-                elif e >> 10 != first:
-                    return True
-        return False
-
-    def _first_role(self, site):
-        """The first outcome offered for a hidden step on site (the engine's,
-        when the board chose the move)."""
-        g = self.game
-        end = self._first_site_moves(site)
-        k = 0
-        while k < end:
-            m = self.buf[k]
-            k += 1
-            g.footprint(self.pos, m, self.fp)
-            e = self.fp[0]
-            if e & 255 == site and (e >> 8) & 3 == TOUCH:
-                return e >> 10
-        return 0
-
-    def _next_role(self, site, role):
-        """The outcome after `role` in the order the moves offer them."""
-        g = self.game
-        first = -1
-        take = False
-        end = self._first_site_moves(site)
-        k = 0
-        while k < end:
-            m = self.buf[k]
-            k += 1
-            g.footprint(self.pos, m, self.fp)
             e = self.fp[0]
             if e & 255 != site or (e >> 8) & 3 != TOUCH:
                 continue
             r = e >> 10
-            if first < 0:
-                first = r
-            if take and r != role:
-                return r
-            if r == role:
-                take = True
-        return first
+            j = 0
+            while j < n and roles[j] != r:
+                j += 1
+            if j == n and n < len(roles):
+                roles[n] = r
+                n += 1
+        return n
+
+    def _roles_differ(self, site):
+        return self._outcomes(site) > 1
+
+    def _first_role(self, site):
+        """The first outcome offered (the engine's, when the board chose the move)."""
+        return self.roles[0] if self._outcomes(site) else 0
+
+    def _next_role(self, site, role):
+        """The outcome after `role`, round the offered ones."""
+        n = self._outcomes(site)
+        roles = self.roles
+        for j in range(n):
+            if roles[j] == role:
+                return roles[(j + 1) % n]
+        return roles[0] if n else 0
 
     def _compute_dest(self, site):
         """The lifted piece's legal next sites, each in the role it will show."""
