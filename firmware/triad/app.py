@@ -17,6 +17,7 @@ from triad import games
 # 1 + side index); level: the engine's strength 1..5; next_start: the side
 # that starts the next game where the board alternates it.
 SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3}
+MENU_BUTTON = 3  # index in BUTTON_NAMES (confirm, new, hint, menu)
 
 
 class App:
@@ -24,14 +25,12 @@ class App:
         self.desc = desc
         self.hw = hw
         self.serial = serial
-        self.game = game = games.load(desc.GAMES[0])
+        self.root = root
+        self.fs = fs
         self.scanner = MatrixScanner(desc)
         self.buttons = Buttons(desc)
         self.raw = bytearray(len(desc.MATRIX_CELL))
         self.levels = bytearray(len(desc.BUTTON_PINS))
-        frame_bytes = 3 * (game.N_SITES + desc.N_STATUS)
-        self.frame = bytearray(frame_bytes)
-        self.shown = bytearray(frame_bytes)
         self.period_ms = 1000 // desc.SCAN_HZ
         random.seed(seed)
         # The runtime's clock and flash come with the drivers where they are
@@ -39,14 +38,42 @@ class App:
         # has no ticks_ms/sleep_ms, and its flash may be read-only to us).
         self.ticks_ms = ticks_ms or getattr(time, "ticks_ms", None)
         self.sleep_ms = sleep_ms or getattr(time, "sleep_ms", None)
+        self.errors = 0
+        # Which of the board's games is played: kept in the board's own
+        # settings; menu held at power-up steps to the next one.
+        self.board_settings = Settings(root, {"game": 0}, fs, game="board")
+        n = len(desc.GAMES)
+        k = self.board_settings.get("game") % n
+        if n > 1:
+            hw.buttons.read_into(self.levels)
+            if self.levels[MENU_BUTTON]:
+                k = (k + 1) % n
+                self._keep_game(k)
+        self.start_game(desc.GAMES[k])
+
+    def start_game(self, name):
+        """Play game `name` (one of the board's GAMES): its own saved game
+        and settings are resumed, the others stay on flash untouched."""
+        desc = self.desc
+        game = games.load(name)
+        self.game = game
+        if game.N_SITES > desc.N_SITES:
+            raise ValueError("%s needs %d spots; board %s has %d" % (name, game.N_SITES, desc.NAME, desc.N_SITES))
+        frame_bytes = 3 * (desc.N_SITES + desc.N_STATUS)
+        self.frame = bytearray(frame_bytes)
+        self.shown = bytearray(frame_bytes)
         defaults = {}
         for k in SETTING_DEFAULTS:
             defaults[k] = SETTING_DEFAULTS[k]
         for k in game.SETTINGS:
             defaults[k] = game.SETTINGS[k]
+        root = self.root
+        fs = self.fs
         self.store = GameStore(root, fs, game=game.NAME, on_safe=self._on_safe)
         self.settings = Settings(root, defaults, fs, game=game.NAME, make_room=self.store.make_room)
-        self.protocol = Protocol(None, serial.write, self.settings, self._apply_setting)
+        self.protocol = Protocol(None, self.serial.write, self.settings, self._apply_setting)
+        self.protocol.games = desc.GAMES
+        self.protocol.choose_game = self.choose_game
         ctl = Controller(game, desc, self.store, self.settings, _roll, self.protocol, self.ticks_ms)
         self.ctl = ctl
         self.protocol.attach(ctl)
@@ -56,17 +83,33 @@ class App:
             ctl.options[k] = self.settings.get(k)
         ctl.opponent = (self.settings.get("opponent") % (sides + 1)) - 1
         ctl.level = min(5, max(1, self.settings.get("level")))
-        hw.leds.set_brightness(self.settings.get("brightness"))
-        self.errors = 0
-        if not self.ctl.load_saved():
+        self.hw.leds.set_brightness(self.settings.get("brightness"))
+        if not ctl.load_saved():
             if self.store.last_error:
                 # A saved game is on flash but could not be read (no RAM, a
                 # corrupt file): play a new game without saving it, so the
                 # old one stays untouched until a new game is asked for.
-                self.ctl.hold_store()
-            self.ctl.new_game()
+                ctl.hold_store()
+            ctl.new_game()
         # Show the first frame at once, whatever it is.
         self.shown[0] = 1
+
+    def choose_game(self, name):
+        """The protocol's `game NAME`: switch games now (the current game
+        stays saved). Returns an error text, or None."""
+        if name not in self.desc.GAMES:
+            return "this board plays %s" % ", ".join(self.desc.GAMES)
+        self._keep_game(self.desc.GAMES.index(name))
+        if name != self.game.NAME:
+            self.start_game(name)
+        return None
+
+    def _keep_game(self, k):
+        try:
+            self.board_settings.set("game", k)
+            self.board_settings.save()
+        except Exception as e:  # the choice holds until the next power-up
+            self.serial.write("evt error game choice not saved: %s\n" % e)
 
     def tick(self, now):
         hw = self.hw

@@ -19,7 +19,8 @@ class SiteRig:
         self.ctl = C.Controller(game, board, store, None, None, self.events)
         self.n = game.N_SITES
         self.occ = bytearray(self.n)
-        self.frame = bytearray(3 * (self.n + board.N_STATUS))
+        self.frame = bytearray(3 * (board.N_SITES + board.N_STATUS))
+        self.base = board.N_SITES
         self.now = 1000
         self.changed = 0
         self.ctl.load(position)
@@ -66,7 +67,7 @@ class SiteRig:
         return self.slot(self.site(name))
 
     def status(self, k):
-        return self.slot(self.n + k)
+        return self.slot(self.base + k)
 
     def colours(self, name, ms):
         """Every colour a site shows during ms (blinks included)."""

@@ -8,6 +8,7 @@ from siterig import SiteRig
 
 
 class Board:
+    N_SITES = 3
     N_STATUS = 6
     STATUS_TURN = bytes((0, 1, 2))
     STATUS_SCORE = (bytes((3,)), bytes((4,)), bytes((5,)))

@@ -253,10 +253,12 @@ def test_settings_per_game_and_failures():
     board = store.Settings("", {"brightness": 64, "level": 3}, fs)
     board.set("level", 5)
     board.save()
-    # A game's settings start from what the board-wide file held.
+    # Nehren's settings stay in settings.txt, where the one-game firmware
+    # kept them; another game's start from what that file held.
     n = store.Settings("", {"level": 3, "note2_triads": 1}, fs, game="nehren")
     assert n.get("level") == 5 and n.get("note2_triads") == 1 and n.last_error is None
-    assert n.path == "settings-nehren.txt"
+    assert n.path == "settings.txt"
+    assert store.Settings("", {"level": 3}, fs, game="browne").get("level") == 5
     n.set("note2_triads", 0)
     fs.plan[fs.calls] = "partial"
     seen = []

@@ -112,7 +112,7 @@ def test_flash_update_keeps_the_saved_game_and_answers_hello(tmp_path, x64_build
     saved = {n: open(os.path.join(board, n), "rb").read() for n in os.listdir(board) if n in flash.PROTECTED}
     assert "game.snap" in saved and "settings.txt" in saved
     # an update: one module changed, one stale file of ours in the manifest
-    with open(os.path.join(x64_build, "triad", "board", "hint.mpy"), "ab") as f:
+    with open(os.path.join(x64_build, "triad", "board", "scan.mpy"), "ab") as f:
         f.write(b"")  # unchanged content: nothing to write
     dev2 = FolderDevice(board)
     written, removed = flash.flash(dev2, x64_build, report=None)

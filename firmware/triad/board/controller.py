@@ -58,7 +58,10 @@ class Controller:
         n = game.N_SITES
         self.n = n
         self.n_sides = len(game.SIDES)
-        self.frame_bytes = 3 * (n + board.N_STATUS)
+        # The frame: the board's spots (a board may play smaller games too),
+        # then its status LEDs.
+        self.status_base = board.N_SITES
+        self.frame_bytes = 3 * (board.N_SITES + board.N_STATUS)
         self.store = store
         self.settings = settings
         self.roll = roll  # callable -> 1..3, the board's dice

@@ -188,7 +188,7 @@ def _render_win(ctl, frame, now):
 def _status(ctl, frame, now):
     b = ctl.board
     g = ctl.game
-    base = ctl.n
+    base = ctl.status_base
     pos = ctl.pos
     if ctl.state != _OVER:
         _set(frame, base + b.STATUS_TURN[pos.side], pal.TURN)
@@ -197,7 +197,7 @@ def _status(ctl, frame, now):
         for s in b.STATUS_TURN:
             _set(frame, base + s, pal.ERROR)
     score_slots = b.STATUS_SCORE
-    for p in range(len(score_slots)):
+    for p in range(min(len(score_slots), len(g.SIDES))):
         slots = score_slots[p]
         k = g.score(pos, p)
         if k > len(slots):

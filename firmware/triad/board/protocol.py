@@ -19,7 +19,7 @@ MOVES_PER_LINE = const(24)  # "evt full moves" lines stay well under 200 bytes
 # adds its own (game.SETTING_CHOICES: "note2_triads" goes as "note2-triads").
 BOARD_SETTINGS = (("brightness", "brightness"), ("start", "next_start"))
 BOARD_SETTINGS_AFTER = (("opponent", "opponent"), ("level", "level"))
-COMMANDS = "hello help state status moves start position new set get"
+COMMANDS = "hello help state status moves start position new set get game"
 
 _FINISH = const(2)  # controller.FINISH and SELFTEST (not imported: keeps this module light)
 _SELFTEST = const(6)
@@ -38,6 +38,8 @@ class Protocol:
         self.commands = 0  # lines executed (for tests and diagnostics)
         self._state = -1
         self._faults = 0
+        self.games = ()  # the board's games (App sets them)
+        self.choose_game = None  # App.choose_game: switch to another game
         if controller is not None:
             self.attach(controller)
 
@@ -165,11 +167,26 @@ class Protocol:
                 return "err busy the switch self-test is running"
             ctl.new_game()
             return "ok new"
+        if cmd == "game":
+            return self._game(arg)
         if cmd == "get":
             return self._get(arg)
         if cmd == "set":
             return self._set(arg)
         return "err unknown-command " + cmd[:20]
+
+    def _game(self, arg):
+        names = " ".join(self.games or (self.game.NAME,))
+        if not arg:
+            return "ok game %s (%s)" % (self.game.NAME, names)
+        if self.ctl.state == _SELFTEST:
+            return "err busy the switch self-test is running"
+        if self.choose_game is None or arg not in self.games:
+            return "err value game is one of %s" % names
+        why = self.choose_game(arg)
+        if why:
+            return "err value " + why
+        return "ok game %s" % arg
 
     # -- the full state -------------------------------------------------------------
 

@@ -787,9 +787,9 @@ class Settings:
     """Named integer settings, saved atomically (write tmp, then rename).
 
     game None: the board-wide file settings.txt. game "name": that game's own
-    settings in settings-name.txt; while that file does not exist yet, its
-    values come from settings.txt (where the one-game firmware kept them),
-    then from the defaults. safe/reason/on_safe as for GameStore: a failed
+    settings in settings-name.txt (Nehren's stay in settings.txt, where the
+    one-game firmware kept them); while that file does not exist yet, its
+    values come from settings.txt, then from the defaults. safe/reason/on_safe as for GameStore: a failed
     save() raises, keeps the change, and the next save() writes it."""
 
     def __init__(self, root="", defaults=None, fs=None, game=None, on_safe=None, make_room=None):
@@ -797,11 +797,13 @@ class Settings:
             raise ValueError("bad game name %r" % (game,))
         self.fs = fs if fs is not None else _OS_FS
         p = _prefix(root, self.fs)
-        name = "settings" if game is None else "settings-" + game
+        # The first game's settings stay where the one-game firmware kept
+        # them (as its save keeps the legacy file names).
+        name = "settings" if game is None or game == DEFAULT_GAME else "settings-" + game
         self.game = game
         self.path = p + name + ".txt"
         self.tmp_path = p + name + ".tmp"
-        self._board_path = None if game is None else p + "settings.txt"
+        self._board_path = None if game is None or game == DEFAULT_GAME else p + "settings.txt"
         self.defaults = dict(defaults or {})
         self._values = dict(self.defaults)
         self._dirty = False
