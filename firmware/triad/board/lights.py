@@ -166,8 +166,8 @@ def _render_finish(ctl, frame, occ, fast, slow):
                     _set(frame, i, pal.SOURCE)
                 elif fast:
                     _set(frame, i, pal.ERROR)
-            elif r == ROLE_REMOVE:
-                _set(frame, i, pal.SOURCE)
+            elif r == ROLE_REMOVE and not occ[i]:
+                _set(frame, i, pal.SOURCE)  # a removal choice in the hand
 
 
 def _render_win(ctl, frame, now):
