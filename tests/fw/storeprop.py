@@ -2,13 +2,17 @@
 # tests/fw/test_store_faults.py (CPython and MicroPython) and the hypothesis
 # test of tests/host/test_store_faults_hypothesis.py:
 #
-#   play a whole Nehren game into a GameStore on a FaultFs that fails the
+#   play a whole game (Nehren's, or any game's through its face) into a
+#   GameStore on a FaultFs that fails the
 #   chosen calls; then restart (a fresh store on the surviving files, no
 #   faults). The resumed game is the committed moves up to some point at or
 #   after the last one the store reported saved, and every move after it
 #   was reported unsaved (its append raised); then the game goes on to the
 #   end and all of it is saved.
+from array import array
+
 from triad.board import store
+from triad.games import load
 from triad.games.nehren import core, notation
 
 from faultfs import FaultFs
@@ -42,6 +46,28 @@ def nehren_game(n, seed=0):
     return out
 
 
+def game_moves(name, n, seed=0):
+    """(start, n move texts) of a legal game of `name` through its face."""
+    key = (name, n, seed)
+    if key in _GAMES:
+        return _GAMES[key]
+    g = load(name)
+    pos = g.parse_position(g.START)
+    buf = array("i", bytes(4 * g.MAX_MOVES))
+    out = []
+    x = (seed * 2654435761 + 7) & 0x7FFFFFFF
+    while len(out) < n:
+        k = g.gen(pos, buf, 0)
+        if not k:
+            break
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        m = buf[(x >> 8) % k]
+        out.append(g.format_move(pos, m))
+        pos.make(m)
+    _GAMES[key] = (g.START, out)
+    return _GAMES[key]
+
+
 class Stats:
     def __init__(self):
         self.games = 0
@@ -55,16 +81,16 @@ class Stats:
             self.games, self.moves, self.faults, self.unsaved, self.lost)
 
 
-def play(moves, plan, stats, compact_every=4, capacity=None, files=None):
+def play(moves, plan, stats, compact_every=4, capacity=None, files=None, game="nehren", start=START):
     """One game under plan; checks the property, returns the restart's load."""
     fs = FaultFs(files, plan, capacity)
     flips = []
-    g = store.GameStore("", fs, compact_every=compact_every,
+    g = store.GameStore("", fs, compact_every=compact_every, game=game,
                         on_safe=lambda ok, why: flips.append((ok, why)))
     committed = []
     reported = []
     try:
-        g.start(START, META)
+        g.start(start, META)
     except OSError:
         pass
     for i in range(len(moves)):
@@ -85,13 +111,13 @@ def play(moves, plan, stats, compact_every=4, capacity=None, files=None):
 
     # Power comes back: a fresh store, the files as they are, no faults.
     fs2 = FaultFs(fs.files)
-    g2 = store.GameStore("", fs2, compact_every=compact_every)
+    g2 = store.GameStore("", fs2, compact_every=compact_every, game=game)
     got = g2.load()
     assert g2.last_error is None or "torn" in g2.last_error, (plan, g2.last_error, fs.log)
     k = 0
     if got is not None:
         k = len(got[1])
-        assert got[0] == START and got[2] == META, (plan, got)
+        assert got[0] == start and got[2] == META, (plan, got)
         assert got[1] == committed[:k], (plan, got[1], committed, fs.log)
     lost = saved - k if saved > k else 0
     assert lost == 0, (plan, k, saved, fs.log)
@@ -105,18 +131,18 @@ def play(moves, plan, stats, compact_every=4, capacity=None, files=None):
 
     # The game goes on from what was resumed and ends fully saved.
     if got is None:
-        g2.start(START, META)
+        g2.start(start, META)
     for m in committed[k:]:
         g2.append(m)
     assert g2.safe
-    assert store.GameStore("", FaultFs(fs2.files)).load() == (START, committed, META)
+    assert store.GameStore("", FaultFs(fs2.files), game=game).load() == (start, committed, META)
     return got
 
 
-def count_calls(moves, compact_every=4):
+def count_calls(moves, compact_every=4, game="nehren", start=START):
     fs = FaultFs()
-    g = store.GameStore("", fs, compact_every=compact_every)
-    g.start(START, META)
+    g = store.GameStore("", fs, compact_every=compact_every, game=game)
+    g.start(start, META)
     for m in moves:
         g.append(m)
     return fs.calls

@@ -248,7 +248,9 @@ def test_bad_arguments_raise_before_writing():
         raises(ValueError, g.start, START + "\n")
         assert "game.snap" not in os.listdir(d)
         g.start(START, "multi\nline meta")
-        raises(ValueError, g.append, "c1 c3")
+        raises(ValueError, g.append, "c1_c3")  # "_" stands for a space on flash
+        raises(ValueError, g.append, "c1c3 ")
+        raises(ValueError, g.append, "c1\tc3")
         raises(ValueError, g.append, "")
         raises(ValueError, g.append, "c1c3\n")
         assert store.GameStore(d).load() == (START, [], "multi line meta")

@@ -82,7 +82,7 @@ COMPACT_EVERY = 16
 # A bigger file is not ours; refusing it keeps a stray upload from exhausting
 # the RP2040's heap. 64 KB holds a game of several thousand moves.
 MAX_FILE = 65536
-MAX_MOVE = 16
+MAX_MOVE = 40  # Cornelson's longest turn, "G4 P12-f7 P11-e9 P10-d11", is 24
 MAX_META = 120
 MAX_GAME = 16
 _MAGIC = "TG2"
@@ -259,11 +259,20 @@ def _line_ok(text, limit):
 
 
 def _word(text):
-    # Moves are stored space-separated in the snapshot.
+    # Moves are stored space-separated in the snapshot: a move's own spaces
+    # (Cornelson's "D4 S1-a2") are kept as "_" on flash (see _stored).
     for ch in text:
-        if ch <= " ":
+        if ch <= " " and ch != " ":
             return False
-    return True
+    return "_" not in text and text[0] != " " and text[-1] != " "
+
+
+def _stored(move_text):
+    return move_text.replace(" ", "_")
+
+
+def _told(stored):
+    return stored.replace("_", " ")
 
 
 def game_name_ok(name):
@@ -402,6 +411,7 @@ class GameStore:
         if self._pos is None:
             if self.load() is None:
                 raise StoreError("no saved game to append to (call start first)")
+        move_text = _stored(move_text)
         self._moves.append(move_text)
         self._flush(move_text)
 
@@ -613,7 +623,7 @@ class GameStore:
             self._set_safe(True)
             return None
         self._set_safe(True)
-        return self._pos, list(self._moves), self._meta
+        return self._pos, [_told(m) for m in self._moves], self._meta
 
     def _warn(self, msg):
         if self.last_error is None:
@@ -776,7 +786,7 @@ class GameStore:
             return -1
         for i in range(len(moves)):
             try:
-                pos.make(rules.parse_move(pos, moves[i]))
+                pos.make(rules.parse_move(pos, _told(moves[i])))
             except Exception as e:  # a bad record must cost only the tail
                 self._warn("saved game stops at move %d: %s" % (i + 1, e))
                 return i
