@@ -8,6 +8,7 @@ from triad.compat import ticks_add, ticks_diff
 from triad.board.fastbytes import copy_if_changed
 from triad.board.scan import MatrixScanner, Buttons
 from triad.board.controller import Controller
+from triad.board.thinker import ASKED
 from triad.board.protocol import Protocol
 from triad.board.store import GameStore, Settings
 from triad import games
@@ -76,6 +77,12 @@ class App:
         self.protocol.choose_game = self.choose_game
         ctl = Controller(game, desc, self.store, self.settings, _roll, self.protocol, self.ticks_ms)
         self.ctl = ctl
+        # The loop runs the engine's searches between its ticks and ticks
+        # from inside them (board/thinker.py, docs/architecture.md).
+        self.thinker = ctl.thinker
+        self.thinker.inline = False
+        self.thinker.tick = self._tick_if_due
+        self.next_tick = 0
         self.protocol.attach(ctl)
         sides = len(game.SIDES)
         ctl.next_start = self.settings.get("next_start") % sides
@@ -151,22 +158,44 @@ class App:
             self.ctl.set_level(value)
         return value
 
-    def run(self):
+    def _safe_tick(self, now):
+        try:
+            self.tick(now)
+        except Exception as e:  # keep scanning: a bug must not brick a game
+            self.errors += 1
+            self.serial.write("evt error internal %s %s\n" % (type(e).__name__, e))
+
+    def _tick_if_due(self):
+        # Called by the engine's clock (through the thinker) every few nodes
+        # while it searches: the scan period is kept during the search.
         ticks_ms = self.ticks_ms or time.ticks_ms
-        sleep_ms = self.sleep_ms or time.sleep_ms
-        next_tick = ticks_ms()
+        now = ticks_ms()
+        if ticks_diff(now, self.next_tick) >= 0:
+            self._safe_tick(now)
+            nxt = ticks_add(self.next_tick, self.period_ms)
+            if ticks_diff(nxt, now) <= 0:
+                nxt = ticks_add(now, self.period_ms)  # far behind: no burst of ticks
+            self.next_tick = nxt
+
+    def step(self):
+        """One round of the main loop: a tick, then the search the
+        controller asked for (ticking from inside it), then sleep to the
+        next tick."""
+        ticks_ms = self.ticks_ms or time.ticks_ms
+        self._safe_tick(ticks_ms())
+        self.next_tick = ticks_add(self.next_tick, self.period_ms)
+        if self.thinker.state == ASKED:
+            self.thinker.run()
+        wait = ticks_diff(self.next_tick, ticks_ms())
+        if wait > 0:
+            (self.sleep_ms or time.sleep_ms)(wait)
+        else:
+            self.next_tick = ticks_ms()
+
+    def run(self):
+        self.next_tick = (self.ticks_ms or time.ticks_ms)()
         while True:
-            try:
-                self.tick(ticks_ms())
-            except Exception as e:  # keep scanning: a bug must not brick a game
-                self.errors += 1
-                self.serial.write("evt error internal %s %s\n" % (type(e).__name__, e))
-            next_tick = ticks_add(next_tick, self.period_ms)
-            wait = ticks_diff(next_tick, ticks_ms())
-            if wait > 0:
-                sleep_ms(wait)
-            else:
-                next_tick = ticks_ms()
+            self.step()
 
 
 def _copy_if_changed(src, dst):

@@ -18,6 +18,7 @@ from triad.board import lights
 from triad.board.fastbytes import zero as _zero, copy_if_changed as _copy_if_changed
 from triad.board.fastbytes import mark_differences as _visit
 from triad.board.player import Player
+from triad.board import thinker as _th
 
 SETTLE_MS = const(800)  # a piece must rest this long before the board acts
 HINT_MS = const(4000)
@@ -67,6 +68,10 @@ class Controller:
         self.roll = roll  # callable -> 1..3, the board's dice
         self.events = events or NullEvents()
         self.player = Player(game, now_ms)
+        # The mailbox to the search (board/thinker.py): the loop runs it
+        # between ticks and ticks from inside it; the answer is taken here.
+        self.thinker = _th.Thinker(self.player, self.events)
+        self.hinting = False  # a hint is being searched
         self.opponent = OPPONENT_OFF  # the side the board itself plays
         self.level = 3
         self.options = {}  # the game's own settings in effect
@@ -161,8 +166,8 @@ class Controller:
         self.history = hist
         self.watch = watch
         self.draw = draw
+        self._stop_thinking()
         self.engine_move = 0
-        self.thinking = False
         self.last[0] = self.last[1] = -1
         if hist:
             pos.unmake(hist[-1])
@@ -329,6 +334,8 @@ class Controller:
         """One control step: occ is the debounced snapshot (a bytearray of
         the game's sites), stable_ms how long it has been unchanged, button
         an event code or -1."""
+        if self.thinker.state == _th.DONE:
+            self._collect(now)
         if button >= 0:
             self._button(button, now)
         if self.unsaved and self.store is not None:
@@ -349,6 +356,8 @@ class Controller:
         d = _diff(occ, self.expected, n)
         nmiss = d & 255
         nextra = (d >> 8) & 255
+        if nmiss and self.hinting and self._mover_lifted(occ):
+            self._stop_thinking()  # the player has begun a move: the hint is moot
         if st == SETUP or st == SYNC:
             self.error_from = self.error_at = -1
             if nmiss == 0 and nextra == 0 and stable_ms >= self.settle_ms:
@@ -396,16 +405,56 @@ class Controller:
             self.state = PLAY
 
     def _think(self):
-        # The board's turn: show that it thinks (one tick), then choose.
+        # The board's turn: show that it thinks (one tick), then ask for the
+        # move; the loop searches while the ticks go on (board/thinker.py).
+        th = self.thinker
+        if th.state != _th.IDLE:
+            return  # the search runs (this is a tick from inside it)
         if not self.thinking:
             self.thinking = True
             return
+        th.ask(_th.MOVE, self.pos, self.start_text, self.history, self.level, self.think_ms)
+        if th.state == _th.DONE:
+            self._collect(0)  # searched at once (no loop to hand it to)
+
+    def _collect(self, now):
+        """The thinker's answer: the board's move, or a hint."""
+        th = self.thinker
+        kind = th.kind
+        m = th.take()
+        if kind == _th.MOVE:
+            self.thinking = False
+            if not (self.live and self.pos.side == self.opponent):
+                return
+            self.engine_move = m
+            self._find_sources()
+            self.seen[0] = 255
+            if m:
+                self.events.event("think", self.move_text(m))
+        else:
+            self.hinting = False
+            if self.state == PLAY and self.pos.side != self.opponent:
+                self.hint_move = m
+                self.hint_until = ticks_add(now, HINT_MS)
+
+    def _stop_thinking(self):
+        """Cancel a search asked for (the position or the seat changed)."""
+        self.thinker.cancel()
         self.thinking = False
-        self.engine_move = self._choose(self.level, self.think_ms)
-        self._find_sources()
-        self.seen[0] = 255
-        if self.engine_move:
-            self.events.event("think", self.move_text(self.engine_move))
+        self.hinting = False
+
+    def _mover_lifted(self, occ):
+        # A piece of the side to move is missing (lifted).
+        g = self.game
+        pos = self.pos
+        exp = self.expected
+        side = pos.side
+        i = 0
+        while i < self.n:
+            if exp[i] and not occ[i] and g.owner(pos, i) == side:
+                return True
+            i += 1
+        return False
 
     def _allowed(self, m):
         return not self.engine_move or m == self.engine_move
@@ -692,6 +741,7 @@ class Controller:
         # Saved before the board shows it: a committed move survives a
         # power cut at any later instant.
         self._save("append", text)
+        self._stop_thinking()
         self._note_last(m)
         pos.make(m)
         self.history.append(m)
@@ -753,16 +803,21 @@ class Controller:
             self.banner = 2
             self.banner_until = ticks_add(now, BANNER_MS)
         elif btn == BTN_HINT and st == PLAY and self.pos.side != self.opponent:
-            self.hint_move = self._choose(5, HINT_BUDGET_MS)
-            self.hint_until = ticks_add(now, HINT_MS)
+            th = self.thinker
+            if th.state == _th.IDLE:
+                self.hint_move = 0
+                self.hinting = True
+                th.ask(_th.HINT, self.pos, self.start_text, self.history, 5, HINT_BUDGET_MS)
+                if th.state == _th.DONE:
+                    self._collect(now)
         elif btn == BTN_MENU:
             self.values_until = ticks_add(now, VALUES_MS)
 
     def set_opponent(self, side):
         """The board plays `side` (a side index) or nobody (-1)."""
         self.opponent = side
+        self._stop_thinking()
         self.engine_move = 0
-        self.thinking = False
         self._find_sources()
         self.seen[0] = 255
         if side == OPPONENT_OFF:
@@ -805,13 +860,10 @@ class Controller:
         except Exception as e:
             self.events.event("error", "setting not saved: %s" % e)
 
-    def _choose(self, level, budget_ms):
-        m = self.player.choose(self.pos, self.start_text, self.history, level, budget_ms, self.events)
-        return m
-
     def start_selftest(self):
         from triad.board.selftest import SelfTest
 
+        self._stop_thinking()
         if self.state != SELFTEST:
             self._state_before_test = self.state
         self.selftest = SelfTest(self.game.SITE_NAMES)

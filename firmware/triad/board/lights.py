@@ -96,7 +96,7 @@ def render(ctl, frame, now, occ):
         # The board's move: the piece to lift blinks, its destination shows
         # the role it takes there.
         _render_move(ctl, frame, em, slow, True)
-    if st == _PLAY and ctl.thinking:
+    if st == _PLAY and (ctl.thinking or ctl.hinting):
         for s in g.CENTRE:
             _set(frame, s, pal.HINT)
     if ctl.banner and ticks_diff(ctl.banner_until, now) > 0:

@@ -21,20 +21,25 @@ class Player:
     def release(self):
         self.engine = None
 
-    def choose(self, pos, start_text, history, level, budget_ms, events):
-        """A move for the side to move: the engine's, or the quick one."""
+    def choose(self, pos, start_text, history, level, budget_ms, events, clock=None):
+        """A move for the side to move: the engine's, or the quick one.
+        clock: what the engine reads the time from (the thinker's, which
+        lets the main loop tick while the engine searches), else now_ms."""
         g = self.game
         try:
             if g.new_engine is not None:
+                clock = clock or self.now_ms or _no_clock
                 if self.engine is None:
                     self.engine = g.new_engine(level, ENGINE_TT)
+                    clock()  # (the thinker's clock: the loop may tick here)
                 eng = self.engine
                 eng.set_level(level)
                 keys = eng.history_keys(g.parse_position(start_text), history)
+                clock()
                 # A node cap as well as the time: a clock that stands still while
                 # the board thinks (the simulator's virtual time) cannot stall it.
                 nodes = self.max_nodes or budget_ms * ENGINE_NODES_PER_MS
-                m = eng.choose(pos, budget_ms, self.now_ms or _no_clock, keys, nodes)
+                m = eng.choose(pos, budget_ms, clock, keys, nodes)
                 if m:
                     return m
         except MemoryError:

@@ -22,7 +22,13 @@ INF = const(30000)
 WIN = const(20000)  # a win at ply p scores WIN - p
 WIN_BOUND = const(19000)  # scores beyond this are wins/losses
 MAX_PLY = const(40)
-CHECK_EVERY = const(63)  # look at the clock when (nodes & CHECK_EVERY) == 0
+CHECK_EVERY = const(63)  # check the node cap when (nodes & CHECK_EVERY) == 0
+# Look at the clock when (nodes & CLOCK_EVERY) == 0: every 4 nodes (a few
+# ms on the RP2040), so a budget or a cancel is noticed within a few ms,
+# and the board's main loop ticks from inside the clock (board/thinker.py).
+# The node cap keeps its old check points: a node-capped search stops at
+# the same node as before and chooses the same move.
+CLOCK_EVERY = const(3)
 PICK_FIRST = const(8)  # moves picked best-first; the rest in generated order
 
 EXACT = const(0)
@@ -613,8 +619,8 @@ class Engine:
         """Count a node; set self.stop when time or nodes are used up."""
         n = self.nodes + 1
         self.nodes = n
-        if (n & CHECK_EVERY) == 0:
-            if self.max_nodes and n >= self.max_nodes:
+        if (n & CLOCK_EVERY) == 0:
+            if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
                 self.stop = True
             elif ticks_diff(self.now_ms(), self.deadline) >= 0:
                 self.stop = True
@@ -625,8 +631,8 @@ class Engine:
         # dear in bytecode and this runs at every node.)
         n = self.nodes + 1
         self.nodes = n
-        if (n & CHECK_EVERY) == 0:
-            if self.max_nodes and n >= self.max_nodes:
+        if (n & CLOCK_EVERY) == 0:
+            if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
                 self.stop = True
             elif ticks_diff(self.now_ms(), self.deadline) >= 0:
                 self.stop = True

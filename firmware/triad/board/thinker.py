@@ -1,0 +1,120 @@
+# The board thinks without stopping (issue 15; docs/architecture.md,
+# "Thinking without stopping").
+#
+# The controller never runs a search itself: it posts a request into this
+# mailbox (ask) and reads the answer on a later tick (take). The main loop
+# runs the request between two ticks (run), and the search lends the CPU
+# back to the loop: every engine reads its clock every few nodes, and the
+# clock the thinker hands it (self.clock) first runs the loop's tick when
+# one is due, then says the time. A cancel makes that clock say "far past
+# the deadline", so the search stops at its next look at the clock.
+#
+# Shared state: the search works on its own copy of the position and of the
+# move history, made when the request is posted; the loop never touches the
+# engine while it searches (a released engine is only dropped by the
+# player, the search keeps its own reference). The only fields both sides
+# write are this object's small ints (state, cancelled, move), and both run
+# on one thread, so no lock is needed.
+from triad.compat import const, ticks_add
+
+IDLE = const(0)  # nothing asked, or the answer was taken / dropped
+ASKED = const(1)  # a request waits for the loop to run it
+BUSY = const(2)  # the search runs (the loop ticks from inside it)
+DONE = const(3)  # the answer waits in .move for the controller
+
+MOVE = const(1)  # the board's own move
+HINT = const(2)  # a hint for the player to move
+
+_FAR = const(0x10000000)  # beyond any budget: ticks_diff(now + _FAR, deadline) > 0
+
+
+class Thinker:
+    def __init__(self, player, events):
+        self.player = player
+        self.events = events
+        self.state = IDLE
+        self.kind = 0
+        self.move = 0
+        self.cancelled = False
+        self.pos = None  # the search's own copy of the position
+        self.start_text = ""
+        self.history = None  # the search's own copy of the move history
+        self.level = 3
+        self.budget_ms = 0
+        # No loop to hand the search to (the controller's tests, host
+        # tools): ask() searches at once, as the board did before.
+        self.inline = True
+        self.tick = None  # the loop's "tick if one is due", run from the clock
+        self.clock = self._clock  # bound once: the engine calls it every few nodes
+        self.checks = 0  # clock reads by the engine during the last search
+        self._in_tick = False
+
+    def ask(self, kind, pos, start_text, history, level, budget_ms):
+        """Post a request (the thinker must be IDLE)."""
+        self.kind = kind
+        self.move = 0
+        self.cancelled = False
+        self.pos = pos.copy()
+        self.start_text = start_text
+        self.history = list(history)
+        self.level = level
+        self.budget_ms = budget_ms
+        self.state = ASKED
+        if self.inline:
+            self.run()
+
+    def cancel(self):
+        """Drop the request: a search under way stops at its next clock read."""
+        st = self.state
+        if st == BUSY:
+            self.cancelled = True
+        elif st != IDLE:
+            self.state = IDLE
+            self.move = 0
+
+    def take(self):
+        """The answer (a move, 0 for none) once DONE; the thinker is IDLE again."""
+        self.state = IDLE
+        return self.move
+
+    def run(self):
+        """Search the posted request (called by the loop between two ticks)."""
+        if self.state != ASKED:
+            return
+        self.state = BUSY
+        self.cancelled = False
+        self.checks = 0
+        m = 0
+        try:
+            m = self.player.choose(self.pos, self.start_text, self.history, self.level, self.budget_ms,
+                                   self.events, self.clock)
+        except Exception as e:  # a bug in an engine must not stop the board
+            self.events.event("error", "engine: %s %s" % (type(e).__name__, e))
+            try:
+                m = self.player.game.quick_move(self.pos)
+            except Exception:
+                m = 0
+        self.pos = None
+        self.history = None
+        if self.cancelled:
+            self.state = IDLE
+            self.move = 0
+        else:
+            self.state = DONE
+            self.move = m or 0
+
+    def _clock(self):
+        # The engine's clock: the loop ticks here when a tick is due.
+        self.checks += 1
+        t = self.tick
+        if t is not None and not self._in_tick:
+            self._in_tick = True
+            try:
+                t()
+            finally:
+                self._in_tick = False
+        now = self.player.now_ms
+        now = now() if now is not None else 0
+        if self.cancelled:
+            return ticks_add(now, _FAR)
+        return now
