@@ -14,8 +14,8 @@ from triad.board.store import GameStore, Settings
 from triad import games
 
 # The board's own settings; each game adds its own (game.SETTINGS, e.g.
-# Nehren's note2_triads). opponent: the side the board plays (0 nobody,
-# 1 + side index); level: the engine's strength 1..5; next_start: the side
+# Nehren's note2_triads). opponent: the sides the board plays, one bit each
+# (0 nobody; for two sides 1 and 2 are the one-game firmware's values); level: the engine's strength 1..5; next_start: the side
 # that starts the next game where the board alternates it.
 SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3}
 MENU_BUTTON = 3  # index in BUTTON_NAMES (confirm, new, hint, menu)
@@ -88,7 +88,7 @@ class App:
         ctl.next_start = self.settings.get("next_start") % sides
         for k in game.SETTINGS:
             ctl.options[k] = self.settings.get(k)
-        ctl.opponent = (self.settings.get("opponent") % (sides + 1)) - 1
+        ctl.seats = self.settings.get("opponent") & ((1 << sides) - 1)
         ctl.level = min(5, max(1, self.settings.get("level")))
         self.hw.leds.set_brightness(self.settings.get("brightness"))
         if not ctl.load_saved():
@@ -153,7 +153,7 @@ class App:
         if key in self.game.SETTINGS:
             self.ctl.set_option(key, value)
         elif name == "opponent":
-            self.ctl.set_opponent(value - 1)
+            self.ctl.set_seats(value)
         elif name == "level":
             self.ctl.set_level(value)
         return value

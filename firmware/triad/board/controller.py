@@ -72,7 +72,7 @@ class Controller:
         # between ticks and ticks from inside it; the answer is taken here.
         self.thinker = _th.Thinker(self.player, self.events)
         self.hinting = False  # a hint is being searched
-        self.opponent = OPPONENT_OFF  # the side the board itself plays
+        self.seats = 0  # the sides the board itself plays, one bit each
         self.level = 3
         self.options = {}  # the game's own settings in effect
         for k in game.SETTINGS:
@@ -373,7 +373,7 @@ class Controller:
             self._in_error = False
             _zero(self.visited, n)  # a piece put back leaves no trace
             self.lifted = self.choice_fixed = -1
-            if self.pos.side == self.opponent and not self.engine_move:
+            if self.plays(self.pos.side) and not self.engine_move:
                 self._think()
             return
         if self.state == CHOOSE:
@@ -424,7 +424,7 @@ class Controller:
         m = th.take()
         if kind == _th.MOVE:
             self.thinking = False
-            if not (self.live and self.pos.side == self.opponent):
+            if not (self.live and self.plays(self.pos.side)):
                 return
             self.engine_move = m
             self._find_sources()
@@ -433,7 +433,7 @@ class Controller:
                 self.events.event("think", self.move_text(m))
         else:
             self.hinting = False
-            if self.state == PLAY and self.pos.side != self.opponent:
+            if self.state == PLAY and not self.plays(self.pos.side):
                 self.hint_move = m
                 self.hint_until = ticks_add(now, HINT_MS)
 
@@ -792,17 +792,16 @@ class Controller:
                 self.seen[0] = 255  # match again with the outcome fixed
             return
         if btn == BTN_HINT and long:
-            # Cycle who the board plays: nobody, then each side from the last.
-            op = self.opponent
-            op = self.n_sides - 1 if op == OPPONENT_OFF else op - 1
-            self.set_opponent(op)
+            # Cycle who the board plays: nobody, then each side from the
+            # last, then (three sides) each pair: a person plays the rest.
+            self.set_seats(_next_seats(self.seats, self.n_sides))
             self.banner = 1
             self.banner_until = ticks_add(now, BANNER_MS)
         elif btn == BTN_CONFIRM and long:
             self.set_level(self.level % 5 + 1)
             self.banner = 2
             self.banner_until = ticks_add(now, BANNER_MS)
-        elif btn == BTN_HINT and st == PLAY and self.pos.side != self.opponent:
+        elif btn == BTN_HINT and st == PLAY and not self.plays(self.pos.side):
             th = self.thinker
             if th.state == _th.IDLE:
                 self.hint_move = 0
@@ -813,17 +812,41 @@ class Controller:
         elif btn == BTN_MENU:
             self.values_until = ticks_add(now, VALUES_MS)
 
+    def plays(self, side):
+        """True when the board itself plays `side`."""
+        return (self.seats >> side) & 1
+
+    @property
+    def opponent(self):
+        """The one side the board plays, or -1 (nobody, or several)."""
+        s = self.seats
+        if s and not s & (s - 1):
+            side = 0
+            while not (s >> side) & 1:
+                side += 1
+            return side
+        return OPPONENT_OFF
+
+    @opponent.setter
+    def opponent(self, side):
+        # Without saving or announcing (start-up, tests): see set_opponent.
+        self.seats = 0 if side < 0 else 1 << side
+
     def set_opponent(self, side):
         """The board plays `side` (a side index) or nobody (-1)."""
-        self.opponent = side
+        self.set_seats(0 if side < 0 else 1 << side)
+
+    def set_seats(self, seats):
+        """The board plays the sides whose bits are set in `seats`."""
+        self.seats = seats
         self._stop_thinking()
         self.engine_move = 0
         self._find_sources()
         self.seen[0] = 255
-        if side == OPPONENT_OFF:
+        if not seats:
             self.player.release()  # give the engine's RAM back
-        self._save_setting("opponent", side + 1)
-        self.events.event("opponent", "off" if side < 0 else self.game.SIDES[side])
+        self._save_setting("opponent", seats)
+        self.events.event("opponent", seats_word(self.game.SIDES, seats))
 
     @property
     def engine(self):
@@ -914,6 +937,29 @@ def _fill_empty(out, exp, occ, role, n):
         if not exp[i] and not occ[i]:
             out[i] = role
         i += 1
+
+
+def seats_word(sides, seats):
+    """"off", or the letters of the sides the board plays ("w", "rg")."""
+    if not seats:
+        return "off"
+    out = ""
+    for k in range(len(sides)):
+        if (seats >> k) & 1:
+            out += sides[k]
+    return out
+
+
+def _next_seats(seats, n):
+    # Nobody, each side alone (last first), then each pair (three sides).
+    order = [0]
+    for k in range(n - 1, -1, -1):
+        order.append(1 << k)
+    if n > 2:
+        for k in range(n - 1, -1, -1):
+            order.append(((1 << n) - 1) ^ (1 << k))
+    i = order.index(seats) if seats in order else 0
+    return order[(i + 1) % len(order)]
 
 
 def _later(fp, nf, j, s):

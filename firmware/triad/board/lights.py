@@ -137,9 +137,10 @@ def _render_banner(ctl, frame):
     g = ctl.game
     if ctl.banner == 1:
         # Who the board plays: that side's home sites in its colour.
-        if ctl.opponent >= 0:
-            for s in g.HOME[ctl.opponent]:
-                _set(frame, s, g.SIDE_RGB[ctl.opponent])
+        for side in range(len(g.SIDES)):
+            if ctl.plays(side):
+                for s in g.HOME[side]:
+                    _set(frame, s, g.SIDE_RGB[side])
     else:
         sites = g.LEVEL_SITES
         for i in range(min(ctl.level, len(sites))):

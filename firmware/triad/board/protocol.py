@@ -9,6 +9,7 @@
 # a setting). poll() runs every tick and allocates nothing unless the
 # board's state or its count of player mistakes changed.
 from triad import VERSION
+from triad.board.controller import seats_word
 from triad.compat import const
 
 PROTOCOL_VERSION = const(2)
@@ -220,7 +221,8 @@ class Protocol:
         if name == "start":
             return tuple(self.game.SIDES)
         if name == "opponent":
-            return ("off",) + tuple(self.game.SIDES)
+            sides = self.game.SIDES
+            return tuple(seats_word(sides, m) for m in range(1 << len(sides)))
         if key in self.game.SETTINGS:
             return self.game.SETTING_CHOICES[key]
         return None
@@ -270,7 +272,7 @@ class Protocol:
                 return "err value level is 1..5"
             value = int(text)
         elif text not in choices:
-            what = " (the side the board plays)" if name == "opponent" else ""
+            what = " (the sides the board plays)" if name == "opponent" else ""
             return "err value %s is %s%s" % (name, _or(choices), what)
         else:
             value = choices.index(text)
