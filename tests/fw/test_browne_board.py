@@ -113,3 +113,18 @@ def test_the_board_plays_two_seats_for_one_person():
     rig.wait(50)
     assert not rig.ctl.engine_move  # Red (the person) is to move
     assert ("opponent", "gb") in rig.events.seen
+
+
+def test_a_piece_that_cannot_move_shows_the_pieces_that_can():
+    # Max-capture: only a slide that captures may be played; Red's A1 has no
+    # capturing slide, E3 has one.
+    pos = "R:A1,E3 G:E7,F6 B:I9 r"
+    rig = Rig(pos)
+    movers = {t.split("-")[0] for t in legal(rig)}
+    assert "A1" not in movers and "E3" in movers
+    rig.lift("A1", 100)
+    assert rig.ctl.blocked == site("A1")
+    assert pal.SOURCE in rig.colours("E3", 1300)  # the piece that can move pulses
+    assert rig.ctl.moves_text() == ""
+    rig.place("A1", 1000)
+    assert rig.ctl.blocked == -1 and rig.colours("E3", 700) == [(0, 0, 0)]

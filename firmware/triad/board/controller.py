@@ -118,6 +118,7 @@ class Controller:
             self.sweep[i] = (int(x - y + 0.5) + 60) % 12
         self.dest_from = -1
         self.lifted = -1  # own piece lifted (a source of legal moves), or -1
+        self.blocked = -1  # own piece lifted that has no legal move, or -1
         self.n_cand = 0  # moves consistent with the sensed board
         self.cand = 0  # one of them
         self.n_full = 0  # moves the sensed board completes
@@ -265,13 +266,14 @@ class Controller:
     def _find_sources(self):
         # Only where the game asks for attention (Note 2: every die that can
         # act pulses); a lift is recognised from its site's own moves.
+        _zero(self.sources, self.n)
+        if self.note2 and self.live:
+            self._fill_sources()
+
+    def _fill_sources(self):
         src = self.sources
-        _zero(src, self.n)
-        if not (self.note2 and self.live):
-            return
         for s in range(self.n):
-            if self.expected[s] and self._first_site_moves(s):
-                src[s] = 1
+            src[s] = 1 if self.expected[s] and self._first_site_moves(s) else 0
 
     def _first_site_moves(self, site):
         """Into buf: the allowed legal moves whose first step is at site; the count."""
@@ -482,10 +484,20 @@ class Controller:
         fixed = self.choice_fixed
         # The one missing piece, when it is a source of legal moves: "lifted".
         lifted = -1
+        blocked = -1
         if nmiss == 1:
             miss = ((d >> 16) & 127) - 1
             if self._first_site_moves(miss):
                 lifted = miss
+            elif self.live and g.owner(pos, miss) == pos.side and not self.engine_move:
+                # One's own piece that cannot move (Browne: others capture
+                # more): the pieces that can move show why.
+                blocked = miss
+                if self.blocked < 0:
+                    self._fill_sources()
+        if blocked < 0 and self.blocked >= 0 and not self.note2:
+            _zero(self.sources, n)
+        self.blocked = blocked
         if lifted != self.dest_from:
             self._compute_dest(lifted)
         self.lifted = lifted

@@ -103,6 +103,12 @@ def render(ctl, frame, now, occ):
         _render_banner(ctl, frame)
     if st == _PLAY and ctl.hint_move and ticks_diff(ctl.hint_until, now) > 0:
         _render_move(ctl, frame, ctl.hint_move, slow, False)
+    if st == _PLAY and ctl.blocked >= 0 and slow:
+        # A piece of the mover's that has no move: the ones that have one pulse.
+        src = ctl.sources
+        for i in range(n):
+            if src[i] and occ[i]:
+                _set(frame, i, pal.SOURCE)
     if st == _PLAY and ctl.note2 and lifted < 0 and slow and not ctl.n_started:
         # The game asks for attention (Note 2): every piece that can act pulses.
         src = ctl.sources
