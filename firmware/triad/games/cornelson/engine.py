@@ -137,6 +137,7 @@ JEWEL_V = const(150)  # a jewel in play (breach game: trapped jewels leave)
 TALLY_W = const(30)  # a captured gem (with RULE_CAPTURE; else TALLY_W0)
 TALLY_W0 = const(6)
 CAP_W = const(40)  # ordering: a captured gem
+DOCK_POST = const(35)  # a gem on a post of one's own dock borders (A or G row)
 TALLY_LATE = const(6)  # from this tally the evaluation looks for a capture win
 
 
@@ -520,6 +521,13 @@ class Engine:
             # Barriers on each side's own dock borders.
             posts = p.posts
             ob = g.OUTER_BORDER
+            for k in range(4):
+                x = posts[k]  # A1..A4: South's dock borders
+                if x:
+                    v += DOCK_POST if (x - 1) ^ side == 0 else -DOCK_POST
+                x = posts[33 + k]  # G1..G4: North's
+                if x:
+                    v += DOCK_POST if (x - 1) ^ side == 0 else -DOCK_POST
             for k in range(6):
                 b = ob[k]
                 x = posts[_BU[b]]
@@ -673,6 +681,8 @@ class Engine:
                     v += bw[b] >> 3
                 else:
                     v += bm[b]
+            if jewels and (pp < 4 if own == 1 else pp >= 33):
+                v += DOCK_POST
             f = 0
             if p._captures(pp):
                 cnt = p._place(pp, q, 0)
