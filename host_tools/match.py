@@ -82,7 +82,7 @@ class Player:
         if self.engine:
             return self.engine.choose(pos, self.ms, host_now_ms, history, self.nodes)
         if self.name == "quick":
-            m = g.quick_move(pos, self.buf)
+            m = g.quick_move(pos)
             if m:
                 return m
         moves = games.legal_moves(g, pos, buf=self.buf)

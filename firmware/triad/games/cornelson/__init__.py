@@ -224,7 +224,11 @@ def apply_setting(pos, name, value):
     pos.derive_result()
 
 
-new_engine = None
+def new_engine(level, tt_entries=0):
+    """The searching engine (engine.py), loaded on first use."""
+    from triad.games.cornelson.engine import Engine
+
+    return Engine(level, tt_entries)
 
 
 def new_tourney(code=0):
