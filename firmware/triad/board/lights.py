@@ -166,7 +166,9 @@ def _render_finish(ctl, frame, occ, fast, slow):
                     _set(frame, i, pal.SOURCE)
                 elif fast:
                     _set(frame, i, pal.ERROR)
-            elif r == ROLE_REMOVE:
+            elif r == ROLE_REMOVE and exp[i]:
+                # A removal choice lifted (the moved piece itself, standing
+                # where the game does not have it yet, pulses as the Triad).
                 _set(frame, i, pal.SOURCE)
 
 
