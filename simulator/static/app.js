@@ -51,7 +51,7 @@
   // The sides: their seats (the first nearest the player) and score cards.
   $("seat-bottom").textContent = LAYOUT.sides[0].name;
   $("seat-top").textContent = LAYOUT.sides.slice(1).map((s) => s.name).join(" · ");
-  $("scores").style.gridTemplateColumns = "repeat(" + LAYOUT.sides.length + ", 1fr)";
+  $("scores").style.gridTemplateColumns = "repeat(" + LAYOUT.sides.length + ", minmax(0, 1fr))";
   for (const s of LAYOUT.sides) {
     const d = document.createElement("div");
     d.className = "score " + s.letter;
@@ -196,7 +196,7 @@
     b.addEventListener("lostpointercapture", up);
     b.addEventListener("contextmenu", (e) => e.preventDefault());
   }
-  $("matrix").style.gridTemplateColumns = "repeat(" + XS.length + ", 1fr)";
+  $("matrix").style.gridTemplateColumns = "repeat(" + XS.length + ", minmax(0, 18px))";
   for (const i of ORDER) {
     const s = document.createElement("span");
     s.title = cellName(i);

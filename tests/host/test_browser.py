@@ -55,15 +55,21 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def page(server):
+def browser():
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        pg = browser.new_page(viewport={"width": 1360, "height": 900})
-        pg.set_default_timeout(8000)
-        pg.goto(server.url)
-        pg.wait_for_selector("#conn[data-state=live]")
-        yield pg
-        browser.close()
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def page(server, browser):
+    pg = browser.new_page(viewport={"width": 1360, "height": 900})
+    pg.set_default_timeout(8000)
+    pg.goto(server.url)
+    pg.wait_for_selector("#conn[data-state=live]")
+    yield pg
+    pg.close()
 
 
 # -- helpers: what the page shows ----------------------------------------------
@@ -533,49 +539,45 @@ def fits(pg, width):
 
 
 @pytest.mark.parametrize("game", ["nehren", "browne", "cornelson"])
-def test_phone_width(server, game):
+def test_phone_width(server, browser, game):
     # Issue 16.6: at 390x844 columns d-f and the buttons were off-screen.
     spawned = Spawned(game) if game != "nehren" else None
     url = spawned.url if spawned else server.url
+    pg = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-            pg = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
-            pg.set_default_timeout(15000)
-            pg.goto(url)
-            pg.wait_for_selector("#conn[data-state=live]")
-            assert fits(pg, 390) == []
-            assert pg.evaluate("document.documentElement.scrollWidth") <= 390
-            assert pg.get_attribute("#dev", "open") is None  # the developer panel starts collapsed
-            cell = pg.evaluate("parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--cell'))")
-            assert cell >= 30 if game == "nehren" else cell >= 24
-            pg.set_viewport_size({"width": 1280, "height": 800})  # a laptop: it grows again
-            pg.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--cell')) >= 52")
-            assert fits(pg, 1280) == []
-            browser.close()
+        pg.set_default_timeout(15000)
+        pg.goto(url)
+        pg.wait_for_selector("#conn[data-state=live]")
+        assert fits(pg, 390) == []
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+        assert pg.get_attribute("#dev", "open") is None  # the developer panel starts collapsed
+        cell = pg.evaluate("parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--cell'))")
+        assert cell >= 36
+        pg.set_viewport_size({"width": 1280, "height": 800})  # a laptop: it grows again
+        pg.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--cell')) >= 52")
+        assert fits(pg, 1280) == []
     finally:
+        pg.close()
         if spawned:
             spawned.stop()
 
 
-def test_server_stopped_says_so():
+def test_server_stopped_says_so(browser):
     # Issue 16.8: with the server gone a click said "TypeError: Failed to fetch".
     sim = Spawned("nehren")
+    pg = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-            pg = browser.new_page(viewport={"width": 1280, "height": 800})
-            pg.set_default_timeout(15000)
-            pg.goto(sim.url)
-            pg.wait_for_selector("#conn[data-state=live]")
-            sim.stop()
-            pg.wait_for_selector("#conn[data-state=lost]")
-            click(pg, "c3")
-            pg.wait_for_selector("#toast:not([hidden])")
-            assert "not running" in pg.inner_text("#toast")
-            assert "Failed to fetch" not in pg.inner_text("#toast")
-            assert pg.get_attribute("#conn", "data-state") == "lost"
-            assert "reconnecting" in pg.inner_text("#conn")
-            browser.close()
+        pg.set_default_timeout(15000)
+        pg.goto(sim.url)
+        pg.wait_for_selector("#conn[data-state=live]")
+        sim.stop()
+        pg.wait_for_selector("#conn[data-state=lost]")
+        click(pg, "c3")
+        pg.wait_for_selector("#toast:not([hidden])")
+        assert "not running" in pg.inner_text("#toast")
+        assert "Failed to fetch" not in pg.inner_text("#toast")
+        assert pg.get_attribute("#conn", "data-state") == "lost"
+        assert "reconnecting" in pg.inner_text("#conn")
     finally:
+        pg.close()
         sim.stop()
