@@ -346,9 +346,9 @@ def test_setup_dice_replace_the_last_games(page, server):
     page.click("#setup-dice")
     wait_state(page, "play")
     want = expected_dice(page.input_value("#pos"))
-    page.wait_for_function("() => !document.querySelector('#hand .mini')")
     got = {c: die(page, c) for c in want}
     assert got == want
+    page.wait_for_function("() => !document.querySelector('#hand .mini')")  # back in the box
 
 
 def test_moved_die_turned_while_its_triad_waits(page, server):
