@@ -20,17 +20,18 @@
   // sweeping): [css colour, animation, words].
   const ROLE_LEGEND = (LAYOUT.roles || []).map((rgb, k) => ["rgb(" + rgb.join(",") + ")", "",
     LAYOUT.labels.length ? "value " + LAYOUT.labels[k] + " (a lifted die's destination, shown in the value it will show)" : "a piece's own light"]);
+  const PIECE = LAYOUT.labels.length ? "die" : "piece";
   const SIDES_CSS = LAYOUT.sides.map((s) => "rgb(" + s.rgb.join(",") + ")");
   const LEGEND = ROLE_LEGEND.concat([
-    ["#a0a0a0", "", "lifted from: the cell the die came from (grey)"],
-    ["#ff0000", "blink-fast", "wrong: a die where it may not stand (fast red blink)"],
-    ["#ffffff", "blink-slow", "missing: a die belongs here (slow white blink)"],
-    ["#00ff28", "pulse", "Triad: its cells pulse green; your dice in it may be taken off"],
-    ["#3a3a3a", "", "last move: faint white on its two cells"],
-    ["#00c8c8", "", "hint: the die to move steady cyan, its destination in the new value (4 s)"],
-    ["#00c8c8", "blink-slow", "the board's move: its die blinks cyan, the destination blinks in the value"],
-    ["#00c8c8", "", "thinking: the centre cells glow cyan while the board chooses"],
-    ["#00c8c8", "", "level: that many cells of the level row glow cyan for 2 s"],
+    ["#a0a0a0", "", "lifted from: the site the " + PIECE + " came from (grey)"],
+    ["#ff0000", "blink-fast", "wrong: a " + PIECE + " where it may not stand (fast red blink)"],
+    ["#ffffff", "blink-slow", "missing: a " + PIECE + " belongs here (slow white blink)"],
+    ["#00ff28", "pulse", LAYOUT.labels.length ? "Triad: its cells pulse green; your dice in it may be taken off" : "scoring line: its sites pulse green"],
+    ["#3a3a3a", "", "last move: faint white where it was lifted and put down"],
+    ["#00c8c8", "", "hint: the " + PIECE + " to move steady cyan, its destination in its light (4 s)"],
+    ["#00c8c8", "blink-slow", "the board's move: its " + PIECE + " blinks cyan, the destination blinks in its light"],
+    ["#00c8c8", "", "thinking: the centre sites glow cyan while the board chooses"],
+    ["#00c8c8", "", "level: that many sites of the level row glow cyan for 2 s"],
     [SIDES_CSS[0], "", "opponent set: the home row of the side the board plays, in its colour, for 2 s"],
     [SIDES_CSS[0], "sweep", "win: the winner's colour sweeps across the board"],
     [SIDES_CSS.join(","), "sweep-all", "draw: every side's colour sweeps in turn"],
@@ -611,7 +612,7 @@
   SITES.forEach((s, i) => { cellEls[i].id = "site-" + s.name; });
   document.addEventListener("keydown", (e) => {
     const t = e.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.tagName === "SUMMARY" || t.isContentEditable)) return;
     if (e.ctrlKey || e.altKey || e.metaKey) return;
     const k = e.key;
     const at = cursor < 0 ? ORDER[0] : cursor;
