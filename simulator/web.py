@@ -7,7 +7,12 @@
 #   GET  /static/NAME    its script and style
 #   GET  /events         text/event-stream: "frame" (the whole board as JSON,
 #                        sent whenever it changes) and "log" (new log lines)
-#   GET  /api/state      the same frame once, as JSON (scripts, curl)
+#   GET  /api/state      the same frame once, as JSON (scripts, curl); besides
+#                        LEDs, pieces and the firmware's state it carries what
+#                        the page says in words: result {head, reason} (from
+#                        evt over), fault (evt fault, while the board differs),
+#                        missing/extra sites, notice (evt notice), opponent,
+#                        level (get), engine_move/engine_words (evt think)
 #   GET  /api/layout     the board the firmware runs: the game's sites with
 #                        their kind and drawing position, its sides, and the
 #                        status LEDs of each side (the page draws from it)
