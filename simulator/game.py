@@ -75,4 +75,75 @@ def layout():
         "status": status,
         "state_text": dict(getattr(GAME, "STATE_TEXT", {})),
         "labels": list(getattr(GAME, "LABELS", ())),
+        "rules": getattr(GAME, "RULES", "") or "",
+        "notice_text": dict(getattr(GAME, "NOTICE_TEXT", None) or {}),
+        "finish_event": getattr(GAME, "FINISH_EVENT", ""),
+        "roles": [list(c) for c in GAME.ROLE_RGB] if getattr(GAME, "LABELS", None) else [],
+        "phases": list(getattr(GAME, "PHASE_NAMES", ())),
     }
+
+
+def _side_name(word):
+    return GAME.SIDE_NAMES[GAME.SIDES.index(word)] if len(word) == 1 and word in GAME.SIDES else word
+
+
+def result_words(text):
+    """{"head", "reason"} in words for the board's `evt over` text: "b" ->
+    Black wins; "draw repetition" -> Draw, by the game's DRAW_TEXT; Browne's
+    "r wins: g eliminated" -> Red wins, Green eliminated."""
+    text = (text or "").strip()
+    words = text.split()
+    if not words:
+        return {"head": "Game over", "reason": "", "text": text}
+    if words[0] == "draw":
+        why = " ".join(words[1:])
+        names = list(getattr(GAME, "DRAW_NAMES", None) or ())
+        texts = getattr(GAME, "DRAW_TEXT", None)
+        if texts and why in names and names.index(why) < len(texts):
+            why = texts[names.index(why)]
+        else:
+            why = " ".join(_side_name(w.strip(":")) + (":" if w.endswith(":") else "") for w in words[1:])
+        return {"head": "Draw", "reason": why, "text": text}
+    head = _side_name(words[0].strip(":")) + " wins"
+    rest = words[1:]
+    if rest and rest[0].strip(":") == "wins":
+        rest = rest[1:]
+    reason = " ".join(_side_name(w.strip(":,")) + ("," if w.endswith(",") else "") for w in rest)
+    if not reason:
+        reason = getattr(GAME, "WIN_TEXT", "") or ""
+    return {"head": head, "reason": reason, "text": text}
+
+
+def move_words(pos_text, move_text):
+    """A move in words, step by step from the game's footprint: "lift d6,
+    put it on d5 showing 1"."""
+    from array import array
+
+    from triad.games import LIFT, PLACE, TOUCH
+
+    try:
+        pos = GAME.parse_position(pos_text)
+        m = GAME.parse_move(pos, move_text)
+    except ValueError:
+        return move_text
+    fp = array("i", bytes(4 * 32))
+    n = GAME.footprint(pos, m, fp)
+    after = pos.copy()
+    after.make(m)
+    labels = getattr(GAME, "LABELS", None)
+    out = []
+    lifted = False
+    for j in range(n):
+        site = fp[j] & 255
+        act = (fp[j] >> 8) & 3
+        name = GAME.SITE_NAMES[site] if site < N_SITES else "any empty site"
+        p = piece(after, site) if site < N_SITES else None
+        shown = " showing %s" % p[1] if labels and p is not None and p[1] is not None else ""
+        if act == LIFT:
+            out.append(("take %s off" if lifted else "lift %s") % name)
+            lifted = True
+        elif act == PLACE:
+            out.append("put it on %s%s" % (name, shown))
+        elif act == TOUCH:
+            out.append("lift %s and put it back%s" % (name, shown))
+    return ", ".join(out) or move_text

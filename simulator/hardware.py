@@ -17,11 +17,12 @@ class Die:
     """A piece (colour: a side letter; value: its label, a die's 1..3, or
     None) or a foreign object (colour None)."""
 
-    __slots__ = ("colour", "value")
+    __slots__ = ("colour", "value", "origin")
 
     def __init__(self, colour, value):
         self.colour = colour
         self.value = value
+        self.origin = -1  # the site the piece stood on in the game when lifted
 
     def as_dict(self):
         return {"colour": self.colour, "value": self.value}

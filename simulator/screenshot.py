@@ -2,7 +2,8 @@
 # simulator, made by the simulator itself. Starts the server on a free port
 # with a fresh flash and a fixed seed, sets up the rolled dice, plays a few
 # moves through the same actions the page sends, lifts a die so its
-# destinations light up, and photographs the page with the system Chromium.
+# destinations light up, and photographs the page with the system Chromium
+# (--phone: at a phone's width too).
 import argparse
 import os
 import sys
@@ -111,23 +112,29 @@ def stage(ws, moves=5):
     time.sleep(0.4)
 
 
-def shoot(out, width=1360, height=1010, seed=7):
+def shoot(out, width=1360, height=1010, seed=7, phone=None, phone_size=(390, 844)):
+    """The page on a laptop (out) and, given `phone`, at a phone's width in
+    portrait (the cell size follows the window; the developer panel starts
+    collapsed there): one staged game, photographed in both windows."""
     from playwright.sync_api import sync_playwright
 
     if not os.path.exists(CHROMIUM):
         raise SystemExit("no Chromium at %s (apt-get install chromium)" % CHROMIUM)
+    shots = [(out, width, height)] + ([(phone,) + tuple(phone_size)] if phone else [])
     with tempfile.TemporaryDirectory(prefix="triad-shot-") as state, Running(state_dir=state, seed=seed) as run:
         ws = run.websim
         stage(ws)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-            page = browser.new_page(viewport={"width": width, "height": height}, device_scale_factor=1)
-            page.goto(run.url)
-            page.wait_for_selector("#conn[data-state=live]")
-            page.wait_for_function("document.querySelectorAll('#moves tr:not(.empty)').length > 0")
-            # Wait for a blink phase with the destinations lit.
-            time.sleep(0.5)
-            page.screenshot(path=out)
+            for path, w, h in shots:
+                page = browser.new_page(viewport={"width": w, "height": h}, device_scale_factor=1)
+                page.goto(run.url)
+                page.wait_for_selector("#conn[data-state=live]")
+                page.wait_for_function("document.querySelectorAll('#moves tr:not(.empty)').length > 0")
+                # Wait for a blink phase with the destinations lit.
+                time.sleep(0.5)
+                page.screenshot(path=path)
+                page.close()
             browser.close()
     return out
 
@@ -138,11 +145,14 @@ def main(argv=None):
     ap.add_argument("--width", type=int, default=1360)
     ap.add_argument("--height", type=int, default=1010)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--phone", nargs="?", const="docs/simulator-phone.png", default=None,
+                    help="also photograph the page at a phone's width, 390x844 (default file: %(const)s)")
     a = ap.parse_args(argv)
-    d = os.path.dirname(os.path.abspath(a.out))
-    os.makedirs(d, exist_ok=True)
-    shoot(os.path.abspath(a.out), a.width, a.height, a.seed)
-    print("wrote", a.out)
+    for path in (a.out, a.phone):
+        if path:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    shoot(os.path.abspath(a.out), a.width, a.height, a.seed, os.path.abspath(a.phone) if a.phone else None)
+    print("wrote", a.out + (" and " + a.phone if a.phone else ""))
     return 0
 
 

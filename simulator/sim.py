@@ -33,6 +33,37 @@ SLIDE_DWELL_MS = 60  # a sliding die rests this long on each cell it passes
 PRESS_MS = 100
 LONG_PRESS_MS = 1000
 
+def move_label(pos, origin, site):
+    """The label the piece lifted from origin carries on site when put there
+    by a legal move of pos (None: no such move)."""
+    from array import array
+    from triad.games import LIFT, PLACE, ROLE_GAME
+
+    buf = array("i", bytes(4 * GAME.MAX_MOVES))
+    fp = array("i", bytes(4 * 32))
+    by_role = None
+    for k in range(GAME.gen(pos, buf, 0, origin)):
+        m = buf[k]
+        n = GAME.footprint(pos, m, fp)
+        steps = [(fp[j] & 255, (fp[j] >> 8) & 3, fp[j] >> 10) for j in range(n)]
+        if not steps or steps[0][:2] != (origin, LIFT):
+            continue
+        roles = [r for s, a, r in steps if (s, a) == (site, PLACE)]
+        if not roles:
+            continue
+        after = pos.copy()
+        after.make(m)
+        p = piece(after, site)
+        if p is not None:
+            return p[1]
+        # Taken off again by the same move (a Triad's removal): the label
+        # its placement's light role names.
+        k = roles[0] - ROLE_GAME
+        if by_role is None and 0 <= k < len(GAME.LABELS):
+            by_role = GAME.LABELS[k]
+    return by_role
+
+
 _current = None  # the Simulation whose firmware is running (one per process)
 
 
@@ -271,18 +302,48 @@ class Simulation:
 
     # -- hands ------------------------------------------------------------------
     def lift(self, name):
-        return self.board.lift(cell_index(name), self.now_ms())
-
-    def place(self, name):
         c = cell_index(name)
-        die = None
-        if not self.board.hand and self.shadow is not None:
+        d = self.board.lift(c, self.now_ms())
+        # Where the piece stood in the game (not a cell it only slid over):
+        # a person turns it for the move they make from there.
+        pos = self.shadow
+        if pos is not None and d.colour is not None:
+            p = piece(pos, c)
+            if p is not None and p[0] == d.colour:
+                d.origin = c
+        return d
+
+    def place(self, name, die=None):
+        """Put a piece down: `die` (one in the hand), else the one lifted
+        last, else one from the box. A person turns a die as they move it:
+        put on a site that is a legal next step of the site it was lifted
+        from, it shows the label that move gives (back on its own site, its
+        old label)."""
+        c = cell_index(name)
+        if die is None and not self.board.hand and self.shadow is not None:
             # A piece taken from the box: give it what the game expects on
             # that site (set-up), else it is a stray object.
             p = piece(self.shadow, c)
             if p is not None:
                 die = Die(p[0], p[1])
-        return self.board.place(c, self.now_ms(), die)
+        d = self.board.place(c, self.now_ms(), die)
+        self._turn(d, c)
+        return d
+
+    def _turn(self, d, site):
+        if not getattr(GAME, "LABELS", None) or d.colour is None or d.origin < 0 or self.shadow is None:
+            return
+        pos = self.shadow.copy()
+        o = d.origin
+        if site == o:
+            p = piece(pos, o)
+            if p is not None and p[0] == d.colour:
+                d.value = p[1]
+            return
+        label = move_label(pos, o, site)
+        if label is not None:
+            with self.board.lock:
+                d.value = label
 
     def knock(self, name):
         """A die knocked off the board: it leaves the cell and the hand."""

@@ -7,7 +7,12 @@
 #   GET  /static/NAME    its script and style
 #   GET  /events         text/event-stream: "frame" (the whole board as JSON,
 #                        sent whenever it changes) and "log" (new log lines)
-#   GET  /api/state      the same frame once, as JSON (scripts, curl)
+#   GET  /api/state      the same frame once, as JSON (scripts, curl); besides
+#                        LEDs, pieces and the firmware's state it carries what
+#                        the page says in words: result {head, reason} (from
+#                        evt over), fault (evt fault, while the board differs),
+#                        missing/extra sites, notice (evt notice), opponent,
+#                        level (get), engine_move/engine_words (evt think)
 #   GET  /api/layout     the board the firmware runs: the game's sites with
 #                        their kind and drawing position, its sides, and the
 #                        status LEDs of each side (the page draws from it)
@@ -23,10 +28,11 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from simulator.game import GAME, N_SITES, layout, parse_position, piece
+from simulator.game import GAME, N_SITES, layout, parse_position, piece, result_words, move_words
 from simulator.hardware import BUTTONS, Die, PhysicalBoard, SimError, cell_index, cell_name
 from simulator.sim import Simulation
 
+FINISH_EVENT = getattr(GAME, "FINISH_EVENT", "triad")
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = os.path.join(HERE, "static")
 LOG_KEEP = 3000
@@ -109,6 +115,8 @@ class WebSim:
         self.brightness = 64
         self.names = _palette()
         self._frame_cache = (None, None)
+        self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None}
+        self.settings = {}
         self.sim.listeners.append(self._on_sim)
         self._threads = []
 
@@ -141,6 +149,7 @@ class WebSim:
                 return
             self.sim.power_cut()
             self.fw = dict(self.fw, state="off")
+            self.ev.update(fault=None, notice="", engine=None)
             self.add_log("# power cut")
         self.bump()
 
@@ -174,12 +183,37 @@ class WebSim:
         if kind == "serial":
             line = payload
             if line.startswith("evt "):
+                self._on_event(line[4:])
                 self.add_log(line)
                 self._poll_now.set()
             elif not self._quiet:
                 self.add_log(line)
         elif kind == "crash":
             self.add_log("# firmware crashed:\n" + str(payload))
+        self.bump()
+
+    def _on_event(self, text):
+        """What the page must say, from the board's events: the result and
+        its reason, a fault, a notice (Note 2), the board's chosen move."""
+        kind, _, arg = text.partition(" ")
+        ev = self.ev
+        if kind in ("setup", "position", "resume"):
+            ev.update(result=None, fault=None, engine=None, think_pos=None)
+        if kind in ("move", "play", "triad", "state", "setup", "position", "resume", FINISH_EVENT):
+            if kind != "state" or arg in ("play", "over", "setup", "sync"):
+                ev["fault"] = None
+        if kind == "over":
+            ev["result"] = arg
+        elif kind == "fault":
+            ev["fault"] = arg
+        elif kind == "notice":
+            ev["notice"] = "" if arg == "none" else arg
+        elif kind == "think":
+            ev["engine"] = arg
+            sh = self.sim.shadow  # the firmware's position as its events told it
+            ev["think_pos"] = GAME.format_position(sh) if sh is not None else None
+        elif kind in ("move", "opponent"):
+            ev["engine"] = None
         self.bump()
 
     def add_log(self, text):
@@ -237,6 +271,9 @@ class WebSim:
             fw["moves"] = mv[len("ok moves") :].split()
         if sp.startswith("ok start "):
             fw["start"] = sp[len("ok start ") :]
+        gt = self.command("get", quiet=True)
+        if gt.startswith("ok get "):
+            fw["settings"] = dict(w.split("=", 1) for w in gt[len("ok get ") :].split() if "=" in w)
         if fw != self.fw:
             self.fw = fw
             self.bump()
@@ -283,6 +320,26 @@ class WebSim:
             start_side = GAME.SIDES[GAME.parse_position(fw.get("start", "")).side]
         except ValueError:
             score = [0] * len(GAME.SIDES)
+        # Where the board and the game disagree (what a fault is about).
+        missing, extra = [], []
+        exp = bytearray(N_SITES)
+        try:
+            GAME.expected(GAME.parse_position(pos), exp)
+            for i, c in enumerate(snap["cells"]):
+                if exp[i] and c is None:
+                    missing.append(GAME.SITE_NAMES[i])
+                elif not exp[i] and c is not None:
+                    extra.append(GAME.SITE_NAMES[i])
+        except ValueError:
+            pass
+        ev = self.ev
+        state = fw["state"] if sim.running else "off"
+        result = None
+        if state == "over":
+            result = result_words(ev["result"] if ev["result"] is not None else self._result_from_game(fw))
+        settings = fw.get("settings") or {}
+        opponent = settings.get("opponent")
+        engine = ev["engine"] if ev["think_pos"] == pos else None
         clock = sim.clock
         return {
             "power": sim.running,
@@ -303,12 +360,40 @@ class WebSim:
             "start": fw.get("start", ""),
             "start_side": start_side,
             "winner": winner,
+            "result": result,
+            "fault": ev["fault"] if sim.running else None,
+            "missing": missing,
+            "extra": extra,
+            "notice": ev["notice"] if sim.running else "",
+            "opponent": opponent if opponent in GAME.SIDES else None,
+            "level": settings.get("level"),
+            "engine_move": engine,
+            "engine_words": move_words(pos, engine) if engine else None,
             "speed": clock.speed if clock is not None else sim.speed,
             "noise": sim.board.noise,
             "seed": self.seed,
             "state_dir": self.state_dir,
             "boots": sim.boots,
         }
+
+    def _result_from_game(self, fw):
+        """The result text of a finished game the board resumed (its evt
+        over went out before this page's server heard it)."""
+        try:
+            p = GAME.parse_position(fw.get("start", ""))
+            watch = GAME.draw_watch(p.copy()) if getattr(GAME, "draw_watch", None) else None
+            draw = 0
+            for text in fw.get("moves", []):
+                m = GAME.parse_move(p, text)
+                p.make(m)
+                if watch is not None:
+                    draw = watch.push(p, m)
+            w = GAME.outcome(p)
+            if draw and w < 0:
+                return "draw " + GAME.DRAW_NAMES[draw]
+            return GAME.outcome_text(p) if w >= 0 else "draw"
+        except (ValueError, IndexError, TypeError):
+            return ""
 
     def frame_json(self):
         ver = self.version
@@ -344,7 +429,7 @@ class WebSim:
                     if not 0 <= i < len(board.hand):
                         raise SimError("no such die in the hand")
                     die = board.hand[i]
-                    board.place(cell_index(cell), sim.now_ms(), die)
+                    sim.place(cell, die)
             else:
                 getattr(sim, op)(cell)
             self.add_log("· %s %s" % (op, cell))
@@ -414,22 +499,25 @@ class WebSim:
         raise SimError("unknown action %r" % (op,))
 
     def place_setup_dice(self):
-        """Put every die the game expects but the board lacks on its cell,
-        and take away what stands where the game has nothing."""
+        """Make the board exactly the game's: every piece the game has on
+        its site with its colour and label, nothing else on the board and
+        nothing left in the hand."""
         sim = self.sim
         shadow = sim.shadow
         if shadow is None:
             raise SimError("the board has not told its game yet")
         placed = []
         with sim.board.lock:
+            cells = sim.board.cells
             for c in range(N_SITES):
                 p = piece(shadow, c)
-                have = sim.board.cells[c]
-                if p is not None and have is None:
-                    sim.board.place(c, sim.now_ms(), Die(p[0], p[1]))
+                have = cells[c]
+                if p is None:
+                    cells[c] = None
+                elif have is None or (have.colour, have.value) != p:
+                    cells[c] = Die(p[0], p[1])
                     placed.append(cell_name(c))
-                elif p is None and have is not None:
-                    sim.board.cells[c] = None
+            sim.board.hand = []
         self.add_log("· set-up dice placed on %s" % (" ".join(placed) or "(nothing missing)"))
         return placed
 

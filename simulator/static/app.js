@@ -16,25 +16,58 @@
   const BUTTONS = ["confirm", "new", "hint", "menu"];
   const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7] };
   const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
-  const LEGEND = [["#0046ff", "value 1"], ["#ff7800", "value 2"], ["#d20096", "value 3"], ["#a0a0a0", "lifted from"],
-    ["#ff0000", "wrong (blinks)"], ["#ffffff", "missing (blinks)"], ["#00ff28", "Triad"], ["#00c8c8", "hint"]];
+  // Every light the board shows, with its look (steady, blinking, pulsing,
+  // sweeping): [css colour, animation, words].
+  const ROLE_LEGEND = (LAYOUT.roles || []).map((rgb, k) => ["rgb(" + rgb.join(",") + ")", "",
+    LAYOUT.labels.length ? "value " + LAYOUT.labels[k] + " (a lifted die's destination, shown in the value it will show)" : "a piece's own light"]);
+  const PIECE = LAYOUT.labels.length ? "die" : "piece";
+  const SIDES_CSS = LAYOUT.sides.map((s) => "rgb(" + s.rgb.join(",") + ")");
+  const LEGEND = ROLE_LEGEND.concat([
+    ["#a0a0a0", "", "lifted from: the site the " + PIECE + " came from (grey)"],
+    ["#ff0000", "blink-fast", "wrong: a " + PIECE + " where it may not stand (fast red blink)"],
+    ["#ffffff", "blink-slow", "missing: a " + PIECE + " belongs here (slow white blink)"],
+    ["#00ff28", "pulse", LAYOUT.labels.length ? "Triad: its cells pulse green; your dice in it may be taken off" : "scoring line: its sites pulse green"],
+    ["#3a3a3a", "", "last move: faint white where it was lifted and put down"],
+    ["#00c8c8", "", "hint: the " + PIECE + " to move steady cyan, its destination in its light (4 s)"],
+    ["#00c8c8", "blink-slow", "the board's move: its " + PIECE + " blinks cyan, the destination blinks in its light"],
+    ["#00c8c8", "", "thinking: the centre sites glow cyan while the board chooses"],
+    ["#00c8c8", "", "level: that many sites of the level row glow cyan for 2 s"],
+    [SIDES_CSS[0], "", "opponent set: the home row of the side the board plays, in its colour, for 2 s"],
+    [SIDES_CSS[0], "sweep", "win: the winner's colour sweeps across the board"],
+    [SIDES_CSS.join(","), "sweep-all", "draw: every side's colour sweeps in turn"],
+    ["#c8c8c8", "", "status: whose turn (the side's turn LED)"],
+    ["#00b428", "", "status: one green LED per point scored"],
+    ["#ff0000", "blink-slow", "status: the turn LEDs blink red while a move is not saved"],
+  ]);
   const STATE_TEXT_BOARD = {
     off: "The board is switched off. Power it on in the developer panel.",
-    setup: "Set-up: put the rolled dice on their lit cells (each cell blinks in its die's value colour).",
-    sync: "Put the dice where the board shows (white blinks: a die is missing; red: one too many) and the game resumes.",
-    play: "Lift one of your dice: the lit cells show where it can go and in its colour the value to turn it to.",
-    remove: "Triad! Take one of your own dice of the Triad off the board (its cell blinks green).",
-    note2: "Note 2: menu turns the die to the next value, confirm commits it.",
-    selftest: "Self-test: walk a die over every cell, press each button; hold menu to end it.",
+    setup: "Set-up: put the pieces on their lit sites.",
+    sync: "Put the pieces where the board shows (white blinks: a piece is missing; red: one too many) and the game resumes.",
+    play: "Lift one of your pieces: the lit sites show where it can go.",
+    selftest: "Self-test: walk a piece over every site, press each button; hold menu to end it.",
     over: "Game over. Press new for the next game.",
   };
 
   const $ = (id) => document.getElementById(id);
+  // The sides: their seats (the first nearest the player) and score cards.
+  $("seat-bottom").textContent = LAYOUT.sides[0].name;
+  $("seat-top").textContent = LAYOUT.sides.slice(1).map((s) => s.name).join(" · ");
+  $("scores").style.gridTemplateColumns = "repeat(" + LAYOUT.sides.length + ", minmax(0, 1fr))";
+  for (const s of LAYOUT.sides) {
+    const d = document.createElement("div");
+    d.className = "score " + s.letter;
+    d.innerHTML = '<span class="label"></span><span class="triads" id="triads-' + s.letter + '"></span><span class="num" id="score-' + s.letter + '">0</span>';
+    d.firstChild.textContent = s.name;
+    $("scores").appendChild(d);
+  }
   const board = $("board"), device = $("device"), ghost = $("ghost");
   const cellEls = [], ledEls = [], statusEls = {}, btnEls = {}, matrixEls = [];
   let frame = null, tool = "hand", selHand = null, drag = null;
 
   const STATE_TEXT = Object.assign({}, STATE_TEXT_BOARD, LAYOUT.state_text);
+  // The game's help for the controller's phases goes by the names the
+  // board reports them under (Nehren: finish -> remove, choose -> note2).
+  (LAYOUT.phases || []).forEach((name, k) => { const t = LAYOUT.state_text[["finish", "choose"][k]]; if (t) STATE_TEXT[name] = t; });
   const cellName = (i) => SITES[i].name;
   const cellIndex = (n) => INDEX[n];
   // Drawing order: top row first, left to right (the page's reading order).
@@ -164,7 +197,7 @@
     b.addEventListener("lostpointercapture", up);
     b.addEventListener("contextmenu", (e) => e.preventDefault());
   }
-  $("matrix").style.gridTemplateColumns = "repeat(" + XS.length + ", 1fr)";
+  $("matrix").style.gridTemplateColumns = "repeat(" + XS.length + ", minmax(0, 18px))";
   for (const i of ORDER) {
     const s = document.createElement("span");
     s.title = cellName(i);
@@ -172,7 +205,20 @@
     $("matrix").appendChild(s);
     matrixEls[i] = s;
   }
-  for (const [c, t] of LEGEND) { const s = document.createElement("span"); s.innerHTML = '<i style="background:' + c + ";color:" + c + '"></i>' + t; $("legend").appendChild(s); }
+  for (const [c, anim, t] of LEGEND) {
+    const s = document.createElement("span");
+    const i = document.createElement("i");
+    if (anim === "sweep-all") i.style.background = "linear-gradient(90deg," + c + ")";
+    else { i.style.background = c; i.style.color = c; }
+    if (anim) i.className = anim;
+    s.append(i, document.createTextNode(t));
+    $("legend").appendChild(s);
+  }
+  if (LAYOUT.rules) {
+    $("rules").hidden = false;
+    $("rules-title").textContent = "Rules of " + LAYOUT.title;
+    $("rules-text").textContent = LAYOUT.rules;
+  }
   const LABELS = LAYOUT.labels.length ? LAYOUT.labels : [null];
   for (const side of LAYOUT.sides) for (const v of LABELS) {
     const colour = side.letter;
@@ -199,7 +245,12 @@
     try {
       const r = await fetch("/api/act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ actions }) });
       res = await r.json();
-    } catch (e) { res = { ok: false, error: String(e), results: [] }; }
+    } catch (e) {
+      // No answer at all: the simulator's server is gone (the live channel
+      // says "reconnecting…" and the page picks up again once it is back).
+      res = { ok: false, error: "The simulator is not running: start it again (make sim); this page reconnects by itself.", results: [] };
+      $("conn").dataset.state = "lost"; $("conn").textContent = "reconnecting…";
+    }
     if (!res.ok) toast(res.error);
     let k = 0;
     for (const b of batch) { b.resolve({ ok: res.ok, results: res.results.slice(k, k + b.actions.length), error: res.error }); k += b.actions.length; }
@@ -270,14 +321,23 @@
     let turn = "—", msg = STATE_TEXT[f.state] || "";
     if (!f.power) turn = "Power off";
     else if (f.state === "over") {
-      const w = f.winner;
-      turn = w ? names[w] + " wins" : "Game over";
+      const r = f.result || { head: f.winner ? names[f.winner] + " wins" : "Game over", reason: "" };
+      turn = r.head;
+      msg = (r.reason ? r.head + ": " + r.reason + ". " : "") + "Press new for the next game.";
     } else if (f.state === "setup") turn = "Set-up";
     else if (f.state === "selftest") turn = "Self-test";
     else if (side) turn = names[side] + " to move";
+    const fault = f.power ? faultText(f) : "";
+    if (fault) msg = fault;
     $("turn").textContent = turn;
-    $("turn-dot").className = "turn-dot " + (f.state === "over" ? f.winner || "" : side || "");
-    $("msg").textContent = msg;
+    $("turn-dot").className = "turn-dot " + (f.state === "over" ? (f.winner || "draw") : side || "");
+    if ($("msg").textContent !== msg) $("msg").textContent = msg;
+    $("msg").classList.toggle("fault", !!fault);
+    const nt = f.notice ? (LAYOUT.notice_text[f.notice] || f.notice) : "";
+    $("notice").hidden = !nt || f.state === "over";
+    if ($("notice").textContent !== nt) $("notice").textContent = nt;
+    const opp = oppText(f);
+    if ($("opponent").textContent !== opp) $("opponent").textContent = opp;
     $("fw-state").textContent = f.state;
     LAYOUT.status.forEach((st, p) => {
       const n = f.score[p];
@@ -318,12 +378,73 @@
     if (f.crash) cr.textContent = "Firmware crashed:\n" + f.crash;
   }
 
+  function list(a) { return a.length <= 1 ? a.join("") : a.slice(0, -1).join(", ") + " and " + a[a.length - 1]; }
+  // A fault in words: what is wrong and what to do (the board blinks it).
+  function faultText(f) {
+    const miss = f.missing || [], extra = f.extra || [];
+    const where = () => [miss.length ? "put the missing piece" + (miss.length > 1 ? "s" : "") + " back on " + list(miss) + " (blinking white)" : "",
+      extra.length ? "take what stands on " + list(extra) + " off (blinking red)" : ""].filter(Boolean).join(" and ");
+    if (f.state === "sync" && (miss.length || extra.length)) return "The board does not match the game yet: " + where() + ".";
+    if (!f.fault || f.state === "over" || f.state === "setup" || f.state === "selftest") return "";
+    const w = f.fault.split(" ");
+    if (w[0] === "illegal" && extra.includes(w[1])) return "Wrong cell: the die from " + w[3] + " may not stand on " + w[1] + ". Put it back on " + w[3] + " or on a lit cell.";
+    if (w[0] === "removal" && miss.includes(w[1])) return "Not that one: " + w[1] + " is not a piece you may take off. Put it back, then take off one whose cell blinks.";
+    if (w[0] === "mismatch" && (miss.length || extra.length)) return "The board does not match the game (a piece knocked off or a stray object?): " + where() + ". Nothing counts until it matches.";
+    return "";
+  }
+  function oppText(f) {
+    if (!f.power || !f.opponent) return f.power && f.level ? "Two players: the board plays nobody (hold hint to let it play a side)." : "";
+    let t = "The board plays " + SIDE_NAME[f.opponent] + " at level " + (f.level || "?") + ".";
+    if (f.state === "play" && f.side === f.opponent) {
+      t += f.engine_move ? " Its move: " + f.engine_move + " (" + f.engine_words + "). Carry it out for the board." : " It is thinking (the centre cells glow)…";
+    }
+    return t;
+  }
+
+  // ---- sound cues (off by default) -------------------------------------------------
+  let sound = false, audio = null, quietUntil = 0;
+  const CUES = { move: [[660, 0.09]], error: [[200, 0.18], [150, 0.18]], triad: [[523, 0.1], [659, 0.1], [784, 0.16]], end: [[784, 0.14], [659, 0.14], [523, 0.3]] };
+  const cues = [];
+  function cue(name) {
+    if (!sound || performance.now() < quietUntil) return;
+    cues.push(name);
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      let t = audio.currentTime;
+      for (const [hz, len] of CUES[name]) {
+        const o = audio.createOscillator(), g = audio.createGain();
+        o.type = name === "error" ? "square" : "sine";
+        o.frequency.value = hz;
+        g.gain.setValueAtTime(0.0001, t);
+        g.gain.exponentialRampToValueAtTime(0.15, t + 0.01);
+        g.gain.exponentialRampToValueAtTime(0.0001, t + len);
+        o.connect(g).connect(audio.destination);
+        o.start(t); o.stop(t + len + 0.02);
+        t += len;
+      }
+    } catch (_) { /* no audio device: the cue is still counted */ }
+  }
+  $("sound").addEventListener("click", () => {
+    sound = !sound;
+    $("sound").setAttribute("aria-pressed", String(sound));
+    $("sound").textContent = "sound: " + (sound ? "on" : "off");
+    if (sound && audio && audio.state === "suspended") audio.resume();
+  });
+  function cueFor(t) {
+    const k = t.split(" ")[1];
+    if (k === "move") cue("move");
+    else if (k === "fault") cue("error");
+    else if (k === LAYOUT.finish_event) cue("triad");
+    else if (k === "over") cue("end");
+  }
+
   const logEl = $("log");
   function addLog(lines) {
     const atEnd = logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 4;
     for (const t of lines) {
       const s = document.createElement("div");
       s.textContent = t;
+      if (t.startsWith("evt ")) cueFor(t);
       s.className = t.startsWith("evt") ? "evt" : t.startsWith(">") ? "cmd" : t.startsWith("·") ? "act" : t.startsWith("err") || t.startsWith("evt error") ? "err" : t.startsWith("#") ? "sys" : "";
       logEl.appendChild(s);
     }
@@ -334,7 +455,7 @@
   // ---- live channel --------------------------------------------------------------
   function connect() {
     const es = new EventSource("/events");
-    es.addEventListener("open", () => { $("conn").dataset.state = "live"; $("conn").textContent = "live"; });
+    es.addEventListener("open", () => { quietUntil = performance.now() + 800; $("conn").dataset.state = "live"; $("conn").textContent = "live"; });
     es.addEventListener("frame", (e) => render(JSON.parse(e.data)));
     es.addEventListener("log", (e) => addLog(JSON.parse(e.data)));
     es.addEventListener("error", () => { $("conn").dataset.state = "lost"; $("conn").textContent = "reconnecting…"; });
@@ -458,5 +579,75 @@
   $("hand-turn").addEventListener("click", () => { if (frame && frame.hand.length) act({ op: "turn", hand: selHand !== null ? selHand : frame.hand.length - 1 }); });
   $("hand-drop").addEventListener("click", () => { if (frame && frame.hand.length) act({ op: "drop", hand: selHand !== null ? selHand : frame.hand.length - 1 }).then(() => { selHand = null; }); });
 
-  window.triadSim = { act, get frame() { return frame; } };
+  // ---- keyboard play -----------------------------------------------------------------
+  // A cursor over the sites in drawing order: left/right step through that
+  // order, up/down go to the nearest site of the row above/below; space
+  // does what a click does there; h, m, n, c press the buttons.
+  let cursor = -1;
+  function setCursor(i) {
+    if (cursor >= 0) cellEls[cursor].classList.remove("cursor");
+    cursor = i;
+    cellEls[i].classList.add("cursor");
+    board.setAttribute("aria-activedescendant", cellEls[i].id);
+  }
+  function rowStep(i, dir) {
+    const y0 = SITES[i].y, x0 = SITES[i].x;
+    const ys = YS.filter((y) => (dir < 0 ? y < y0 : y > y0));
+    if (!ys.length) return i;
+    const y = dir < 0 ? Math.max(...ys) : Math.min(...ys);
+    let best = i, bd = Infinity;
+    for (let k = 0; k < N; k++) if (SITES[k].y === y && Math.abs(SITES[k].x - x0) < bd) { bd = Math.abs(SITES[k].x - x0); best = k; }
+    return best;
+  }
+  function handAt(c) {
+    if (occupied(c)) return act({ op: "lift", cell: c });
+    if (frame && frame.hand.length) return act({ op: "place", cell: c, hand: selHand !== null ? selHand : frame.hand.length - 1 }).then(() => { selHand = null; });
+    return act({ op: "place", cell: c });
+  }
+  function press(name, ms) {
+    btnEls[name].classList.add("down");
+    act({ op: "button", name, down: true });
+    setTimeout(() => { btnEls[name].classList.remove("down"); act({ op: "button", name, down: false }); }, ms);
+  }
+  SITES.forEach((s, i) => { cellEls[i].id = "site-" + s.name; });
+  document.addEventListener("keydown", (e) => {
+    const t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.tagName === "SUMMARY" || t.isContentEditable)) return;
+    if (e.ctrlKey || e.altKey || e.metaKey) return;
+    const k = e.key;
+    const at = cursor < 0 ? ORDER[0] : cursor;
+    if (k === "ArrowLeft" || k === "ArrowRight") {
+      const j = ORDER.indexOf(at) + (k === "ArrowLeft" ? -1 : 1);
+      setCursor(cursor < 0 ? ORDER[0] : ORDER[Math.max(0, Math.min(N - 1, j))]);
+    } else if (k === "ArrowUp" || k === "ArrowDown") setCursor(cursor < 0 ? ORDER[0] : rowStep(at, k === "ArrowUp" ? -1 : 1));
+    else if (k === " " || k === "Enter") {
+      if (t && t.tagName === "BUTTON" && t !== board) return;  // a focused button's own click
+      if (cursor < 0) setCursor(ORDER[0]);
+      else handAt(cellName(cursor));
+    } else if ("hmnc".includes(k.toLowerCase()) && k.length === 1) {
+      const name = { h: "hint", m: "menu", n: "new", c: "confirm" }[k.toLowerCase()];
+      press(name, e.shiftKey || name === "new" ? 1100 : 150);
+    } else return;
+    e.preventDefault();
+  });
+
+  // ---- fit the window: the cell size follows its width and height -------------------------
+  const UNITS_W = GRID ? XS.length : FREE_UNIT * (maxX - minX + 1.2);
+  const UNITS_H = GRID ? YS.length : FREE_UNIT * (maxY - minY + 1.3);
+  function fit() {
+    const w = document.documentElement.clientWidth, h = window.innerHeight;
+    const small = w < 700;
+    document.body.classList.toggle("small", small);
+    const gaps = GRID ? (XS.length - 1) * 6 : 0;
+    const chrome = (small ? 16 : 40) + (small ? 20 : 36) + 54 + 16 + 4;  // page, device, status + ranks, board padding
+    const byW = (w - chrome - gaps) / UNITS_W;
+    const byH = small ? (h * 0.6) / (UNITS_H + 1) : Math.max(52, 0.105 * h);
+    const cell = Math.floor(Math.max(24, Math.min(88, byW, byH)));
+    document.documentElement.style.setProperty("--cell", cell + "px");
+  }
+  fit();
+  window.addEventListener("resize", fit);
+  if (document.documentElement.clientWidth < 700) { $("dev").open = false; $("legend-box").open = false; }
+
+  window.triadSim = { act, cues, get frame() { return frame; } };
 })();

@@ -231,3 +231,17 @@ def test_poll_and_idle_feed_allocate_nothing():
     finally:
         micropython.heap_unlock()
     assert b.rig.ctl.state == C.PLAY
+
+
+def test_poll_announces_the_games_notice_when_it_arises():
+    # Issue 16.5: Note 2 is told as soon as the position stands, not once a
+    # die has been lifted and put back.
+    b = Board("....../....../....../....../w1w1..../b1w1.... b 0 0")
+    b.p.poll()
+    assert "evt notice note2\n" in b.out, b.out
+    n = len(b.out)
+    b.p.poll()
+    assert len(b.out) == n  # told once
+    b.rig.ctl.start_position(POS)
+    b.p.poll()
+    assert b.out[-1] == "evt notice none\n", b.out

@@ -55,15 +55,21 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def page(server):
+def browser():
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        pg = browser.new_page(viewport={"width": 1360, "height": 900})
-        pg.set_default_timeout(8000)
-        pg.goto(server.url)
-        pg.wait_for_selector("#conn[data-state=live]")
-        yield pg
-        browser.close()
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def page(server, browser):
+    pg = browser.new_page(viewport={"width": 1360, "height": 900})
+    pg.set_default_timeout(8000)
+    pg.goto(server.url)
+    pg.wait_for_selector("#conn[data-state=live]")
+    yield pg
+    pg.close()
 
 
 # -- helpers: what the page shows ----------------------------------------------
@@ -306,3 +312,272 @@ def test_hold_buttons(page, server):
     wait_state(page, "setup")
     wait_text(page, "#turn", "Set-up")
     assert moves_text(page) == "no moves yet"
+
+
+# -- issue 16: a page that says what is going on ---------------------------------
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def expected_dice(position):
+    """{cell: "b2"} of a Nehren position, from the game's face."""
+    from triad.games import nehren as G
+
+    pos = G.parse_position(position)
+    out = {}
+    for i, name in enumerate(G.SITE_NAMES):
+        o = G.owner(pos, i)
+        out[name] = "" if o < 0 else "%s%d" % (G.SIDES[o], G.label(pos, i))
+    return out
+
+
+def act(page, *actions):
+    return page.evaluate("(a) => window.triadSim.act(...a)", list(actions))
+
+
+def test_setup_dice_replace_the_last_games(page, server):
+    # Issue 16.1: home cells held dice of the wrong colour and value after
+    # a game; "Place set-up dice" must leave exactly the new set-up.
+    load(page, "b3w3b3w3b3w3/....../..w2.../....../....../w1b1.b1w1b1 b 0 0")
+    hold(page, "new", 1100)
+    wait_state(page, "setup")
+    click(page, "c4")  # a die lifted into the hand, too
+    page.wait_for_selector("#hand .mini")
+    page.click("#setup-dice")
+    wait_state(page, "play")
+    want = expected_dice(page.input_value("#pos"))
+    got = {c: die(page, c) for c in want}
+    assert got == want
+    page.wait_for_function("() => !document.querySelector('#hand .mini')")  # back in the box
+
+
+def test_moved_die_turned_while_its_triad_waits(page, server):
+    # Issue 16.2: d5 showed its old 2 while c4 d5 e6 pulsed as a Triad.
+    load(page, "w2w2w2w2w2w1/....../....../....../....../b1b1b2b2b2b2 b 0 0")
+    drag(page, "c1", "c4")
+    wait_text(page, "#moves", "c1c4")
+    drag(page, "d6", "d5")
+    wait_state(page, "remove")
+    assert die(page, "c4") == "b3"
+    assert die(page, "d5") == "w1"  # turned as it was put down
+    assert die(page, "e6") == "w2"
+    # Lifted again and put back where it came from: its old value.
+    click(page, "d5")
+    page.wait_for_selector("#hand .mini")
+    click(page, "d6")
+    page.wait_for_function("() => document.querySelector('[data-cell=\"d6\"]').dataset.die === 'w2'")
+
+
+def test_draw_is_named(page, server):
+    # Issue 16.3: a third repetition ended the game as "Game over" with
+    # White's turn dot. Both sides walk a die round a triangle twice.
+    start = ".....w1/....../....../....../....../b1..... b 0 0"
+    load(page, start)
+    act(page, {"op": "speed", "x": 4})
+    try:
+        for k, mv in enumerate("a1a4 f6f3 a4a2 f3f5 a2a1 f5f6".split() * 2):
+            act(page, {"op": "lift", "cell": mv[:2]}, {"op": "place", "cell": mv[2:]})
+            page.wait_for_function("n => [...document.querySelectorAll('#moves tr:not(.empty) td:not(.n)')].filter(t => t.textContent).length >= n",
+                                   arg=k + 1)
+        wait_state(page, "over")
+        wait_text(page, "#turn", "Draw")
+        wait_text(page, "#msg", "repetition")
+        assert "wins" not in page.inner_text("#turn")
+        assert "draw" in page.get_attribute("#turn-dot", "class")
+    finally:
+        act(page, {"op": "speed", "x": 1})
+
+
+def test_faults_in_words(page, server):
+    # Issue 16.4: the headline stayed at "Lift one of your dice" while the
+    # board blinked a fault.
+    load(page, TRIAD_POS)
+    normal = page.inner_text("#msg")
+    drag(page, "c4", "d5")  # no destination of c4
+    wait_text(page, "#msg", "may not stand on d5")
+    assert "c4" in page.inner_text("#msg")
+    drag(page, "d5", "c4")  # back where it came from
+    page.wait_for_function("t => document.querySelector('#msg').textContent === t", arg=normal)
+    to = sorted(legal_targets(TRIAD_POS, "c4", plain=True))[0]
+    drag(page, "c4", to)
+    wait_text(page, "#moves", "c4" + to)
+    click(page, "b2", button="right")  # Black's die knocked off on White's turn
+    wait_text(page, "#msg", "back on b2")
+    click(page, "b2")  # put back
+    page.wait_for_function("() => !document.querySelector('#msg').classList.contains('fault')")
+    click(page, "e5")  # a stray object on an empty cell
+    wait_text(page, "#msg", "stands on e5 off")
+    click(page, "e5")  # lifted off again
+    page.wait_for_function("() => !document.querySelector('#msg').classList.contains('fault')")
+
+
+def test_note2_announced_when_it_arises(page, server):
+    # Issue 16.5: nothing said Note 2 until a die was lifted and put back.
+    load(page, "....../....../....../....../w1w1..../b1w1.... b 0 0")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "Note 2" in page.inner_text("#notice")
+    assert "evt notice note2" in page.inner_text("#log")
+    load(page, TRIAD_POS)
+    page.wait_for_selector("#notice", state="hidden")
+
+
+def test_legend_and_the_boards_own_play(page, server):
+    # Issue 16.7: every light in the legend; whether and how the board plays.
+    legend = page.inner_text("#legend")
+    for words in ("value 1", "lifted from", "wrong", "missing", "Triad", "last move", "hint",
+                  "the board's move", "thinking", "level", "opponent set", "win", "draw", "not saved"):
+        assert words in legend, words
+    assert page.locator("#legend i.blink-fast").count() >= 1 and page.locator("#legend i.pulse").count() >= 1
+    load(page, TRIAD_POS)
+    wait_text(page, "#opponent", "plays nobody")
+    page.fill("#serial", "set opponent w")
+    page.click("#serial-btn")
+    wait_text(page, "#opponent", "The board plays White at level")
+    try:
+        to = sorted(legal_targets(TRIAD_POS, "c4", plain=True))[0]
+        drag(page, "c4", to)
+        wait_text(page, "#moves", "c4" + to)
+        wait_text(page, "#opponent", "Its move:", timeout=15000)
+        assert "lift " in page.inner_text("#opponent")
+    finally:
+        page.fill("#serial", "set opponent off")
+        page.click("#serial-btn")
+        wait_text(page, "#opponent", "plays nobody")
+
+
+def test_keyboard_play_and_live_status(page, server):
+    load(page, TRIAD_POS)
+    assert page.get_attribute("#msg", "aria-live") == "polite"
+    page.focus("#board")
+    page.keyboard.press("ArrowRight")  # the cursor appears on the first site (a6)
+    assert page.get_attribute(".cell.cursor", "data-cell") == "a6"
+    for k in ("ArrowDown", "ArrowDown", "ArrowRight", "ArrowRight"):
+        page.keyboard.press(k)
+    assert page.get_attribute(".cell.cursor", "data-cell") == "c4"
+    page.keyboard.press("Space")  # lift c4
+    page.wait_for_selector("#hand .mini")
+    wait_led(page, "c4", "source")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.get_attribute(".cell.cursor", "data-cell") == "c2"
+    page.keyboard.press("Space")  # put it down: c4c2 makes a Triad
+    wait_state(page, "remove")
+    page.keyboard.press("m")  # menu: the values show
+    wait_led(page, "f1", "value1")
+
+
+def test_sound_cues_off_by_default(page, server):
+    load(page, TRIAD_POS)
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    drag(page, "c4", "d5")  # an error, silent
+    wait_led(page, "d5", "error")
+    drag(page, "d5", "c4")
+    assert page.evaluate("window.triadSim.cues.length") == 0
+    page.click("#sound")
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    to = sorted(legal_targets(TRIAD_POS, "c4", plain=True))[0]
+    drag(page, "c4", to)
+    wait_text(page, "#moves", "c4" + to)
+    page.wait_for_function("() => window.triadSim.cues.includes('move')")
+    page.click("#sound")
+
+
+def test_rules_card(page, server):
+    card = page.locator("#rules")
+    assert card.is_visible()
+    assert card.get_attribute("open") is None  # collapsed until asked
+    page.click("#rules summary")
+    text = page.inner_text("#rules-text")
+    for words in ("Triad", "Note 2", "0.8 s", "third time", "three Triads"):
+        assert words in text, words
+    page.click("#rules summary")
+
+
+# -- pages of their own: a phone, another game, a stopped server ------------------
+
+
+class Spawned:
+    """`python -m simulator` in a process of its own (its game chosen on the
+    command line), on a free port with a fresh flash."""
+
+    def __init__(self, game="nehren"):
+        import subprocess
+
+        self.state = tempfile.mkdtemp(prefix="triad-browser-%s-" % game)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "simulator", "--game", game, "--no-browser", "--port", "0",
+             "--state-dir", self.state, "--seed", "5"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.url = None
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            if "running at " in line:
+                self.url = line.split("running at ", 1)[1].strip()
+                break
+        if self.url is None:
+            self.stop()
+            raise RuntimeError("the simulator for %s did not start" % game)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except Exception:
+                self.proc.kill()
+        shutil.rmtree(self.state, ignore_errors=True)
+
+
+def fits(pg, width):
+    """Every site and every button of the board inside the window's width."""
+    boxes = pg.evaluate("""() => [...document.querySelectorAll('#board .cell, .hwbtn')].map(e => {
+        const r = e.getBoundingClientRect(); return [e.dataset.cell || e.id, r.left, r.right]; })""")
+    return [b for b in boxes if b[1] < 0 or b[2] > width]
+
+
+@pytest.mark.parametrize("game", ["nehren", "browne", "cornelson"])
+def test_phone_width(server, browser, game):
+    # Issue 16.6: at 390x844 columns d-f and the buttons were off-screen.
+    spawned = Spawned(game) if game != "nehren" else None
+    url = spawned.url if spawned else server.url
+    pg = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    try:
+        pg.set_default_timeout(15000)
+        pg.goto(url)
+        pg.wait_for_selector("#conn[data-state=live]")
+        assert fits(pg, 390) == []
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+        assert pg.get_attribute("#dev", "open") is None  # the developer panel starts collapsed
+        cell = pg.evaluate("parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--cell'))")
+        assert cell >= 36
+        pg.set_viewport_size({"width": 1280, "height": 800})  # a laptop: it grows again
+        pg.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--cell')) >= 52")
+        assert fits(pg, 1280) == []
+    finally:
+        pg.close()
+        if spawned:
+            spawned.stop()
+
+
+def test_server_stopped_says_so(browser):
+    # Issue 16.8: with the server gone a click said "TypeError: Failed to fetch".
+    sim = Spawned("nehren")
+    pg = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        pg.set_default_timeout(15000)
+        pg.goto(sim.url)
+        pg.wait_for_selector("#conn[data-state=live]")
+        sim.stop()
+        pg.wait_for_selector("#conn[data-state=lost]")
+        click(pg, "c3")
+        pg.wait_for_selector("#toast:not([hidden])")
+        assert "not running" in pg.inner_text("#toast")
+        assert "Failed to fetch" not in pg.inner_text("#toast")
+        assert pg.get_attribute("#conn", "data-state") == "lost"
+        assert "reconnecting" in pg.inner_text("#conn")
+    finally:
+        pg.close()
+        sim.stop()

@@ -41,6 +41,7 @@ class Protocol:
         self._faults = 0
         self.games = ()  # the board's games (App sets them)
         self.choose_game = None  # App.choose_game: switch to another game
+        self._notice = False
         if controller is not None:
             self.attach(controller)
 
@@ -71,7 +72,8 @@ class Protocol:
 
     def poll(self):
         """Once per tick, after the controller's update: report a state
-        change and a new player mistake. No allocation when nothing changed."""
+        change, a new player mistake and the game's notice (Note 2) arising or
+        passing. No allocation when nothing changed."""
         ctl = self.ctl
         if ctl is None:
             return
@@ -81,6 +83,11 @@ class Protocol:
         if ctl.errors != self._faults:
             self._faults = ctl.errors
             self.event("fault", self._fault_text())
+        if ctl.note2 != self._notice:
+            # The game's notice (Nehren's Note 2) arose or passed: told at
+            # once, before anyone acts.
+            self._notice = ctl.note2
+            self.event("notice", (self.game.notice(ctl.pos) or "none") if ctl.note2 else "none")
 
     def _fault_text(self):
         ctl = self.ctl

@@ -304,3 +304,14 @@ def _quick(pos, buf):
             best_score = sc
             best = m
     return best
+
+# The rules card (the simulator's page).
+RULES = """Two players, South and North, three jewels on their docks each.
+A turn: place one gem on any empty post; a gem of the opponent's between two
+of yours on consecutive posts in a line is captured: swap it for one of
+yours. Then move all three jewels, each across one border to an adjacent
+empty trey (never onto or across a post, never back onto your own dock).
+A border between two of the opponent's gems is a barrier: no crossing.
+Win by Breach (a jewel reaches the opponent's dock), Trap (an opponent's
+jewel cannot move) or Capture (ten gems captured).
+The board: a move counts once the pieces have rested 0.8 s."""

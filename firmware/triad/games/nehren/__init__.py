@@ -259,3 +259,26 @@ def label(pos, site):
 # The labels a piece can carry (the simulator's box of dice).
 LABELS = (1, 2, 3)
 bind = None
+
+# Words for people (the simulator's page, the README): the rules card, the
+# reasons of a draw by DRAW_NAMES, the notice (Note 2).
+RULES = """Each player has six dice showing 1, 2 or 3; Black starts.
+A turn: lift one of your dice, turn it to a different value and move it
+exactly that many cells (1 to 3) in a straight line: along a row, a column
+or a diagonal, never over or onto another die. It can never move its current
+value; the new value is the distance.
+A Triad: three dice in a row (any line, diagonals too) with both colours
+among them, showing all the same value or all different values.
+Made a Triad by your move: take one of your own dice of it off the board.
+Win: make three Triads.
+Note 2: when none of your dice can move, turn one die in place (lift it and
+put it back, menu picks its value, confirm) or move a die its current value
+without turning it.
+Draw (the board's rule): the same position for the third time, or 200 moves
+in a row without a Triad.
+The board: a move counts once the die has rested 0.8 s on a lit cell."""
+DRAW_TEXT = ("", "by repetition: the same position stood for the third time",
+             "by the 200-move rule: 200 moves in a row without a Triad")
+NOTICE_TEXT = {"note2": "Note 2: none of your dice can make a regular move. Move a die its current "
+               "value without turning it, or lift a die and put it back, press menu to pick "
+               "the value it now shows and confirm (your dice that can act pulse grey)."}
