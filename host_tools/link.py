@@ -155,7 +155,7 @@ class Link:
                 mark = len(self.transcript)
                 self.transcript.append((">", "status"))
             self.write_raw(b"status\n")
-            reply = self.wait_reply(timeout, "status")
+            reply = self._own_reply("status", timeout)  # not a late hello's answer
             if reply != "ok status":
                 raise LinkError("status refused: " + reply)
             with self._cond:

@@ -7,7 +7,8 @@
 # Discovers files named test_*.py in the test directory (default: tests/fw/
 # next to this file), imports each as a top-level module, and calls every
 # module-level callable whose name starts with "test_" with no arguments.
-# FILTER, if given, is a substring that module names must contain.
+# FILTER, if given, is a substring that module names must contain; with a
+# leading "=" it is one module's exact name.
 #
 # The last line printed is always exactly "N passed, M failed".
 # Exit status is 1 if anything failed (import errors count as failures) or if
@@ -124,7 +125,7 @@ def main(argv):
     for fn in os.listdir(test_dir):
         if fn.startswith("test_") and fn.endswith(".py"):
             mod = fn[:-3]
-            if filt is None or filt in mod:
+            if filt is None or (mod == filt[1:] if filt[:1] == "=" else filt in mod):
                 names.append(mod)
     names.sort()
 

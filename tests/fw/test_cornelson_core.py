@@ -138,7 +138,7 @@ def test_portal_pairs_lie_directly_across():
         vx, vy = C.site_xy(g.BORDER_V[b])
         ax, ay = C.site_xy(37 + s)
         bx, by = C.site_xy(37 + g.space_index(pairs[a]))
-        assert abs((vx - ux) * (bx - ax) + (vy - uy) * (by - ay)) < 1e-6
+        assert abs((vx - ux) * (bx - ax) + (vy - uy) * (by - ay)) < 1e-4  # single-precision floats on the 32-bit port
 
 
 def test_site_xy_posts_on_the_lattice():

@@ -117,7 +117,12 @@ def test_late_reply_to_an_earlier_command_is_not_taken_for_this_one():
                 self._incoming(b"ok position\n")
             elif data == b"moves\n":
                 self._incoming(b"err notation bad\n")
+            elif data == b"status\n":
+                self._incoming(b"ok hello triad-board 0.1.0 proto 2 game nehren\n")
+                self._incoming(b"evt full state play\n")
+                self._incoming(b"ok status\n")
 
     link = Board()
     assert link.send("position x", 1) == "ok position"
     assert link.send("moves", 1) == "err notation bad"  # err replies name no command
+    assert link.status(1)["state"] == "play"  # status too (the emulated flash test met it)
