@@ -16,6 +16,7 @@ def main(argv=None):
     sv.add_argument("--state-dir", default=None, help="the simulated flash (kept between runs)")
     sv.add_argument("--seed", type=int, default=None)
     sv.add_argument("--no-browser", action="store_true")
+    sv.add_argument("--listen-fd", type=int, default=None, help=argparse.SUPPRESS)  # a restart as another board
     for p in (sp, sv):
         p.add_argument("--game", default=None, help="the game to play (a board that plays it is simulated)")
         p.add_argument("--board", default=None, help="the board description to simulate (pico_v1, hex_v1)")

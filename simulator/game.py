@@ -53,6 +53,14 @@ def parse_position(text):
         raise SimError("bad position: %s" % e)
 
 
+def _has_board(game):
+    try:
+        choice.board_for_game(game)
+        return True
+    except SimError:
+        return False
+
+
 def layout():
     """What the page needs to draw this board: sites, sides, status LEDs."""
     sites = []
@@ -68,6 +76,7 @@ def layout():
                        "score": [N_SITES + s for s in DESC.STATUS_SCORE[p]]})
     return {
         "game": GAME.NAME,
+        "games": [g for g in games.NAMES if _has_board(g)],
         "title": GAME.TITLE,
         "sides": [{"letter": GAME.SIDES[p], "name": GAME.SIDE_NAMES[p], "rgb": list(GAME.SIDE_RGB[p])}
                   for p in range(n_sides)],

@@ -95,6 +95,7 @@ class WebSim:
     the firmware's state (asked over the serial line) and change signals."""
 
     def __init__(self, state_dir=None, seed=None, speed=1.0):
+        self.restart = None  # serve(): restart the process as another board
         if seed is None:
             seed = random.SystemRandom().randrange(1, 1 << 30)
         self.state_dir = state_dir or default_state_dir()
@@ -491,6 +492,19 @@ class WebSim:
         if op == "poweron":
             self.power_on()
             return None
+        if op == "game":
+            # Another game is another board: the command-line simulator
+            # restarts itself as that board (the flash folder, which keeps
+            # each game's save, stays the same); the page reloads.
+            name = str(a.get("name", ""))
+            from simulator.choice import board_for_game
+
+            board = board_for_game(name)
+            if self.restart is None:
+                raise SimError("switching games needs the simulator started as python -m simulator")
+            self.add_log("· switch to %s (board %s)" % (name, board))
+            threading.Timer(0.3, self.restart, args=(board,)).start()
+            return board
         if op == "serial":
             line = str(a["line"]).strip()
             if not line:
@@ -636,10 +650,10 @@ class SimServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = False
 
-    def __init__(self, addr, websim):
+    def __init__(self, addr, websim, bind=True):
         self.websim = websim
         self.stopping = False
-        super().__init__(addr, Handler)
+        super().__init__(addr, Handler, bind_and_activate=bind)
 
     @property
     def url(self):
@@ -649,8 +663,18 @@ class SimServer(ThreadingHTTPServer):
         return "http://%s:%d/" % (host, port)
 
 
-def make_server(host="127.0.0.1", port=8765, websim=None, tries=20):
-    """Bind to port, or the next free one (port 0: any free port)."""
+def make_server(host="127.0.0.1", port=8765, websim=None, tries=20, fd=None):
+    """Bind to port, or the next free one (port 0: any free port). fd: a
+    listening socket handed over by the process this one replaced (a
+    restart as another board keeps the page's address)."""
+    if fd is not None:
+        import socket
+
+        server = SimServer((host, port), websim, bind=False)
+        server.socket.close()
+        server.socket = socket.socket(fileno=fd)
+        server.server_address = server.socket.getsockname()
+        return server
     last = None
     for p in [port] if port == 0 else range(port, port + tries):
         try:
@@ -694,10 +718,28 @@ def serve(args):
     state_dir = getattr(args, "state_dir", None) or default_state_dir()
     try:
         ws = WebSim(state_dir=state_dir, seed=getattr(args, "seed", None))
-        server = make_server(args.host, args.port, ws)
+        server = make_server(args.host, args.port, ws, fd=getattr(args, "listen_fd", None))
     except OSError as e:
         print("simulator: %s" % e, file=sys.stderr)
         return 2
+    def restart(board):
+        # The listening socket goes to the new process as it is: the page's
+        # address stays, and no other program can take the port meanwhile.
+        server.stopping = True
+        fd = server.socket.fileno()
+        os.set_inheritable(fd, True)
+        try:
+            ws.stop()
+        except Exception:
+            pass  # the flash folder is saved move by move; nothing to lose
+        argv = [sys.executable, "-m", "simulator", "serve", "--board", board, "--host", args.host,
+                "--port", str(server.server_address[1]), "--listen-fd", str(fd),
+                "--state-dir", state_dir, "--no-browser"]
+        if getattr(args, "seed", None) is not None:
+            argv += ["--seed", str(args.seed)]
+        os.execv(sys.executable, argv)
+
+    ws.restart = restart
     ws.start()
     url = server.url
     print("Triad board simulator running at %s" % url, flush=True)

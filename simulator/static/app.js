@@ -65,6 +65,26 @@
   let frame = null, tool = "hand", selHand = null, drag = null;
 
   const STATE_TEXT = Object.assign({}, STATE_TEXT_BOARD, LAYOUT.state_text);
+  // The game chooser: another game is another board; the simulator restarts
+  // as that board and the page reloads once it serves the new layout.
+  const pick = document.getElementById("game-pick");
+  if (pick) {
+    for (const g of LAYOUT.games || [LAYOUT.game]) {
+      const o = document.createElement("option");
+      o.value = g; o.textContent = g; o.selected = g === LAYOUT.game;
+      pick.appendChild(o);
+    }
+    pick.addEventListener("change", async () => {
+      const want = pick.value;
+      try {
+        await fetch("/api/act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ actions: [{ op: "game", name: want }] }) });
+      } catch (e) { /* the server is restarting */ }
+      for (let k = 0; k < 120; k++) {
+        await new Promise((r) => setTimeout(r, 500));
+        try { const l = await (await fetch("/api/layout")).json(); if (l.game === want) { location.reload(); return; } } catch (e) { /* not yet */ }
+      }
+    });
+  }
   // The game's help for the controller's phases goes by the names the
   // board reports them under (Nehren: finish -> remove, choose -> note2).
   (LAYOUT.phases || []).forEach((name, k) => { const t = LAYOUT.state_text[["finish", "choose"][k]]; if (t) STATE_TEXT[name] = t; });

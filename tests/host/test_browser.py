@@ -581,3 +581,27 @@ def test_server_stopped_says_so(browser):
     finally:
         pg.close()
         sim.stop()
+
+
+def test_the_page_switches_the_game(browser):
+    # Issue 13: in the simulator the user chooses the game on the page; the
+    # simulator restarts as that game's board, each game keeps its save.
+    sim = Spawned("nehren")
+    pg = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        pg.set_default_timeout(30000)
+        pg.goto(sim.url)
+        pg.wait_for_selector("#conn[data-state=live]")
+        assert pg.eval_on_selector("#game-pick", "e => [...e.options].map(o => o.value)") == [
+            "nehren", "browne", "cornelson"]
+        assert pg.locator(".cell").count() == 36
+        pg.select_option("#game-pick", "browne")
+        pg.wait_for_function("document.querySelectorAll('.cell.hex').length === 61", timeout=60000)
+        pg.wait_for_selector("#conn[data-state=live]")
+        assert pg.eval_on_selector("#game-pick", "e => e.value") == "browne"
+        pg.select_option("#game-pick", "nehren")
+        pg.wait_for_function("document.querySelectorAll('.cell').length === 36 && "
+                             "!document.querySelector('.cell.hex')", timeout=60000)
+    finally:
+        pg.close()
+        sim.stop()
