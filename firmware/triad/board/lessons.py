@@ -156,14 +156,13 @@ class Lessons:
             ctl.hint_move = 0
             self.events.event("lesson", "solved %d %s" % (self.n, move))
             return
-        self.wrong += 1
-        self.events.event("lesson", "wrong %d %s" % (self.n, move))
         # The position again: the player puts the piece back where the
-        # set-up light shows it (in the value it had).
-        n = self.n
-        wrong = self.wrong
-        self._load(n)
+        # set-up light shows it (in the value it had); the goal is said again,
+        # then what was wrong.
+        wrong = self.wrong + 1
+        self._load(self.n)
         self.wrong = wrong
+        self.events.event("lesson", "wrong %d %s" % (self.n, move))
         if wrong >= WRONG_TRIES:
             self.show(now)
 
