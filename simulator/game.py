@@ -89,6 +89,8 @@ def layout():
         "finish_event": getattr(GAME, "FINISH_EVENT", ""),
         "roles": [list(c) for c in GAME.ROLE_RGB] if getattr(GAME, "LABELS", None) else [],
         "phases": list(getattr(GAME, "PHASE_NAMES", ())),
+        # The teaching mode's lessons (their goals; started by `lesson <n>`).
+        "lessons": [item[0] for item in GAME.LESSONS()] if getattr(GAME, "LESSONS", None) else [],
     }
 
 

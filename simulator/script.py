@@ -13,6 +13,9 @@
 #   flashfail <n>         the next n flash write calls (write, append, rename,
 #                         remove, mkdir: whatever the store does next) fail
 #                         with OSError(5); a power cut ends what is left
+#   lesson <n> | off      the board's teaching mode: lesson n starts (sent as
+#                         the serial command `lesson <n>`) and the dice are
+#                         set as its set-up light shows; off leaves it
 #   blank lines and # comments are ignored
 # Numbers (ms, n) are ASCII digits. Two press lines in a row are two presses:
 # the button is let go for PRESS_GAP_MS between them, as a finger would.
@@ -83,6 +86,11 @@ def parse(text):
                 raise ScriptError("line %d: flashfail takes a number of write calls in ASCII digits 0-9, not %r"
                                   % (lineno, rest.strip()))
             steps.append((lineno, cmd, n))
+        elif cmd == "lesson":
+            if len(args) != 1 or (args[0] != "off" and _number(args) is None):
+                raise ScriptError("line %d: lesson takes a lesson number in ASCII digits 0-9 or off, not %r"
+                                  % (lineno, rest.strip()))
+            steps.append((lineno, cmd, args[0]))
         elif cmd == "press":
             if not args or len(args) > 2 or args[0] not in BUTTONS or (len(args) == 2 and args[1] != "long"):
                 raise ScriptError(
@@ -124,6 +132,8 @@ def run(sim, steps):
                 sim.boot()
             elif cmd == "flashfail":
                 FlashFaults.of(sim).arm(arg)
+            elif cmd == "lesson":
+                sim.lesson(arg)
         except SimError as e:
             raise ScriptError("line %d: %s" % (lineno, e))
         if sim.crash:

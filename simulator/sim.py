@@ -387,6 +387,23 @@ class Simulation:
             self.run(100)
             waited += 100
 
+    def lesson(self, arg):
+        """The board's teaching mode: `lesson <n>` over the serial line, and
+        the dice set as the lesson's set-up light shows (like a position);
+        "off" leaves it (the saved game's dice are not set back)."""
+        reply = self.send("lesson " + str(arg))
+        if not reply.startswith("ok"):
+            raise SimError("the board refused the lesson: " + reply)
+        if arg == "off":
+            return reply
+        # The lesson's position, as the board told it (evt setup).
+        self.board.set_position(GAME.format_position(self.shadow))
+        waited = 0
+        while waited < 5000 and not self.send("state").startswith("ok state play"):
+            self.run(100)
+            waited += 100
+        return reply
+
     # -- observation ----------------------------------------------------------------
     def state(self):
         """(state name, position text) as the firmware reports them."""

@@ -12,7 +12,8 @@
 #                        the page says in words: result {head, reason} (from
 #                        evt over), fault (evt fault, while the board differs),
 #                        missing/extra sites, notice (evt notice), opponent,
-#                        level (get), engine_move/engine_words (evt think)
+#                        level (get), engine_move/engine_words (evt think),
+#                        lesson {n, goal, status, move} (evt lesson)
 #   GET  /api/layout     the board the firmware runs: the game's sites with
 #                        their kind and drawing position, its sides, and the
 #                        status LEDs of each side (the page draws from it)
@@ -71,6 +72,7 @@ class RecordingBoard(PhysicalBoard):
 def _palette():
     """Named colours of the firmware's palette, for naming what a LED shows."""
     from triad.board import palette as pal
+    from triad.board.lessons import LESSON_RGB
 
     named = [
         ("value1", pal.VALUE[1]),
@@ -86,6 +88,7 @@ def _palette():
         ("turn", pal.TURN),
         ("win-b", pal.WIN[0]),
         ("win-w", pal.WIN[1]),
+        ("lesson", LESSON_RGB),
     ]
     return [(n, tuple(c)) for n, c in named]
 
@@ -116,7 +119,7 @@ class WebSim:
         self.brightness = 64
         self.names = _palette()
         self._frame_cache = (None, None)
-        self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None}
+        self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None}
         self.settings = {}
         self.sim.listeners.append(self._on_sim)
         self._threads = []
@@ -150,7 +153,7 @@ class WebSim:
                 return
             self.sim.power_cut()
             self.fw = dict(self.fw, state="off")
-            self.ev.update(fault=None, notice="", engine=None)
+            self.ev.update(fault=None, notice="", engine=None, lesson=None)
             self.add_log("# power cut")
         self.bump()
 
@@ -215,6 +218,8 @@ class WebSim:
             ev["think_pos"] = GAME.format_position(sh) if sh is not None else None
         elif kind in ("move", "opponent"):
             ev["engine"] = None
+        elif kind == "lesson":
+            ev["lesson"] = lesson_state(ev["lesson"], arg)
         self.bump()
 
     def add_log(self, text):
@@ -366,6 +371,7 @@ class WebSim:
             "missing": missing,
             "extra": extra,
             "notice": ev["notice"] if sim.running else "",
+            "lesson": ev["lesson"] if sim.running else None,
             "opponent": opponent if opponent in GAME.SIDES else None,
             "level": settings.get("level"),
             "engine_move": engine,
@@ -544,6 +550,22 @@ class WebSim:
             raise SimError("the board refused the position: " + reply)
         self._poll_now.set()
         return reply
+
+
+def lesson_state(old, arg):
+    """The teaching mode as the page shows it, from `evt lesson ...`:
+    {n, goal, status (goal, wrong, hint, solved, done), move}, or None."""
+    word, _, rest = arg.partition(" ")
+    if word.isdigit():
+        return {"n": int(word), "goal": rest, "status": "goal", "move": None}
+    if word == "off":
+        return None
+    if word == "done":
+        return {"n": 0, "goal": "", "status": "done", "move": None}
+    if word in ("solved", "wrong", "hint") and old is not None:
+        move = rest.partition(" ")[2]
+        return dict(old, status=word, move=move)
+    return old
 
 
 _LAYOUT_JSON = json.dumps(layout(), separators=(",", ":"))

@@ -10,6 +10,7 @@ from triad.board.scan import MatrixScanner, Buttons
 from triad.board.controller import Controller
 from triad.board.thinker import ASKED
 from triad.board.protocol import Protocol
+from triad.board.lessons import Lessons
 from triad.board.store import GameStore, Settings
 from triad import games
 
@@ -84,6 +85,10 @@ class App:
         self.thinker.tick = self._tick_if_due
         self.next_tick = 0
         self.protocol.attach(ctl)
+        # The teaching mode (board/lessons.py): short menu in set-up, or the
+        # serial line's `lesson <n>`.
+        self.lessons = Lessons(ctl, self.protocol)
+        self.protocol.lessons = self.lessons
         sides = len(game.SIDES)
         ctl.next_start = self.settings.get("next_start") % sides
         for k in game.SETTINGS:
@@ -126,8 +131,15 @@ class App:
         self.buttons.update(self.levels, now)
         ev = self.buttons.pop()
         stable = self.scanner.stable
+        les = self.lessons
+        if ev >= 0 and (les.active or self.ctl.state == 0):  # 0: SETUP (a lesson may start)
+            ev = les.button(ev, now)
         self.ctl.update(now, stable, self.scanner.stable_for(now), ev)
+        if les.active:
+            les.update(now)
         self.ctl.render(self.frame, now, stable)
+        if les.active:
+            les.render(self.frame, now, stable)
         if _copy_if_changed(self.frame, self.shown):
             hw.leds.show(self.frame)
         self.protocol.poll()

@@ -38,7 +38,9 @@
     ["#c8c8c8", "", "status: whose turn (the side's turn LED)"],
     ["#00b428", "", "status: one green LED per point scored"],
     ["#ff0000", "blink-slow", "status: the turn LEDs blink red while a move is not saved"],
-  ]);
+  ]).concat((LAYOUT.lessons || []).length ? [
+    ["rgb(150,110,255)", "pulse", "lesson: the lesson's " + PIECE + "s breathe lavender; a green sweep: the lesson is solved"],
+  ] : []);
   const STATE_TEXT_BOARD = {
     off: "The board is switched off. Power it on in the developer panel.",
     setup: "Set-up: put the pieces on their lit sites.",
@@ -239,6 +241,34 @@
     $("rules-title").textContent = "Rules of " + LAYOUT.title;
     $("rules-text").textContent = LAYOUT.rules;
   }
+  // The teaching mode: the game's lessons, each started over the serial line
+  // (`lesson <n>`) with its dice placed as the board shows them.
+  const LESSONS = LAYOUT.lessons || [];
+  if (LESSONS.length) {
+    $("lessons").hidden = false;
+    LESSONS.forEach((goal, k) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.className = "small";
+      b.dataset.lesson = String(k + 1);
+      b.textContent = "start";
+      b.title = "Start lesson " + (k + 1);
+      b.addEventListener("click", () => act({ op: "serial", line: "lesson " + (k + 1) }, { op: "setup" }));
+      li.append(b, document.createTextNode(" " + goal));
+      $("lesson-list").appendChild(li);
+    });
+    $("lesson-dice").addEventListener("click", () => act({ op: "setup" }));
+    $("lesson-off").addEventListener("click", () => act({ op: "serial", line: "lesson off" }));
+  }
+  function lessonText(l) {
+    if (!l) return "";
+    if (l.status === "done") return "All lessons solved. Well played! Pick one again, or leave the lessons to go back to your game.";
+    const head = "Lesson " + l.n + " of " + LESSONS.length + ": " + l.goal;
+    if (l.status === "solved") return head + " — Solved (" + l.move + ")! The next lesson follows in a moment.";
+    if (l.status === "wrong") return head + " — Not this one (" + l.move + "). Put the die back where the board shows it (blinking in its value), then try again.";
+    if (l.status === "hint") return head + " — The right move is lit: lift the cyan die and put it on the blinking cell (" + l.move + ").";
+    return head;
+  }
   const LABELS = LAYOUT.labels.length ? LAYOUT.labels : [null];
   for (const side of LAYOUT.sides) for (const v of LABELS) {
     const colour = side.letter;
@@ -356,6 +386,16 @@
     const nt = f.notice ? (LAYOUT.notice_text[f.notice] || f.notice) : "";
     $("notice").hidden = !nt || f.state === "over";
     if ($("notice").textContent !== nt) $("notice").textContent = nt;
+    if (LESSONS.length) {
+      const lt = f.lesson ? lessonText(f.lesson) : "";
+      const now = $("lesson-now");
+      if (lt && now.textContent !== lt) now.textContent = lt;
+      now.dataset.status = f.lesson ? f.lesson.status : "";
+      now.classList.toggle("active", !!f.lesson);
+      $("lesson-off").hidden = !f.lesson;
+      $("lesson-dice").hidden = !(f.lesson && f.state === "setup");
+      if (f.lesson && f.lesson.status !== "done" && f.state !== "over" && !fault && $("msg").textContent !== lt) $("msg").textContent = lt;
+    }
     const opp = oppText(f);
     if ($("opponent").textContent !== opp) $("opponent").textContent = opp;
     $("fw-state").textContent = f.state;

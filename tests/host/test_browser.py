@@ -605,3 +605,26 @@ def test_the_page_switches_the_game(browser):
     finally:
         pg.close()
         sim.stop()
+def test_lesson_from_the_page(page, server):
+    # The Lessons panel lists the game's lessons; starting one sends
+    # `lesson <n>` and places its dice; the goal is shown; the right move
+    # solves it and the next lesson follows.
+    if page.inner_text("#turn") == "Power off":
+        page.click("#power-on")
+    page.click("#lessons > summary")
+    page.click('#lesson-list button[data-lesson="1"]')
+    wait_text(page, "#lesson-now", "Lesson 1 of ")
+    wait_text(page, "#lesson-now", "shows 2")
+    wait_state(page, "play")
+    assert "shows 2" in page.inner_text("#msg")
+    assert page.input_value("#pos") == "w1....w1/....../....../..b1.../....../...... b 0 0"
+    drag(page, "c3", "f3", steps=16)  # three cells: it shows 3, wrong
+    wait_text(page, "#lesson-now", "Not this one (c3f3)")
+    page.click("#lesson-dice")  # the dice as the board shows them again
+    wait_state(page, "play")
+    drag(page, "c3", "e3", steps=16)
+    wait_text(page, "#lesson-now", "Solved (c3e3)")
+    wait_text(page, "#lesson-now", "Lesson 2 of ", timeout=6000)
+    page.click("#lesson-off")
+    page.wait_for_function("() => document.querySelector('#lesson-off').hidden")
+    wait_text(page, "#log", "evt lesson off")

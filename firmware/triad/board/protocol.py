@@ -20,7 +20,7 @@ MOVES_PER_LINE = const(24)  # "evt full moves" lines stay well under 200 bytes
 # adds its own (game.SETTING_CHOICES: "note2_triads" goes as "note2-triads").
 BOARD_SETTINGS = (("brightness", "brightness"), ("start", "next_start"))
 BOARD_SETTINGS_AFTER = (("opponent", "opponent"), ("level", "level"))
-COMMANDS = "hello help state status moves start position new set get game"
+COMMANDS = "hello help state status moves start position new set get game lesson"
 
 _FINISH = const(2)  # controller.FINISH and SELFTEST (not imported: keeps this module light)
 _SELFTEST = const(6)
@@ -42,6 +42,7 @@ class Protocol:
         self.games = ()  # the board's games (App sets them)
         self.choose_game = None  # App.choose_game: switch to another game
         self._notice = False
+        self.lessons = None  # board/lessons.py (App sets it): the teaching mode
         if controller is not None:
             self.attach(controller)
 
@@ -163,6 +164,7 @@ class Protocol:
                 return "err usage position <position>"
             if ctl.state == _SELFTEST:
                 return "err busy the switch self-test is running"
+            self._end_lesson()
             try:
                 ctl.start_position(arg)
             except ValueError as e:  # NotationError, or the store refusing it
@@ -173,10 +175,13 @@ class Protocol:
                 return "err usage new takes no argument"
             if ctl.state == _SELFTEST:
                 return "err busy the switch self-test is running"
+            self._end_lesson()
             ctl.new_game()
             return "ok new"
         if cmd == "game":
             return self._game(arg)
+        if cmd == "lesson":
+            return self._lesson(arg)
         if cmd == "get":
             return self._get(arg)
         if cmd == "set":
@@ -191,10 +196,36 @@ class Protocol:
             return "err busy the switch self-test is running"
         if self.choose_game is None or arg not in self.games:
             return "err value game is one of %s" % names
+        self._end_lesson()
         why = self.choose_game(arg)
         if why:
             return "err value " + why
         return "ok game %s" % arg
+
+    def _end_lesson(self):
+        # A position, a new game or another game ends a lesson first (the
+        # store is given back; the saved game is not resumed).
+        les = self.lessons
+        if les is not None and les.active:
+            les.stop(False)
+
+    def _lesson(self, arg):
+        les = self.lessons
+        count = les.count() if les is not None else 0
+        if not count:
+            return "err unsupported %s has no lessons" % self.game.NAME
+        if not arg:
+            return "ok lesson %s of %d" % (les.n if les.active else "off", count)
+        if arg == "off":
+            les.stop()
+            return "ok lesson off"
+        if self.ctl.state == _SELFTEST:
+            return "err busy the switch self-test is running"
+        if not arg.isdigit() or len(arg) > 3 or not 1 <= int(arg) <= count:
+            return "err value lesson is 1..%d or off" % count
+        n = int(arg)
+        les.start(n)
+        return "ok lesson %d %s" % (n, les.goal(n))
 
     # -- the full state -------------------------------------------------------------
 

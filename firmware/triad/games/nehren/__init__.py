@@ -282,3 +282,13 @@ DRAW_TEXT = ("", "by repetition: the same position stood for the third time",
 NOTICE_TEXT = {"note2": "Note 2: none of your dice can make a regular move. Move a die its current "
                "value without turning it, or lift a die and put it back, press menu to pick "
                "the value it now shows and confirm (your dice that can act pulse grey)."}
+
+
+def LESSONS():
+    """The board's teaching mode: this game's lessons (triad/board/lessons.py
+    runs them), loaded on first use. A function, not the tuple: importing
+    the data module costs RAM only once a lesson is asked for (and its name
+    is not `lessons`: that is the submodule's)."""
+    from triad.games.nehren import lessons
+
+    return lessons.LESSONS

@@ -1,0 +1,257 @@
+# The board's teaching mode (a tutorial in light): runs the lessons a game
+# offers through its face (`game.LESSONS()`, data in the game's package), with
+# no game knowledge of its own. A lesson's position is loaded into the
+# controller while the player's saved game is held: the controller's store is
+# taken away for the lesson and given back after it, so nothing a lesson does
+# reaches the flash. The goal goes out on the serial line (`evt lesson <n>
+# <goal>`), the lesson's pieces breathe in light, and each committed move is
+# checked: right -> `evt lesson solved`, a green sweep, the next lesson;
+# wrong -> `evt lesson wrong`, the position is loaded again (the set-up light
+# shows where the piece goes back, in its value), and after two wrong tries
+# the right move is lit as a hint (`evt lesson hint`).
+#
+# The App calls update() and render() only while a lesson runs (`active`),
+# so the tick outside lessons stays as it was (allocation-free); a lesson's
+# checks may allocate.
+from triad.compat import const, ticks_add, ticks_diff
+from triad.board import palette as pal
+
+CELEBRATE_MS = const(1800)  # the green sweep after a solved lesson
+SHOW_MS = const(600000)  # the right move stays lit this long (until moved)
+WRONG_TRIES = const(2)  # wrong tries before the right move is shown
+LESSON_RGB = (150, 110, 255)  # the lesson's pieces breathe in lavender
+
+# Controller states and buttons (not imported: no cycle, keeps this light).
+_SETUP = const(0)
+_PLAY = const(1)
+_CHOOSE = const(5)
+_SELFTEST = const(6)
+_BTN_NEW = const(1)
+_BTN_HINT = const(2)
+_BTN_MENU = const(3)
+
+
+def lessons_of(game):
+    """The lessons a game offers (a tuple), or (): the face's LESSONS()."""
+    f = getattr(game, "LESSONS", None)
+    return f() if f else ()
+
+
+class Lessons:
+    def __init__(self, ctl, events):
+        self.ctl = ctl
+        self.events = events
+        self.active = False
+        self.n = 0  # the lesson running, 1-based (0: none)
+        self.items = None  # the game's lessons while they run
+        self.lit = bytearray(ctl.n)
+        self.wrong = 0  # wrong tries in this lesson
+        self.celebrating = False
+        self.until = 0
+        self.base = 0  # the controller's history length when the lesson stood
+        self.now = 0
+        self.goal_move = -1  # where the solving move put its piece (the sweep's centre)
+        self._store = None
+        self._held = None
+        self._seats = 0
+
+    def count(self):
+        return len(self.items if self.items is not None else lessons_of(self.ctl.game))
+
+    def goal(self, n):
+        return self._all()[n - 1][0]
+
+    def _all(self):
+        if self.items is None:
+            self.items = lessons_of(self.ctl.game)
+        return self.items
+
+    # -- start and stop ------------------------------------------------------
+
+    def start(self, n):
+        """Run lesson n (1-based): the saved game is held until stop()."""
+        items = self._all()
+        if not 1 <= n <= len(items):
+            raise ValueError("lesson is 1..%d" % len(items))
+        ctl = self.ctl
+        if not self.active:
+            if ctl.state == _SELFTEST:
+                ctl.stop_selftest()
+            # Hold the store (and a store already held for an unreadable
+            # save): nothing a lesson does is written to flash.
+            self._store = ctl.store
+            self._held = ctl.held_store
+            ctl.store = None
+            ctl.held_store = None
+            self._seats = ctl.seats
+            ctl.seats = 0  # the learner plays; the board's engine rests
+            self.active = True
+        self._load(n)
+
+    def stop(self, resume=True):
+        """Leave the lessons: the store is given back and (resume) the saved
+        game resumed; the board waits for its pieces (SYNC)."""
+        if not self.active:
+            return
+        ctl = self.ctl
+        ctl.store = self._store
+        ctl.held_store = self._held
+        ctl.seats = self._seats
+        self._store = self._held = None
+        self.active = False
+        self.celebrating = False
+        self.n = 0
+        self.items = None
+        ctl.hint_move = 0
+        self.events.event("lesson", "off")
+        if resume and not ctl.load_saved():
+            ctl.new_game()
+
+    def _load(self, n):
+        ctl = self.ctl
+        g = ctl.game
+        goal, text, lit, solved, show = self.items[n - 1]
+        ctl.load(text)
+        ctl.state = _SETUP  # the set-up light: each piece blinks in its value where it goes
+        self.n = n
+        self.wrong = 0
+        self.celebrating = False
+        self.base = len(ctl.history)
+        lt = self.lit
+        for i in range(ctl.n):
+            lt[i] = 0
+        for name in lit.split():
+            s = g.site_index(name)
+            if s >= 0:
+                lt[s] = 1
+        self.events.event("lesson", "%d %s" % (n, goal))
+        self.events.event("setup", ctl.position_text())
+
+    # -- the tick (only while active) -----------------------------------------
+
+    def update(self, now):
+        self.now = now
+        ctl = self.ctl
+        if self.celebrating:
+            if ticks_diff(now, self.until) >= 0:
+                if self.n < len(self.items):
+                    self._load(self.n + 1)
+                else:
+                    self.events.event("lesson", "done")
+                    self.stop()
+            return
+        if len(ctl.history) > self.base:
+            self._check(ctl.history[self.base], now)
+
+    def _check(self, m, now):
+        ctl = self.ctl
+        g = ctl.game
+        goal, text, lit, solved, show = self.items[self.n - 1]
+        pos = g.parse_position(text)
+        move = g.format_move(pos, m)
+        ok = solved(pos, m) if callable(solved) else move in solved
+        if ok:
+            self.celebrating = True
+            self.until = ticks_add(now, CELEBRATE_MS)
+            ctl.hint_move = 0
+            self.events.event("lesson", "solved %d %s" % (self.n, move))
+            return
+        # The position again: the player puts the piece back where the
+        # set-up light shows it (in the value it had); the goal is said again,
+        # then what was wrong.
+        wrong = self.wrong + 1
+        self._load(self.n)
+        self.wrong = wrong
+        self.events.event("lesson", "wrong %d %s" % (self.n, move))
+        if wrong >= WRONG_TRIES:
+            self.show(now)
+
+    def show(self, now=None):
+        """Light the lesson's right move (the board's hint light)."""
+        if not self.active or self.celebrating:
+            return
+        ctl = self.ctl
+        text = self.items[self.n - 1][4]
+        m = ctl.game.parse_move(ctl.pos, text)
+        ctl.hint_move = m
+        ctl.hint_until = ticks_add(self.now if now is None else now, SHOW_MS)
+        self.events.event("lesson", "hint %d %s" % (self.n, text))
+
+    def next(self):
+        """Skip to the next lesson (after the last: leave the lessons)."""
+        if self.n < len(self.items):
+            self._load(self.n + 1)
+        else:
+            self.stop()
+
+    # -- buttons -----------------------------------------------------------------
+
+    def button(self, ev, now):
+        """A button event seen before the controller: returns it, or -1 when
+        the lessons took it. Outside lessons only a short menu press in
+        set-up is taken (it starts lesson 1; in set-up the dice show their
+        values anyway). In a lesson: new leaves it (the saved game
+        resumes), hint lights the right move, menu skips to the next
+        lesson; menu and confirm still pick a Note 2 value (CHOOSE); the
+        long holds (seat, level, self-test) are ignored."""
+        if ev < 0:
+            return ev
+        self.now = now
+        btn = ev >> 1
+        long = ev & 1
+        ctl = self.ctl
+        if not self.active:
+            if btn == _BTN_MENU and not long and ctl.state == _SETUP and self.count():
+                self.start(1)
+                return -1
+            return ev
+        if btn == _BTN_NEW:
+            self.stop()
+            return -1
+        if ctl.state == _CHOOSE and not long:
+            return ev
+        if long:
+            return -1
+        if btn == _BTN_HINT:
+            self.show(now)
+            return -1
+        if btn == _BTN_MENU:
+            self.next()
+            return -1
+        return ev
+
+    # -- light ---------------------------------------------------------------------
+
+    def render(self, frame, now, occ):
+        """Over the controller's frame: the green sweep after a solved
+        lesson; otherwise the lesson's pieces breathe while the learner
+        thinks (nothing lifted, no hint lit)."""
+        ctl = self.ctl
+        n = ctl.n
+        if self.celebrating:
+            step = (now // 100) % 12
+            sweep = ctl.sweep
+            for i in range(n):
+                p = sweep[i]
+                if p == step or (p + 6) % 12 == step:
+                    _set(frame, i, pal.TRIAD)
+            return
+        if ctl.state != _PLAY or ctl.lifted >= 0 or ctl.n_started or ctl.hint_move:
+            return
+        k = (now // 40) % 40
+        k = k if k < 20 else 40 - k  # 0..20..0 over 1.6 s
+        lvl = 60 + k * 195 // 20
+        lt = self.lit
+        for i in range(n):
+            if lt[i] and occ[i] and ctl.expected[i]:
+                j = i * 3
+                frame[j] = LESSON_RGB[0] * lvl // 255
+                frame[j + 1] = LESSON_RGB[1] * lvl // 255
+                frame[j + 2] = LESSON_RGB[2] * lvl // 255
+
+
+def _set(frame, slot, rgb):
+    j = slot * 3
+    frame[j] = rgb[0]
+    frame[j + 1] = rgb[1]
+    frame[j + 2] = rgb[2]
