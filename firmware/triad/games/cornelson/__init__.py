@@ -94,6 +94,7 @@ Position = core.Position
 MAX_MOVES = core.MAX_MOVES
 MAX_SEL_MOVES = core.MAX_MOVES  # small enough to keep whole (1110 turns)
 MODE_NAMES = core.MODE_NAMES
+MOVE_WORDS = 4  # a turn's text: the placement and up to three steps
 bind = None
 
 
