@@ -10,6 +10,9 @@
 #   bounce <cell>         the cell's switch chatters for a moment
 #   knock <cell>          a die is knocked off the board
 #   powercut [<ms>]       power is lost (for <ms>, default 1000) and returns
+#   serial <command>      a line on the serial line (docs/protocol.md): the
+#                         board's reply must begin "ok" ("serial set mode trap")
+#   reply <text>          the last serial reply must begin with <text>
 #   flashfail <n>         the next n flash write calls (write, append, rename,
 #                         remove, mkdir: whatever the store does next) fail
 #                         with OSError(5); a power cut ends what is left
@@ -91,6 +94,10 @@ def parse(text):
                 raise ScriptError("line %d: lesson takes a lesson number in ASCII digits 0-9 or off, not %r"
                                   % (lineno, rest.strip()))
             steps.append((lineno, cmd, args[0]))
+        elif cmd in ("serial", "reply"):
+            if not rest.strip():
+                raise ScriptError("line %d: %s takes a line of text" % (lineno, cmd))
+            steps.append((lineno, cmd, rest.strip()))
         elif cmd == "press":
             if not args or len(args) > 2 or args[0] not in BUTTONS or (len(args) == 2 and args[1] != "long"):
                 raise ScriptError(
@@ -105,6 +112,7 @@ def parse(text):
 def run(sim, steps):
     """Carry out parsed steps on a booted Simulation."""
     prev = None
+    last_reply = None
     for lineno, cmd, arg in steps:
         try:
             if cmd == "press" and prev is not None and prev[1] == "press" and prev[2][0] == arg[0]:
@@ -134,6 +142,12 @@ def run(sim, steps):
                 FlashFaults.of(sim).arm(arg)
             elif cmd == "lesson":
                 sim.lesson(arg)
+            elif cmd == "serial":
+                last_reply = sim.send(arg)
+                if not last_reply.startswith("ok"):
+                    raise SimError("%r answered %r" % (arg, last_reply))
+            elif cmd == "reply" and not (last_reply or "").startswith(arg):
+                raise SimError("the last reply was %r, not %r..." % (last_reply, arg))
         except SimError as e:
             raise ScriptError("line %d: %s" % (lineno, e))
         if sim.crash:

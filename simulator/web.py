@@ -264,6 +264,50 @@ class WebSim:
             except Exception:
                 pass  # power cut meanwhile: the next round asks again
 
+    def _turns(self, start, words, settings):
+        """The words of the `moves` reply grouped into turns. A game whose
+        turns have several words (Cornelson: "D4 S1-a2 S2-a4 S3-a6") says
+        so with MOVE_WORDS (the most words of one turn); the longest group
+        the game reads as a legal turn is taken, replaying from the start,
+        remembered between polls so only new turns are read."""
+        most = getattr(GAME, "MOVE_WORDS", 1)
+        if most <= 1:
+            return words
+        key = start + "|" + " ".join("%s=%s" % (k, settings.get(k.replace("_", "-"), "")) for k in GAME.SETTINGS)
+        c = getattr(self, "_turn_cache", None)
+        if c is None or c[0] != key or words[: len(c[1])] != c[1]:
+            try:
+                pos = GAME.parse_position(start)
+                for k in GAME.SETTINGS:  # the game's rules in effect (a mode)
+                    v = settings.get(k.replace("_", "-"))
+                    words_k = GAME.SETTING_CHOICES.get(k, ())
+                    if v in words_k:
+                        GAME.apply_setting(pos, k, words_k.index(v))
+            except (ValueError, IndexError):
+                return words
+            c = (key, [], [], pos)
+        _, done, turns, pos = c
+        pos = pos.copy()
+        done = list(done)
+        turns = list(turns)
+        i = len(done)
+        while i < len(words):
+            for k in range(min(most, len(words) - i), 0, -1):
+                text = " ".join(words[i : i + k])
+                try:
+                    m = GAME.parse_move(pos, text)
+                except (ValueError, IndexError):
+                    continue
+                pos.make(m)
+                turns.append(text)
+                done.extend(words[i : i + k])
+                i += k
+                break
+            else:
+                return turns + words[i:]  # not readable: the rest as words
+        self._turn_cache = (key, done, turns, pos)
+        return turns
+
     def _poll(self):
         st = self.command("state", quiet=True)
         mv = self.command("moves", quiet=True)
@@ -273,13 +317,13 @@ class WebSim:
         if len(parts) == 4 and parts[0] == "ok":
             fw["state"] = parts[2]
             fw["position"] = parts[3]
-        if mv.startswith("ok moves"):
-            fw["moves"] = mv[len("ok moves") :].split()
         if sp.startswith("ok start "):
             fw["start"] = sp[len("ok start ") :]
         gt = self.command("get", quiet=True)
         if gt.startswith("ok get "):
             fw["settings"] = dict(w.split("=", 1) for w in gt[len("ok get ") :].split() if "=" in w)
+        if mv.startswith("ok moves"):
+            fw["moves"] = self._turns(fw.get("start", ""), mv[len("ok moves") :].split(), fw.get("settings") or {})
         if fw != self.fw:
             self.fw = fw
             self.bump()

@@ -5,7 +5,7 @@
 from triad.board import controller as C
 from triad.board import palette as pal
 from triad.boards import tri_v1
-from triad.games import load
+from triad.games import load, ROLE_SOURCE
 from siterig import SiteRig
 
 G = load("cornelson")
@@ -46,13 +46,17 @@ def test_a_captured_gem_is_swapped_before_the_turn_commits():
     rig = Rig(pos)
     rig.set("D3", 1, 1000)  # brackets North's D2 between D1 and D3
     assert rig.ctl.state == C.FINISH
-    assert rig.ctl.nxt[site("D2")]  # the gem to swap is lit
-    for fr, to in (("S1", "a2"), ("S2", "a4"), ("S3", "a6")):
-        rig.step(fr, to)
+    assert rig.ctl.nxt[site("D2")] == G.ROLE_SWAP  # the gem to swap is lit
+    assert not rig.ctl.nxt[site("S1")]  # the jewels wait for the swap
     rig.wait(1000)
     assert rig.ctl.moves_text() == ""  # the swap is still owed
     rig.set("D2", 0, 200)  # North's gem off ...
     rig.set("D2", 1, 1000)  # ... South's gem on
+    assert rig.ctl.nxt[site("S1")] == ROLE_SOURCE  # now every jewel shows
+    assert rig.ctl.nxt[site("S2")] == ROLE_SOURCE and rig.ctl.nxt[site("S3")] == ROLE_SOURCE
+    for fr, to in (("S1", "a2"), ("S2", "a4"), ("S3", "a6")):
+        rig.step(fr, to)
+    rig.wait(1000)
     assert rig.ctl.moves_text() == "D3 S1-a2 S2-a4 S3-a6"
     assert rig.ctl.pos.posts[site("D2")] == 1  # South's now
     assert G.score(rig.ctl.pos, 0) == 1
@@ -63,3 +67,303 @@ def test_a_jewel_on_a_wrong_space_is_an_error():
     rig.set("D4", 1, 1000)
     rig.step("S1", "a3", 2000)  # a3 is no step of S1
     assert rig.ctl.moves_text() == "" and rig.ctl.errors >= 1
+
+
+# -- guidance in light -----------------------------------------------------------
+
+SOUTH_RGB = G.ROLE_RGB[G.ROLE_SOUTH - G.ROLE_GAME]
+NORTH_RGB = G.ROLE_RGB[G.ROLE_NORTH - G.ROLE_GAME]
+SWAP_RGB = G.ROLE_RGB[G.ROLE_SWAP - G.ROLE_GAME]
+STEP_RGB = G.ROLE_RGB[G.ROLE_STEP - G.ROLE_GAME]
+CAPTURING_RGB = G.ROLE_RGB[G.ROLE_CAPTURING - G.ROLE_GAME]
+BARRIER_RGB = G.ROLE_RGB[G.ROLE_BARRIER - G.ROLE_GAME]
+# Placing C3 captures C2 (C1-C2-C3), then the new gem on C2 ... and C3 with
+# E3 bracket D3: a chain of two, swapped C2 first.
+CHAIN = "..../...../..s.../..n..../sn..../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
+# South's jewel on a2; North's gems on A2 and B2 bar its way to a3.
+BARRED = "..../...../....../......./....../.n.../.n.. S:a2,S2,S3 N:N1,N2,N3 s 0 0"
+
+
+def test_the_untouched_board_shows_where_a_gem_may_go():
+    rig = Rig(G.START)
+    for name in ("A1", "D4", "G4"):
+        assert rig.led(name) == SOUTH_RGB
+    assert rig.led("a2") == (0, 0, 0) and rig.led("S1") == (0, 0, 0)  # jewels wait
+    rig = Rig("..../...../....../sn...../....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0")
+    assert rig.led("D3") == CAPTURING_RGB  # would capture D2
+    assert rig.led("D5") == SOUTH_RGB
+    assert rig.led("D1") == (0, 0, 0) and rig.led("D2") == (0, 0, 0)  # taken posts
+    rig.set("D5", 1, 100)  # a gem down: the hints give way to the turn's steps
+    assert rig.led("D3") == (0, 0, 0)
+    rig.set("D5", 0, 1000)  # taken back: the hints return
+    assert rig.led("D3") == CAPTURING_RGB
+    rig = Rig("..../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 n 0 0")
+    assert rig.led("D4") == NORTH_RGB
+
+
+def test_a_capturing_placement_has_its_own_role_in_the_footprint():
+    pos = G.parse_position("..../...../....../sn...../....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0")
+    fp = [0] * 32
+    m = G.parse_move(pos, "D3 S1-a2 S2-a4 S3-a6")
+    G.footprint(pos, m, fp)
+    assert fp[0] >> 10 == G.ROLE_CAPTURING
+    m = G.parse_move(pos, "D5 S1-a2 S2-a4 S3-a6")
+    G.footprint(pos, m, fp)
+    assert fp[0] >> 10 == G.ROLE_SOUTH
+
+
+def test_swaps_light_one_by_one_along_the_chain():
+    rig = Rig(CHAIN)
+    assert rig.led("C3") == CAPTURING_RGB
+    rig.set("C3", 1, 1000)
+    nxt = rig.ctl.nxt
+    assert rig.ctl.state == C.FINISH
+    assert nxt[site("C2")] == G.ROLE_SWAP and not nxt[site("D3")]
+    assert SWAP_RGB in rig.colours("C2", 1000)
+    assert not nxt[site("S1")] and not nxt[site("S2")]
+    rig.set("C2", 0, 100)
+    rig.set("C2", 1, 300)
+    assert nxt[site("D3")] == G.ROLE_SWAP and not nxt[site("S1")]
+    rig.set("D3", 0, 100)
+    rig.set("D3", 1, 300)
+    for s in ("S1", "S2", "S3"):
+        assert nxt[site(s)] == ROLE_SOURCE
+    for fr, to in (("S2", "a4"), ("S1", "a2"), ("S3", "a6")):
+        rig.step(fr, to)
+    rig.wait(1000)
+    assert rig.ctl.moves_text() == "C3 S1-a2 S2-a4 S3-a6"
+    assert G.score(rig.ctl.pos, 0) == 2
+
+
+def test_a_lifted_jewel_shows_its_steps_and_the_barriers_in_its_way():
+    rig = Rig(BARRED)
+    rig.set("G1", 1, 1000)  # the gem first
+    rig.set("a2", 0, 300)  # the jewel in the hand
+    nxt = rig.ctl.nxt
+    assert nxt[site("a1")] == G.ROLE_STEP  # its one step
+    assert not nxt[site("a3")]  # barred
+    assert nxt[site("A2")] == G.ROLE_BARRIER and nxt[site("B2")] == G.ROLE_BARRIER
+    assert not nxt[site("A1")]  # A1-B2 is no Barrier (A1 empty)
+    assert STEP_RGB in rig.colours("a1", 1000)
+    assert BARRIER_RGB in rig.colours("A2", 1000)
+    # The other jewels' steps light as they are lifted, in any order.
+    rig.set("a1", 1, 100)
+    rig.set("S3", 0, 300)
+    assert nxt[site("a6")] == G.ROLE_STEP and not nxt[site("A2")]
+
+
+def test_a_capture_opening_a_barrier_lights_no_barrier():
+    # South's A1 and a gem on C3 bracket North's B2 (A1-B2-C3 is a line):
+    # after that placement A2-B2 bars nothing.
+    text = "..../...../....../......./....../.n.../sn.. S:a2,S2,S3 N:N1,N2,N3 s 0 0"
+    pos = G.parse_position(text)
+    out = [0] * 8
+    m = G.parse_move(pos, "G1 a2-a1 S2-a4 S3-a6")
+    n = G.lift_marks(pos, m, site("a2"), out)
+    assert sorted(out[i] & 255 for i in range(n)) == sorted((site("A2"), site("B2")))
+    m = G.parse_move(pos, "C3 a2-a3 S2-a4 S3-a6")  # the way to a3 is open
+    assert G.lift_marks(pos, m, site("a2"), out) == 0
+    assert G.format_position(pos) == text  # lift_marks leaves the position as it was
+    rig = Rig(text)
+    rig.set("C3", 1, 1000)
+    rig.set("B2", 0, 100)
+    rig.set("B2", 1, 300)
+    rig.set("a2", 0, 300)
+    assert rig.ctl.nxt[site("a3")] == G.ROLE_STEP and not rig.ctl.nxt[site("A2")]
+
+
+def test_lifting_a_jewel_before_the_swaps_forfeits_the_rest():
+    rig = Rig(CHAIN)
+    rig.set("C3", 1, 1000)
+    rig.set("C2", 0, 100)
+    rig.set("C2", 1, 300)  # the first swap done, D3 still owed
+    rig.set("S1", 0, 300)  # a jewel lifted early: D3's capture is forfeit
+    assert rig.ctl.kept == 1
+    assert ("forfeit", "C3 1") in rig.events.seen
+    assert not rig.ctl.nxt[site("D3")]  # no longer asked for
+    assert rig.ctl.nxt[site("a2")] == G.ROLE_STEP
+    rig.set("a2", 1, 100)
+    rig.step("S2", "a4")
+    rig.step("S3", "a6", 1000)
+    assert rig.ctl.moves_text() == "C3!1 S1-a2 S2-a4 S3-a6"
+    pos = rig.ctl.pos
+    assert pos.posts[site("C2")] == 1 and pos.posts[site("D3")] == 2  # D3 stays North's
+    assert G.score(pos, 0) == 1
+    # The record reads back (a power cut, a replay) to the same position.
+    again = G.parse_position(CHAIN)
+    again.make(G.parse_move(again, "C3!1 S1-a2 S2-a4 S3-a6"))
+    assert G.format_position(again) == G.format_position(pos)
+    rig2 = Rig(CHAIN)
+    rig2.ctl.load(CHAIN, ["C3!1 S1-a2 S2-a4 S3-a6"])
+    assert rig2.ctl.position_text() == G.format_position(pos)
+
+
+def test_a_forfeit_before_any_swap_and_taken_back():
+    rig = Rig(CHAIN)
+    rig.set("C3", 1, 1000)
+    rig.set("S2", 0, 300)  # lifted before any swap
+    assert rig.ctl.kept == 0
+    rig.set("S2", 1, 100)
+    rig.set("C3", 0, 1000)  # everything back: a fresh turn
+    assert rig.ctl.kept == -1 and rig.ctl.state == C.PLAY
+    rig.set("C3", 1, 1000)
+    rig.step("S1", "a2")
+    rig.step("S2", "a4")
+    rig.step("S3", "a6", 1000)
+    assert rig.ctl.moves_text() == "C3!0 S1-a2 S2-a4 S3-a6"
+    assert G.score(rig.ctl.pos, 0) == 0
+
+
+def test_forfeit_notation():
+    pos = G.parse_position(CHAIN)
+    m = G.parse_move(pos, "C3!1 S1-a2 S2-a4 S3-a6")
+    assert G.format_move(pos, m) == "C3!1 S1-a2 S2-a4 S3-a6"
+    for bad in ("C3!2 S1-a2 S2-a4 S3-a6", "C3!x S1-a2 S2-a4 S3-a6", "C3!!1 S1-a2 S2-a4 S3-a6", "D5!0 S1-a2 S2-a4 S3-a6"):
+        try:
+            G.parse_move(pos, bad)
+        except G.NotationError:
+            continue
+        assert False, bad
+    # The plain turn is unchanged.
+    assert G.format_move(pos, G.parse_move(pos, "C3 S1-a2 S2-a4 S3-a6")) == "C3 S1-a2 S2-a4 S3-a6"
+
+
+# -- outcomes, modes and the tourney -------------------------------------------
+
+BREACH = "..../...../....../......./....../...../.... S:f2,S2,S3 N:N2,N3,c6 s 0 0"
+TRAP = "s.../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
+CAPTURE = "..../...../....../sn...../....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 9 0"
+
+
+def mode_rig(mode, position):
+    rig = Rig(G.START)
+    rig.ctl.set_option("mode", G.SETTING_CHOICES["mode"].index(mode))
+    rig.ctl.load(position)
+    rig.occ[:] = rig.ctl.expected
+    rig.wait(1000)
+    return rig
+
+
+def play_breach(rig):
+    rig.set("A1", 1, 100)
+    rig.step("f2", "N1", 1000)
+
+
+def play_trap(rig):
+    rig.set("G2", 1, 100)
+    for fr, to in (("S1", "a2"), ("S2", "a4"), ("S3", "a6")):
+        rig.step(fr, to)
+    rig.wait(1000)
+
+
+def play_capture(rig):
+    rig.set("D3", 1, 300)
+    rig.set("D2", 0, 100)
+    rig.set("D2", 1, 1000)
+
+
+def test_each_outcome_is_shown():
+    for mode, position, play, text in (
+        ("standard", BREACH, play_breach, "s breach"),
+        ("breach", BREACH, play_breach, "s breach"),
+        ("standard", TRAP, play_trap, "s trap"),
+        ("trap", TRAP, play_trap, "s trap"),
+        ("standard", CAPTURE, play_capture, "s capture"),
+        ("capture", CAPTURE, play_capture, "s capture"),
+    ):
+        rig = mode_rig(mode, position)
+        play(rig)
+        assert rig.ctl.state == C.OVER, (mode, text)
+        assert ("over", text) in rig.events.seen
+        # The win sweep in South's colour crosses the board.
+        seen = set()
+        for _ in range(30):
+            rig.wait(40)
+            for i in range(N):
+                seen.add(rig.slot(i))
+        assert SOUTH_RGB in seen and NORTH_RGB not in seen
+
+
+def test_single_strategy_modes_ignore_the_other_outcomes():
+    rig = mode_rig("trap", BREACH)  # no docks to enter in a game of Trap
+    rig.set("A1", 1, 100)
+    rig.step("f2", "N1", 1000)
+    assert rig.ctl.state != C.OVER and rig.ctl.errors >= 1
+    rig = mode_rig("breach", TRAP)  # the trapped jewel leaves play
+    play_trap(rig)
+    assert rig.ctl.state == C.FINISH and rig.ctl.nxt[site("N1")] == G.ROLE_REMOVE
+    rig.set("N1", 0, 1000)  # taken off the board
+    assert rig.ctl.state == C.PLAY and rig.ctl.pos.jewel[3] == 255
+    assert rig.ctl.moves_text() == "G2 S1-a2 S2-a4 S3-a6"
+    rig = mode_rig("breach", CAPTURE)  # a tally of 10 wins nothing: jewels step
+    rig.set("D3", 1, 300)
+    rig.set("D2", 0, 100)
+    rig.set("D2", 1, 300)
+    play_trap_steps = (("S1", "a2"), ("S2", "a4"), ("S3", "a6"))
+    for fr, to in play_trap_steps:
+        rig.step(fr, to)
+    rig.wait(1000)
+    assert rig.ctl.state == C.PLAY and G.score(rig.ctl.pos, 0) == 10
+
+
+def test_status_leds_show_the_turn_and_the_tallies():
+    rig = Rig("..../...../....../sn...../....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 3 2")
+    on = rig.status(tri_v1.STATUS_TURN[0])
+    assert on != (0, 0, 0) and rig.status(tri_v1.STATUS_TURN[1]) == (0, 0, 0)
+    lit = [rig.status(k) != (0, 0, 0) for k in tri_v1.STATUS_SCORE[0]]
+    assert lit == [True] * 3 + [False] * 7
+    lit = [rig.status(k) != (0, 0, 0) for k in tri_v1.STATUS_SCORE[1]]
+    assert lit == [True] * 2 + [False] * 8
+
+
+class FakeSettings:
+    def __init__(self):
+        self.values = {}
+        self.saves = 0
+
+    def set(self, k, v):
+        self.values[k] = v
+
+    def get(self, k):
+        return self.values[k]
+
+    def save(self):
+        self.saves += 1
+
+
+def test_a_tourney_keeps_its_game_tally_and_sets_the_next_rules():
+    rig = mode_rig("tourney", BREACH)
+    rig.ctl.settings = FakeSettings()
+    assert rig.ctl.pos.mode == 15  # nobody has won anything: all outcomes
+    play_breach(rig)
+    assert ("series", "tally b:-") in rig.events.seen
+    assert rig.ctl.options["series"] == 1 and rig.ctl.settings.values["series"] == 1
+    # North wins by Breach too (12.2): the next game's docks are shut.
+    rig.ctl.set_option("series", G.SETTING_CHOICES["series"].index("b:b"))
+    rig.ctl.new_game()
+    assert rig.ctl.pos.mode == 8 | 2 | 4  # jewels, Trap, Capture
+    # 12.1: South wins by Trap, which North alone has: a drawn game.
+    rig.ctl.set_option("series", G.SETTING_CHOICES["series"].index("b:bt"))
+    rig.ctl.load(TRAP)
+    rig.occ[:] = rig.ctl.expected
+    rig.wait(1000)
+    play_trap(rig)
+    assert ("series", "drawn b:bt") in rig.events.seen
+    assert rig.ctl.options["series"] == G.SETTING_CHOICES["series"].index("b:bt")
+    # Both with Breach and Trap (12.4): gems only until a Capture, no jewels.
+    rig.ctl.set_option("series", G.SETTING_CHOICES["series"].index("bt:bt"))
+    rig.ctl.load(CAPTURE)
+    assert rig.ctl.pos.mode == 4 and rig.ctl.pos.jewels_in_play() == 0
+    rig.occ[:] = rig.ctl.expected
+    rig.wait(1000)
+    rig.set("D3", 1, 300)
+    rig.set("D2", 0, 100)
+    rig.set("D2", 1, 1000)
+    assert ("series", "won s") in rig.events.seen
+    assert rig.ctl.options["series"] == 0  # the next game begins a new tourney
+
+
+def test_series_words():
+    words = G.SETTING_CHOICES["series"]
+    assert len(words) == 64 and len(set(words)) == 64
+    assert words[0] == "-:-" and words[1] == "b:-" and words[7 | (4 << 3)] == "btc:c"

@@ -268,7 +268,7 @@ def test_chain_reaction_of_three_like_example_13():
     n = C.footprint(pos, m, out)
     names = [(C.SITE_NAMES[e & 255], (e >> 8) & 3, e >> 10) for e in out[:n]]
     assert names == [
-        ("D1", games.PLACE, C.ROLE_SOUTH),
+        ("D1", games.PLACE, C.ROLE_CAPTURING),
         ("D2", games.TOUCH, C.ROLE_SWAP),
         ("E2", games.TOUCH, C.ROLE_SWAP),
         ("E3", games.TOUCH, C.ROLE_SWAP),
@@ -600,7 +600,7 @@ def test_forfeited_captures_stay():
     buf = core.MoveStack(1).buf
     n = pos.gen_forfeit(buf, 0, g.post_index("D1"), 1)
     got = sorted(C.format_move(pos, buf[i]) for i in range(n))
-    assert got == ["D1 a3-a2", "D1 a3-a4", "D1 a3-b4"]
+    assert got == ["D1!1 a3-a2", "D1!1 a3-a4", "D1!1 a3-b4"]  # 1 capture kept
     m = buf[0]
     out = [0] * 16
     k = C.footprint(pos, m, out)

@@ -13,7 +13,7 @@
 from array import array
 
 from triad.compat import const, micropython, ptr8, ticks_add, ticks_diff
-from triad.games import LIFT, PLACE, TOUCH, DRAW, WILD
+from triad.games import LIFT, PLACE, TOUCH, DRAW, WILD, ROLE_SOURCE
 from triad.board import lights
 from triad.board.fastbytes import zero as _zero, copy_if_changed as _copy_if_changed
 from triad.board.fastbytes import mark_differences as _visit
@@ -99,6 +99,19 @@ class Controller:
         self.nxt = bytearray(n)  # next steps of the candidate moves: role per site
         self.marks = bytearray(n)  # sites to pulse (a Triad just formed)
         self.sources = bytearray(n)  # 1 where a legal move's first step lifts a piece
+        # The game's guidance for the untouched board (optional idle_hints:
+        # Cornelson's posts where a gem may go), role per site.
+        self.idle = bytearray(n)
+        self._idle_hints = getattr(game, "idle_hints", None)
+        # Optional lift_marks: more sites to light while a piece is in the
+        # hand (Cornelson's Barriers in a lifted jewel's way).
+        self._lift_marks = getattr(game, "lift_marks", None)
+        self.lm = array("i", bytes(4 * 8))
+        # Optional gen_cut: once a piece is lifted while a TOUCH before it is
+        # still owed, the turns that keep only the TOUCHes done (Cornelson's
+        # forfeit rule 3.1); kept is their count for this turn, -1 none.
+        self._gen_cut = getattr(game, "gen_cut", None)
+        self.kept = -1
         self.removable = self.nxt  # a name the lights and tests read in FINISH
         # The moves of one site at a time (gen's sel): the whole list of a
         # game with drops (Browne's) would not fit the RP2040's heap.
@@ -260,6 +273,9 @@ class Controller:
         g.expected(pos, self.expected)
         self.live = g.outcome(pos) < 0 and not self.draw
         self.note2 = bool(g.notice(pos)) if g.notice else False
+        _zero(self.idle, self.n)
+        if self._idle_hints is not None and self.live:
+            self._idle_hints(pos, self.idle)
         self._find_sources()
         self._new_turn()
 
@@ -288,6 +304,8 @@ class Controller:
                 return 0
             buf[0] = em
             return 1
+        if self.kept >= 0:
+            return self._gen_cut(self.pos, buf, 0, site, self.kept)
         return self._gen(self.pos, buf, 0, site)
 
     def _new_turn(self):
@@ -297,6 +315,7 @@ class Controller:
         self.lifted = -1
         self.choice_fixed = -1
         self.choice_site = -1
+        self.kept = -1
         self.n_cand = self.n_full = self.n_started = 0
         self.progress = False
 
@@ -375,6 +394,9 @@ class Controller:
             self._in_error = False
             _zero(self.visited, n)  # a piece put back leaves no trace
             self.lifted = self.choice_fixed = -1
+            if self.kept >= 0:
+                self.kept = -1  # everything taken back: the turn begins afresh
+                self.seen[0] = 255
             if self.plays(self.pos.side) and not self.engine_move:
                 self._think()
             return
@@ -512,6 +534,8 @@ class Controller:
                 only_visited = i
             i += 1
         buf = self.buf
+        cut = self._gen_cut is not None
+        lm = self._lift_marks
         # A move under way has its first step done, so its first site differs
         # from the game or was visited: only those sites' moves are matched.
         site = 0
@@ -622,9 +646,18 @@ class Controller:
                 self.full = g.bind(pos, m, wild) if wild >= 0 else m
             if touched and choice < 0:
                 choice = fp[0] & 255
-            # Light the first step of this move not yet done.
+            if cut and self.kept < 0 and not self.engine_move:
+                kept = _forfeit(fp, nf, step, occ)
+                if kept >= 0:
+                    # A piece lifted with a TOUCH before it still owed: the
+                    # game's rule (Cornelson 3.1) keeps only the TOUCHes
+                    # done; match again against those turns.
+                    self.kept = kept
+                    self.seen[0] = 255
+                    self.events.event("forfeit", g.SITE_NAMES[fp[0] & 255] + " " + str(kept))
             # Light the next steps: the first one not done, and with a lift
-            # the other lifts before the next placement (any order).
+            # the other lifts before the next placement (any order); of
+            # TOUCHes in a row only the first (a chain swapped in order).
             j = first_undone
             while j < nf:
                 e = fp[j]
@@ -634,8 +667,37 @@ class Controller:
                     _fill_empty(nxt, exp, occ, e >> 10, n)
                 elif not step[j]:
                     nxt[e & 255] = e >> 10
+                    if (e >> 8) & 3 == TOUCH:
+                        break
                 if (e >> 8) & 3 == PLACE:
                     break
+                j += 1
+            # Pieces moved in any order (Cornelson's jewels): once no TOUCH
+            # is owed, every piece still to lift shows; a piece in the hand
+            # (its LIFT done, the PLACE after it not) shows its
+            # destinations, with the game's marks for it (the Barriers in a
+            # jewel's way), whatever the order the footprint lists.
+            owed = False
+            j = first_undone
+            while j < nf:
+                e = fp[j]
+                a = (e >> 8) & 3
+                if step[j] or e & 255 == WILD:
+                    pass
+                elif a == TOUCH:
+                    owed = True
+                elif a == LIFT:
+                    if (e >> 10) == ROLE_SOURCE and not owed:
+                        nxt[e & 255] = ROLE_SOURCE
+                elif j > 0 and step[j - 1]:
+                    f = fp[j - 1]
+                    if (f >> 8) & 3 == LIFT and (f >> 10) == ROLE_SOURCE and not occ[f & 255]:
+                        nxt[e & 255] = e >> 10
+                        if lm is not None:
+                            t = lm(pos, m, f & 255, self.lm)
+                            while t > 0:
+                                t -= 1
+                                nxt[self.lm[t] & 255] = self.lm[t] >> 10
                 j += 1
             if placed and g.marks:
                 nm = g.marks(pos, m, fp)
@@ -767,11 +829,29 @@ class Controller:
         if w >= 0:
             self.state = OVER
             self.events.event("over", g.outcome_text(pos) if w != DRAW else "draw")
+            self._finished()
         elif self.draw:
             self.state = OVER
             self.events.event("over", "draw " + g.DRAW_NAMES[self.draw])
         else:
             self.state = PLAY
+
+    def _finished(self):
+        """A game over: the game's optional finished() enters it into a
+        series kept in its settings (Cornelson's tourney), saved here."""
+        fin = getattr(self.game, "finished", None)
+        if fin is None:
+            return
+        before = {}
+        for k in self.options:
+            before[k] = self.options[k]
+        text = fin(self.pos, self.options)
+        if text is None:
+            return
+        for k in self.options:
+            if self.options[k] != before[k]:
+                self._save_setting(k, self.options[k])
+        self.events.event("series", text)
 
     # -- buttons ---------------------------------------------------------------
 
@@ -972,6 +1052,27 @@ def _next_seats(seats, n):
             order.append(((1 << n) - 1) ^ (1 << k))
     i = order.index(seats) if seats in order else 0
     return order[(i + 1) % len(order)]
+
+
+def _forfeit(fp, nf, step, occ):
+    """When a piece is off the board (a LIFT done) while a TOUCH before it
+    in the footprint is not done: how many TOUCHes in a row from the first
+    were done; else -1."""
+    k = 0
+    owed = False
+    j = 0
+    while j < nf:
+        e = fp[j]
+        a = (e >> 8) & 3
+        if a == TOUCH:
+            if not step[j]:
+                owed = True
+            elif not owed:
+                k += 1
+        elif a == LIFT and owed and step[j] and not occ[e & 255]:
+            return k
+        j += 1
+    return -1
 
 
 def _later(fp, nf, j, s):

@@ -59,6 +59,13 @@ def render(ctl, frame, now, occ):
     lifted = ctl.lifted
     dest = ctl.dest
     err = ctl.error_at >= 0
+    if st == _PLAY and lifted < 0 and not ctl.n_started and not ctl.engine_move and not ctl.plays(pos.side):
+        # The untouched board: the game's guidance for the turn's first
+        # step (Cornelson: where a gem may go, and where it would capture).
+        idle = ctl.idle
+        for i in range(n):
+            if idle[i] and not occ[i]:
+                _set(frame, i, colour(g, idle[i]))
     # Differences between the board and the game (nothing is drawn when
     # there are none, except the set-up's pieces).
     if st == _SETUP or _differs(occ, exp, n):

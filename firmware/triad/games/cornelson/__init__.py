@@ -53,9 +53,11 @@ HOME = (bytes((0, 1, 2, 3, 91, 92, 93)), bytes((33, 34, 35, 36, 94, 95, 96)))
 
 STATE_TEXT = {
     "setup": "Set-up: put South's jewels on S1-S3 and North's on N1-N3; no gems.",
-    "play": "Place a gem on a lit post (posts that capture blink), swap each captured gem "
-    "as it lights, then step each of your jewels once.",
-    "finish": "Swap the captured gem that is lit for one of yours.",
+    "play": "Place a gem on a lit post (posts that would capture show magenta), swap each "
+    "captured gem as it lights, then step each of your jewels once (a lifted jewel shows "
+    "its steps in orange and the Barriers in its way in red).",
+    "finish": "Swap the captured gem that is lit for one of yours, then step your jewels. "
+    "Lifting a jewel before every swap is done forfeits the captures left (rule 3.1).",
     "choose": "Press menu to pick between turns that look the same, then confirm.",
 }
 PHASE_NAMES = ("swap", "choose")
@@ -92,6 +94,7 @@ Position = core.Position
 MAX_MOVES = core.MAX_MOVES
 MAX_SEL_MOVES = core.MAX_MOVES  # small enough to keep whole (1110 turns)
 MODE_NAMES = core.MODE_NAMES
+MOVE_WORDS = 4  # a turn's text: the placement and up to three steps
 bind = None
 
 
@@ -157,6 +160,8 @@ def footprint(pos, m, out):
     pos.make(m)
     ring = pos._ring
     r = pos.last_record()
+    if ring[r] > 1:
+        out[0] = p | (PLACE << 8) | (ROLE_CAPTURING << 10)
     for i in range(r + 9, r + 8 + ring[r]):
         out[n] = ring[i] | (TOUCH << 8) | (ROLE_SWAP << 10)
         n += 1
@@ -183,6 +188,59 @@ def footprint(pos, m, out):
     return n
 
 
+def idle_hints(pos, out):
+    """Roles for the untouched board in play (out: one byte per site, zero
+    where nothing lights): each vacant post where the mover's gem may go,
+    ROLE_CAPTURING where it would capture. Nothing when no post is vacant
+    (the turn begins with a jewel). Returns how many sites it lit."""
+    if pos.result != -1 or pos.filled >= 37:
+        return 0
+    own = ROLE_SOUTH + pos.side
+    posts = pos.posts
+    n = 0
+    for p in range(37):
+        if not posts[p]:
+            out[p] = ROLE_CAPTURING if pos._captures(p) else own
+            n += 1
+    return n
+
+
+def lift_marks(pos, m, site, out):
+    """While the jewel lifted from `site` in turn m is in the hand: the posts
+    of each Barrier bordering its space (after m's placement and the
+    captures it keeps), as `site | ROLE_BARRIER << 10`; the count."""
+    s = site - _FS
+    if s < 0 or s >= 72:
+        return 0
+    p = m & 63
+    q = pos._q
+    cnt = 0
+    if p != core.NO_POST:
+        keep = (m >> core.KEEP_SHIFT) & 63
+        cnt = pos._place(p, q, 0, keep - 1 if keep else 99)
+    opp = 2 - pos.side
+    posts = pos.posts
+    n = 0
+    for e in range(3):
+        b = _g.EXIT_BORDER[s * 3 + e]
+        if b != core.NONE and posts[_g.BORDER_U[b]] == opp and posts[_g.BORDER_V[b]] == opp:
+            out[n] = _g.BORDER_U[b] | (ROLE_BARRIER << 10)
+            out[n + 1] = _g.BORDER_V[b] | (ROLE_BARRIER << 10)
+            n += 2
+    if cnt:
+        pos._unplace(q, 0, cnt)
+    return n
+
+
+def gen_cut(pos, buf, start, sel, kept):
+    """The forfeit rule (3.1): the turns placing on post `sel` that make only
+    the first `kept` captures of its chain (a jewel was lifted before the
+    other captured gems were swapped). Into buf from start; the end."""
+    if sel < 0 or sel >= 37:
+        return start
+    return pos.gen_forfeit(buf, start, sel, kept)
+
+
 def shows(pos, site):
     if site < 37:
         v = pos.posts[site]
@@ -201,8 +259,29 @@ def owner(pos, site):
 # -- set-up, settings, engine --------------------------------------------------
 
 FIRST_ALTERNATES = True
-SETTINGS = {"mode": 0}  # an index into SETTING_CHOICES["mode"]: standard
-SETTING_CHOICES = {"mode": core.MODE_NAMES}
+# mode: an index into SETTING_CHOICES["mode"] (0 standard; 4 a tourney,
+# whose games take their rules from the Game Tally). series: the tourney's
+# Game Tally as tourney.Tourney.code(), kept in the game's settings file so
+# that it survives power cuts; its words name the outcomes each side has
+# won ("bt:c": South Breach and Trap, North Capture; "-:-" none).
+MODE_TOURNEY = const(4)
+SETTINGS = {"mode": 0, "series": 0}
+
+
+def _series_word(code):
+    out = ""
+    for side in (0, 1):
+        won = (code >> (3 * side)) & 7
+        part = ""
+        for k in range(3):
+            if (won >> k) & 1:
+                part += "btc"[k]
+        out += (part or "-") + (":" if side == 0 else "")
+    return out
+
+
+SERIES_WORDS = tuple(_series_word(c) for c in range(64))
+SETTING_CHOICES = {"mode": core.MODE_NAMES + ("tourney",), "series": SERIES_WORDS}
 
 
 def new_game(roll, first):
@@ -213,11 +292,21 @@ def new_game(roll, first):
 
 
 def apply_setting(pos, name, value):
-    """mode: "standard", "breach", "trap", "capture" (or its index). A game
-    of Capture uses no jewels, so they leave the position."""
-    if name != "mode":
+    """mode: "standard", "breach", "trap", "capture", "tourney" (or its
+    index); series: the tourney's Game Tally code (tourney.py). In a tourney
+    the rules are the Game Tally's (12.2-12.4). A game of Capture uses no
+    jewels, so they leave the position. Either order of the two gives the
+    same position."""
+    if name == "series":
+        pos.series = value & 63
+    elif name == "mode":
+        pos.in_tourney = value == MODE_TOURNEY or value == "tourney"
+        if not pos.in_tourney:
+            pos.mode = notation.mode_rules(value)
+    else:
         return
-    pos.mode = notation.mode_rules(value)
+    if pos.in_tourney:
+        pos.mode = new_tourney(pos.series).rules()
     if not pos.mode & core.RULE_JEWELS:
         for slot in range(6):
             pos.put_jewel(slot, core.NONE)
@@ -236,6 +325,30 @@ def new_tourney(code=0):
     from triad.games.cornelson.tourney import Tourney
 
     return Tourney(code)
+
+
+def finished(pos, options):
+    """A game ended (the controller calls this once, right after the
+    deciding turn is saved): in a tourney, enter it into the Game Tally
+    (options["series"], which the controller then saves) and say what it
+    means for the series; None outside a tourney. A won tourney is
+    announced and the next game begins a new one."""
+    if options.get("mode") != MODE_TOURNEY:
+        return None
+    from triad.games.cornelson import tourney as _t
+
+    t = _t.Tourney(options.get("series", 0))
+    r = t.record(pos)
+    if r == _t.SERIES_WON:
+        options["series"] = 0
+        return "won %s" % SIDES[pos.result]
+    options["series"] = t.code()
+    word = SERIES_WORDS[t.code()]
+    if r == _t.GAME_DRAWN:
+        return "drawn %s" % word  # 12.1
+    if r == _t.GAME_WON:
+        return "tally %s" % word
+    return "none %s" % word
 
 # How far each space is from each side's goal (the other side's docks), in
 # steps, ignoring gems and jewels: quick_move's sense of progress.

@@ -102,6 +102,10 @@ class Position:
         self.filled = 0
         self.side = SOUTH
         self.mode = MODE_STANDARD
+        # The board's tourney setting (the face's apply_setting): in a
+        # tourney, mode follows the Game Tally code `series` (tourney.py).
+        self.in_tourney = False
+        self.series = 0
         self.result = -1
         self.reason = WHY_NONE
         self._ring = bytearray(RING * REC)
@@ -134,6 +138,8 @@ class Position:
         self.filled = o.filled
         self.side = o.side
         self.mode = o.mode
+        self.in_tourney = o.in_tourney
+        self.series = o.series
         self.result = o.result
         self.reason = o.reason
         self._ply = 0

@@ -5,7 +5,11 @@
 #             carries '!'), or 'S:-' / 'N:-'; any order is read
 #   turn:     <post or -> <step> <step> ..., a step <from>-<to>, in an
 #             executable order: "D4 S1-a2 S2-a4 S3-a6", a transfer "P1-P9"
+#             (our extension, the forfeit rule 3.1: "D3!1 S1-a2 ..." made
+#             only the first 1 capture of D3's chain; docs/cornelson.md)
 # The mode is not part of the text: parse_position(text, mode).
+from array import array
+
 from triad.games.cornelson import core
 from triad.games.cornelson import geometry as g
 
@@ -143,7 +147,11 @@ def format_position(pos):
 def format_move(pos, m):
     """Text of turn m played from pos (the position before it)."""
     p = m & 63
-    out = [g.POST_NAMES[p] if p != core.NO_POST else "-"]
+    head = g.POST_NAMES[p] if p != core.NO_POST else "-"
+    keep = (m >> core.KEEP_SHIFT) & 63
+    if keep:
+        head += "!%d" % (keep - 1)  # a forfeit turn (rule 3.1)
+    out = [head]
     base = pos.side * 3
     for i in range(core.n_steps(m)):
         c = core.step_code(m, i)
@@ -155,7 +163,7 @@ def format_move(pos, m):
 
 def parse_move_syntax(text):
     """(post or NO_POST, [(from space, to space), ...]); NotationError on bad
-    syntax."""
+    syntax. A placement with a forfeit ("D3!1") is read by parse_move."""
     if not isinstance(text, str):
         raise NotationError("turn must be text")
     parts = text.split()
@@ -185,8 +193,43 @@ def parse_move_syntax(text):
 def parse_move(pos, text):
     """The legal turn of pos written as text (steps in any executable
     order); NotationError if malformed or not legal here."""
+    kept = -1
+    head = text.split()[0] if isinstance(text, str) and text.split() else ""
+    if "!" in head:
+        # A forfeit turn (rule 3.1): the placement keeps only the first
+        # `kept` captures of its chain.
+        name, k = (head.split("!") + [""])[:2]
+        if head.count("!") != 1 or not k.isdigit() or len(k) > 2:
+            raise NotationError("bad forfeit %r: expected <post>!<captures kept> like D3!1" % head)
+        kept = int(k)
+        text = name + text.strip()[len(head):]
     post, steps = parse_move_syntax(text)
-    # The written order must be one that can be carried out.
+    if kept >= 0:
+        return _parse_forfeit(pos, text, post, kept, steps)
+    return _find(pos, text, post, steps, pos.legal_moves())
+
+
+def _parse_forfeit(pos, text, post, kept, steps):
+    if post == core.NO_POST or pos.posts[post]:
+        raise NotationError("a forfeit %r needs a vacant post" % text.strip())
+    if pos.result != -1:
+        raise NotationError("illegal turn %r: the game is over" % text.strip())
+    # Fewer captures kept than the chain has: otherwise it is the plain turn.
+    q = pos._q
+    cnt = pos._place(post, q, 0)
+    pos._unplace(q, 0, cnt)
+    if kept >= cnt - 1:
+        raise NotationError(
+            "%r keeps %d captures; the chain of %s has %d: write the plain turn"
+            % (text.strip(), kept, g.POST_NAMES[post], cnt - 1)
+        )
+    buf = array("i", bytes(4 * core.MAX_SETS))
+    n = pos.gen_forfeit(buf, 0, post, kept)
+    return _find(pos, text, post, steps, [buf[i] for i in range(n)])
+
+
+def _find(pos, text, post, steps, moves):
+    """The turn among moves with this placement and step set."""
     here = [pos.jewel[i] for i in range(6)]
     for a, b in steps:
         if a not in here:
@@ -199,7 +242,7 @@ def parse_move(pos, text):
         here[here.index(a)] = b
     want = sorted(steps)
     base = pos.side * 3
-    for m in pos.legal_moves():
+    for m in moves:
         if m & 63 != post or core.n_steps(m) != len(steps):
             continue
         got = []

@@ -1,0 +1,272 @@
+"""Cornelson's TRIAD in the simulator's page, in a real headless Chromium:
+a complete game of each mode and a complete tourney, played with the mouse
+through the unchanged firmware (tests/host/test_browser.py's way). Each game
+starts from a short position loaded in the page's position box, one or a
+few turns from its end; the mode and the tourney are set on the page's
+serial line (`set mode trap`, `set mode tourney`, `set series -:-`)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+CHROMIUM = os.environ.get("TRIAD_CHROMIUM", "/usr/bin/chromium")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - requirements-dev.txt pins it
+    sync_playwright = None
+
+if sync_playwright is None:
+    pytest.skip("playwright is not installed (pip install -r requirements-dev.txt)", allow_module_level=True)
+if not os.path.exists(CHROMIUM):
+    pytest.skip("no Chromium at %s: `make browser-deps`" % CHROMIUM, allow_module_level=True)
+
+BREACH = "..../...../....../......./....../...../.... S:f2,S2,S3 N:N2,N3,c6 s 0 0"
+TRAP = "s.../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
+CAPTURE = "..../...../....../sn...../....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 9 0"
+CHAIN = "..../...../..s.../..n..../sn..../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
+BREACH_GAME = "s.../...../....../......./....../...../.... S:f3,S2,S3 N:N1,d11,d1 s 0 0"
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`python -m simulator --game cornelson` (the tri_v1 board) on a free
+    port with a fresh flash."""
+    state = tempfile.mkdtemp(prefix="triad-browser-cornelson-")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simulator", "--game", "cornelson", "--no-browser", "--port", "0",
+         "--state-dir", state, "--seed", "5"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = None
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if "running at " in line:
+            url = line.split("running at ", 1)[1].strip()
+            break
+    try:
+        if url is None:
+            raise RuntimeError("the simulator for cornelson did not start")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except Exception:
+            proc.kill()
+        shutil.rmtree(state, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        pg = b.new_page(viewport={"width": 1360, "height": 900})
+        pg.set_default_timeout(15000)
+        pg.goto(server)
+        pg.wait_for_selector("#conn[data-state=live]")
+        yield pg
+        b.close()
+
+
+# -- what the page shows, and hands -------------------------------------------
+
+
+def rgb(page, cell):
+    return tuple(int(v) for v in page.get_attribute('[data-cell="%s"] .led' % cell, "data-rgb").split(","))
+
+
+def wait_state(page, state, timeout=15000):
+    page.wait_for_function("s => document.querySelector('#fw-state').textContent === s", arg=state, timeout=timeout)
+
+
+def wait_text(page, selector, text, timeout=15000):
+    page.wait_for_function(
+        "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)", arg=[selector, text], timeout=timeout
+    )
+
+
+def moves_text(page):
+    return " ".join(page.inner_text("#moves").split())
+
+
+def centre(page, cell):
+    b = page.locator('[data-cell="%s"]' % cell).bounding_box()
+    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+
+def click(page, cell):
+    x, y = centre(page, cell)
+    page.mouse.click(x, y)
+    page.wait_for_timeout(150)
+
+
+def occupied(page, cell):
+    return page.evaluate("c => !!document.querySelector(`[data-cell=\"${c}\"] .die`)", cell)
+
+
+def place(page, post):
+    """A gem from the box onto an empty post."""
+    click(page, post)
+    page.wait_for_function("c => !!document.querySelector(`[data-cell=\"${c}\"] .die`)", arg=post)
+
+
+def step(page, fr, to):
+    """A jewel lifted into the hand, then put down on the next space."""
+    click(page, fr)
+    click(page, to)
+    page.wait_for_function("c => !!document.querySelector(`[data-cell=\"${c}\"] .die`)", arg=to)
+
+
+def swap(page, post):
+    """A captured gem off its post and the capturer's on (the hand's piece)."""
+    click(page, post)
+    click(page, post)
+
+
+def take_off(page, cell):
+    click(page, cell)
+    page.click("#hand-drop") if page.is_visible("#hand-drop") else None
+
+
+def serial(page, line, reply):
+    page.fill("#serial", line)
+    page.click("#serial-btn")
+    wait_text(page, "#log", reply)
+
+
+def canonical(text):
+    """The position as the board writes it back (jewels in its order)."""
+    if os.path.join(ROOT, "firmware") not in sys.path:
+        sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from triad.games.cornelson import notation
+
+    return notation.format_position(notation.parse_position(text))
+
+
+def load(page, text):
+    page.fill("#load", text)
+    page.click("#load-btn")
+    page.wait_for_function("t => document.querySelector('#pos').value === t", arg=canonical(text))
+    wait_state(page, "play")
+
+
+def over(page, words):
+    wait_state(page, "over")
+    wait_text(page, "#msg", words)
+
+
+# -- the tests -------------------------------------------------------------------
+
+
+def test_guidance_and_the_forfeit_by_mouse(page):
+    serial(page, "set mode standard", "ok set mode standard")
+    load(page, CHAIN)
+    # The untouched board: where a gem may go, and C3 (it captures) in another colour.
+    assert rgb(page, "C3") != rgb(page, "D5") and sum(rgb(page, "D5")) > 0
+    assert sum(rgb(page, "C1")) == 0  # taken
+    place(page, "C3")
+    wait_state(page, "swap")
+    # The chain's first gem to swap blinks; D3 waits its turn.
+    page.wait_for_function("() => document.querySelector('[data-cell=\"C2\"] .led').dataset.rgb !== '0,0,0'")
+    assert sum(rgb(page, "D3")) == 0
+    swap(page, "C2")
+    page.wait_for_function("() => document.querySelector('[data-cell=\"D3\"] .led').dataset.rgb !== '0,0,0'")
+    # A jewel lifted now forfeits D3's capture (rule 3.1).
+    click(page, "S1")
+    wait_text(page, "#log", "evt forfeit C3 1")
+    click(page, "a2")
+    step(page, "S2", "a4")
+    step(page, "S3", "a6")
+    wait_text(page, "#moves", "C3!1")
+    assert "C3!1 S1-a2 S2-a4 S3-a6" in moves_text(page)
+
+
+def test_a_standard_game_won_by_breach(page):
+    serial(page, "set mode standard", "ok set mode standard")
+    load(page, BREACH)
+    place(page, "A1")
+    step(page, "f2", "N1")
+    over(page, "reach")  # the page's words for the outcome
+    assert "A1 f2-N1" in moves_text(page)
+
+
+def test_a_game_of_breach(page):
+    serial(page, "set mode breach", "ok set mode breach")
+    load(page, BREACH_GAME)
+    place(page, "G2")
+    step(page, "f3", "f2")
+    step(page, "S2", "a4")
+    step(page, "S3", "a6")
+    page.wait_for_timeout(500)
+    click(page, "N1")  # North's trapped jewel leaves play: into the hand ...
+    page.click("#hand-drop")  # ... and off the board
+    wait_text(page, "#moves", "G2 f3-f2 S2-a4 S3-a6")
+    wait_state(page, "play")
+    place(page, "D4")
+    step(page, "d11", "d10")
+    step(page, "d1", "d2")
+    wait_text(page, "#moves", "D4 d11-d10 d1-d2")
+    place(page, "A1")
+    step(page, "f2", "N1")
+    over(page, "reach")
+    assert moves_text(page).endswith("A1 f2-N1")
+
+
+def test_a_game_of_trap(page):
+    serial(page, "set mode trap", "ok set mode trap")
+    load(page, TRAP)
+    place(page, "G2")
+    step(page, "S1", "a2")
+    step(page, "S2", "a4")
+    step(page, "S3", "a6")
+    over(page, "rap")
+    assert "G2 S1-a2 S2-a4 S3-a6" in moves_text(page)
+
+
+def test_a_game_of_capture(page):
+    serial(page, "set mode capture", "ok set mode capture")
+    load(page, "..../...../....../sn...../....../...../.... S:- N:- s 9 0")
+    place(page, "D3")
+    wait_state(page, "swap")
+    swap(page, "D2")
+    over(page, "apture")
+    assert "D3" in moves_text(page)
+
+
+def test_a_complete_tourney(page):
+    serial(page, "set series -:-", "ok set series -:-")
+    serial(page, "set mode tourney", "ok set mode tourney")
+    load(page, BREACH)
+    place(page, "A1")
+    step(page, "f2", "N1")
+    over(page, "reach")
+    wait_text(page, "#log", "evt series tally b:-")
+    load(page, TRAP)
+    place(page, "G2")
+    step(page, "S1", "a2")
+    step(page, "S2", "a4")
+    step(page, "S3", "a6")
+    over(page, "rap")
+    wait_text(page, "#log", "evt series tally bt:-")
+    # The Game Tally survives a power cut.
+    page.click("#power-cut")
+    page.wait_for_timeout(300)
+    page.click("#power-on")
+    page.wait_for_function("() => document.querySelector('#turn').textContent !== 'Power off'")
+    wait_text(page, "#log", "evt resume")  # booted: the finished game resumed
+    serial(page, "get series", "ok get series bt:-")
+    load(page, CAPTURE)
+    place(page, "D3")
+    wait_state(page, "swap")
+    swap(page, "D2")
+    over(page, "apture")
+    wait_text(page, "#log", "evt series won s")
+    serial(page, "get series", "ok get series -:-")
