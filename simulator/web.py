@@ -416,7 +416,7 @@ class WebSim:
             "extra": extra,
             "notice": ev["notice"] if sim.running else "",
             "lesson": ev["lesson"] if sim.running else None,
-            "opponent": opponent if opponent in GAME.SIDES else None,
+            "opponent": opponent if opponent and opponent != "off" else None,  # the seats: "w", "gb"
             "level": settings.get("level"),
             "engine_move": engine,
             "engine_words": move_words(pos, engine) if engine else None,
@@ -502,7 +502,7 @@ class WebSim:
                     ", ".join(GAME.SIDES), " with a label " + ", ".join(map(str, GAME.LABELS)) if getattr(GAME, "LABELS", None) else ""))
             with board.lock:
                 board.hand.append(Die(colour, value))
-            self.add_log("· take %s%d from the box" % (colour, value))
+            self.add_log("· take %s%s from the box" % (colour, "" if value is None else value))
             return None
         if op == "turn":
             i = int(a.get("hand", -1))

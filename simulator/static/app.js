@@ -453,9 +453,11 @@
     return "";
   }
   function oppText(f) {
-    if (!f.power || !f.opponent) return f.power && f.level ? "Two players: the board plays nobody (hold hint to let it play a side)." : "";
-    let t = "The board plays " + SIDE_NAME[f.opponent] + " at level " + (f.level || "?") + ".";
-    if (f.state === "play" && f.side === f.opponent) {
+    if (!f.power || !f.opponent) return f.power && f.level ? "The board plays nobody (hold hint to let it play a seat)." : "";
+    // The seats the board plays: "w", or two of three ("gb").
+    const seats = f.opponent.split("").map((l) => SIDE_NAME[l]).join(" and ");
+    let t = "The board plays " + seats + " at level " + (f.level || "?") + ".";
+    if (f.state === "play" && f.opponent.includes(f.side)) {
       t += f.engine_move ? " Its move: " + f.engine_move + " (" + f.engine_words + "). Carry it out for the board." : " It is thinking (the centre cells glow)…";
     }
     return t;

@@ -628,3 +628,72 @@ def test_lesson_from_the_page(page, server):
     page.click("#lesson-off")
     page.wait_for_function("() => document.querySelector('#lesson-off').hidden")
     wait_text(page, "#log", "evt lesson off")
+
+
+def _api_state(url):
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(url.rstrip("/") + "/api/state", timeout=10) as r:
+        return json.loads(r.read().decode())
+
+
+def test_a_three_player_game_of_browne_to_its_end(browser):
+    # Issue 13: a full three-player game through the firmware in Chromium,
+    # the board playing two seats (Green, Blue) and a person Red, every
+    # piece moved by mouse: slides dragged, captured pieces knocked off
+    # (right click), bunny pieces taken from the box and put down.
+    from array import array
+
+    from triad.games import LIFT, PLACE, load as load_game
+
+    G = load_game("browne")
+    start = G.format_position(G.parse_position("R:C5,F4 G:E9,B4 B:D6,F5 r"))
+    sim = Spawned("browne")
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        pg.set_default_timeout(30000)
+        pg.goto(sim.url)
+        pg.wait_for_selector("#conn[data-state=live]")
+        load(pg, start)
+        r = act(pg, {"op": "serial", "line": "set opponent gb"})
+        assert r["ok"] and r["results"][0] == "ok set opponent gb", r
+        fp = array("i", bytes(4 * 32))
+        turns = 0
+        while True:
+            st = _api_state(sim.url)
+            if st["state"] == "over":
+                break
+            assert st["state"] == "play" and turns < 40, st["state"]
+            pos = G.parse_position(st["position"])
+            if pos.side == 0:
+                m = G.quick_move(pos)  # the person's choice
+            else:
+                deadline = time.monotonic() + 30
+                while not st.get("engine_move") and time.monotonic() < deadline:
+                    time.sleep(0.2)
+                    st = _api_state(sim.url)
+                assert st.get("engine_move"), "the board shows no move for its seat"
+                m = G.parse_move(pos, st["engine_move"])
+            n = G.footprint(pos, m, fp)
+            steps = [((fp[j] >> 8) & 3, G.SITE_NAMES[fp[j] & 255], fp[j] >> 10) for j in range(n)]
+            assert steps[0][0] == LIFT and steps[1][0] == PLACE
+            drag(pg, steps[0][1], steps[1][1])
+            for act_, site, role in steps[2:]:
+                pg.wait_for_timeout(900)  # the landing settles: the board asks for what follows
+                if act_ == LIFT:
+                    click(pg, site, button="right")  # a captured piece taken off
+                else:
+                    bunny = G.SIDES[role - G.ROLE_RED]
+                    pg.click('[data-take="%s"]' % bunny)  # a piece of the bunny's colour
+                    click(pg, site)
+            turns += 1
+            text = G.format_move(pos, m)
+            wait_text(pg, "#moves", text.split("@")[0], timeout=15000)
+        assert turns >= 3
+        st = _api_state(sim.url)
+        assert st["result"], st
+        assert pg.inner_text("#turn").endswith(("wins", "Draw")) or "draw" in pg.inner_text("#turn").lower()
+    finally:
+        pg.close()
+        sim.stop()
