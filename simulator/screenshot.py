@@ -45,17 +45,23 @@ def play(ws, move):
 
 
 def _steps(pos, m):
-    """A move's footprint as (op, site name) pairs, or None unless it is a
-    plain lift-then-place (what a screenshot stages)."""
+    """A move's footprint as (op, site name) pairs, the order a hand does
+    them (a piece turned or swapped in place: lifted and put back)."""
     from array import array
     from triad.games import LIFT, PLACE
 
     fp = array("i", bytes(4 * 32))
     n = GAME.footprint(pos, m, fp)
-    acts = [((fp[j] >> 8) & 3, fp[j] & 255) for j in range(n)]
-    if [a for a, _ in acts] != [LIFT, PLACE]:
-        return None
-    return [("lift", GAME.SITE_NAMES[acts[0][1]]), ("place", GAME.SITE_NAMES[acts[1][1]])]
+    out = []
+    for j in range(n):
+        act, name = (fp[j] >> 8) & 3, GAME.SITE_NAMES[fp[j] & 255]
+        if act == LIFT:
+            out.append(("lift", name))
+        elif act == PLACE:
+            out.append(("place", name))
+        else:
+            out += [("lift", name), ("place", name)]
+    return out
 
 
 def _moves(pos):
@@ -77,8 +83,8 @@ def pick_moves(ws, count):
         best = None
         for m in _moves(pos):
             steps = _steps(pos, m)
-            if steps is None:
-                continue
+            if len(steps) < 2 or any(op == "place" and n == steps[0][1] for op, n in steps[1:]):
+                continue  # (a turn in place does not show on a screenshot)
             x, y = xy[GAME.site_index(steps[1][1])]
             key = (abs(cx - x) + abs(cy - y), GAME.format_move(pos, m))
             if best is None or key < best[0]:
@@ -99,13 +105,20 @@ def stage(ws, moves=5):
     for mv in pick_moves(ws, moves):
         play(ws, mv)
     pos = GAME.parse_position(ws.fw["position"])
-    # Lift the side to move's piece with the most destinations.
+    # Lift the side to move's piece with the most moves (a game whose turn
+    # begins with a placement lifts nothing: its idle hints show instead).
+    from array import array
+    from triad.games import LIFT
+
+    fp = array("i", bytes(4 * 32))
     count = {}
     for m in _moves(pos):
-        steps = _steps(pos, m)
-        if steps:
-            count[steps[0][1]] = count.get(steps[0][1], 0) + 1
+        GAME.footprint(pos, m, fp)
+        if (fp[0] >> 8) & 3 == LIFT:
+            name = GAME.SITE_NAMES[fp[0] & 255]
+            count[name] = count.get(name, 0) + 1
     do(ws, {"op": "speed", "x": 1})
+    time.sleep(1.0)  # the last turn's pieces settle
     if count:
         best = max(sorted(count), key=lambda k: count[k])
         do(ws, {"op": "lift", "cell": best})
@@ -140,6 +153,7 @@ def shoot(out, width=1360, height=1010, seed=7, phone=None, phone_size=(390, 844
 
 
 def main(argv=None):
+    # Another game's board: TRIAD_SIM_BOARD=hex_v1 (or tri_v1) python -m simulator.screenshot docs/browne.png
     ap = argparse.ArgumentParser(prog="python -m simulator.screenshot")
     ap.add_argument("out", nargs="?", default="docs/simulator.png")
     ap.add_argument("--width", type=int, default=1360)
