@@ -227,7 +227,14 @@ def apply_setting(pos, name, value):
     pass
 
 
-new_engine = None
+def new_engine(level, tt_entries):
+    """The searching engine (triad.games.browne.engine): paranoid
+    alpha-beta over slides with a few chosen drops; no table, so tt_entries
+    is unused."""
+    from triad.games.browne.engine import Engine
+
+    return Engine(level, tt_entries)
+
 LESSONS = ()
 
 
