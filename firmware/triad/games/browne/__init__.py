@@ -104,6 +104,19 @@ def outcome_text(pos):
     return SIDES[o] + " wins: " + why
 
 
+def drawn_sides(pos):
+    """The sides sharing a draw (the two remaining players with equal
+    counts), () unless the game is drawn."""
+    if outcome(pos) != DRAW:
+        return ()
+    c = pos.counts
+    out = []
+    for s in (0, 1, 2):
+        if c[s] and not (s == pos.side and c[0] and c[1] and c[2]):
+            out.append(s)
+    return tuple(out)
+
+
 def score(pos, side):
     """Pieces on the board: what decides the winner."""
     return pos.counts[side]

@@ -68,6 +68,7 @@ CHECK_EVERY = const(63)
 STACK = const(6000)  # move slots shared by the plies
 ROOT_DROPS = const(12)  # drops per slide at the root
 MASK30 = const(0x3FFFFFFF)
+NONE = const(-30001)  # _reply: no landing left to look at
 
 # level: (max depth, inner drops per slide, root noise, chance in 1/256 of a
 # random turn instead)
@@ -90,6 +91,22 @@ del _adj
 # Quiet drops: the mover's own pieces next to a cell, and the centre first
 # among equals (a square's distance rank from E5, smaller is nearer).
 _CENTRE = core.sq_of(4, 5)
+
+
+def _dist(sq):
+    """Hex distance of a square from the centre E5."""
+    dr = sq // 11 - _CENTRE // 11
+    dn = sq % 11 - _CENTRE % 11
+    if dr < 0:
+        dr = -dr
+        dn = -dn
+    # steps (0, 1), (1, 1), (1, 0) and their opposites
+    if dn >= 0:
+        return dr if dr > dn else dn
+    return dr - dn
+
+
+DIST = bytes(_dist(sq) if sq in CELLS else 0 for sq in range(core.WIDTH * core.WIDTH))
 
 
 def _no_clock():
@@ -192,6 +209,7 @@ class Engine:
         self.score = 0
         self.best = 0
         self.root = 0
+        self.gfrom = 0
 
     def set_level(self, level):
         if level < 1:
@@ -344,8 +362,7 @@ class Engine:
             elif v < val:
                 val = v
         if most < 0:
-            # every landing blocked by the drop: no capture seen
-            return _material(r, c0, c1, c2)
+            return NONE  # the drop blocked every landing looked at
         return val
 
     def _leaf(self, ply):
@@ -391,16 +408,33 @@ class Engine:
             if l1[i] + l2[i] > most:
                 most = l1[i] + l2[i]
             i += 1
+        # The landings within one of the most first (nt of them): only they
+        # can be the best after a drop, which raises a landing by one at
+        # most; the rest are looked at only when a drop blocks them all.
+        nt = 0
+        i = 0
+        while i < n:
+            if l1[i] + l2[i] + 1 >= most:
+                if i != nt:
+                    t = lq[i]
+                    lq[i] = lq[nt]
+                    lq[nt] = t
+                    t = l1[i]
+                    l1[i] = l1[nt]
+                    l1[nt] = t
+                    t = l2[i]
+                    l2[i] = l2[nt]
+                    l2[nt] = t
+                nt += 1
+            i += 1
         dq = self.dropq
         dv = self.dropv
         nd = 0
         # drops that block or raise a landing within one of the most
         i = 0
-        while i < n:
+        while i < nt:
             x = lq[i]
             i += 1
-            if l1[i - 1] + l2[i - 1] + 1 < most:
-                continue
             for e in DIRECTIONS:
                 y = x + e
                 if board[y] != 0:
@@ -412,7 +446,10 @@ class Engine:
                     j += 1
                 if j < nd or nd >= 60:
                     continue
-                dv[nd] = self._reply(cand, n, ply + 1, c0, c1, c2, y, bunny)
+                v = self._reply(cand, nt, ply + 1, c0, c1, c2, y, bunny)
+                if v == NONE:
+                    v = self._reply(cand, n, ply + 1, c0, c1, c2, y, bunny)
+                dv[nd] = v
                 dq[nd] = y
                 nd += 1
             j = 0
@@ -421,7 +458,10 @@ class Engine:
                     break
                 j += 1
             if j == nd and nd < 60:
-                dv[nd] = self._reply(cand, n, ply + 1, c0, c1, c2, x, bunny)
+                v = self._reply(cand, nt, ply + 1, c0, c1, c2, x, bunny)
+                if v == NONE:
+                    v = self._reply(cand, n, ply + 1, c0, c1, c2, x, bunny)
+                dv[nd] = v
                 dq[nd] = x
                 nd += 1
         # the quiet drop: next to most of the mover's own pieces, then
@@ -443,13 +483,13 @@ class Engine:
             for e in DIRECTIONS:
                 if board[sq + e] == own:
                     v += 1
-            v = v * 16 - _dist(sq)
+            v = v * 16 - DIST[sq]
             if v > qv:
                 qv = v
                 qbest = sq
         if qbest:
             # a quiet drop does not change the next reply
-            dv[nd] = self._reply(cand, n, ply + 1, c0, c1, c2, 0, 0)
+            dv[nd] = self._reply(cand, nt, ply + 1, c0, c1, c2, 0, 0)
             dq[nd] = qbest
             nd += 1
         p.unmake(m)
@@ -672,19 +712,6 @@ class Engine:
                             return sc
             i += 1
         return best
-
-
-def _dist(sq):
-    """Hex distance of a square from the centre E5."""
-    dr = sq // 11 - _CENTRE // 11
-    dn = sq % 11 - _CENTRE % 11
-    if dr < 0:
-        dr = -dr
-        dn = -dn
-    # steps (0, 1), (1, 1), (1, 0) and their opposites
-    if dn >= 0:
-        return dr if dr > dn else dn
-    return dr - dn
 
 
 def _eliminates(p, m):
