@@ -62,9 +62,9 @@ NO_DROP = core.NO_DROP
 INF = const(30000)
 WIN = const(20000)  # a win at ply p scores WIN - p
 WIN_BOUND = const(19000)
-TIE = const(-800)  # a tie with the engine in it: better than a loss only
+TIE = const(-900)  # a tie with the engine in it: worse than _outlook(0)
 MAX_PLY = const(24)
-CHECK_EVERY = const(63)
+CHECK_EVERY = const(15)
 STACK = const(6000)  # move slots shared by the plies
 ROOT_DROPS = const(12)  # drops per slide at the root
 MASK30 = const(0x3FFFFFFF)
@@ -134,8 +134,27 @@ class Rng:
         return self.next() % n
 
 
+def _outlook(d):
+    """The engine's prospects (per mille) when the game ends with it d
+    pieces ahead of the other remaining player."""
+    if d >= 2:
+        return 1000
+    if d == 1:
+        return 700
+    if d == 0:
+        return -300
+    if d == -1:
+        return -700
+    return -1000
+
+
 def _material(r, c0, c1, c2):
-    """The engine's side r: counts c0, c1, c2 of a game that goes on."""
+    """The engine's side r: counts c0, c1, c2 (all > 0) of a game that goes
+    on. The game ends at the first elimination, most likely of the side
+    with fewest pieces: each side x is weighted 1 / count(x)^2 and its
+    elimination scored for r (r's own: -1000; an opponent's: _outlook of r
+    against the other), plus ten per piece r has over the stronger
+    opponent."""
     if r == 0:
         me = c0
         a = c1
@@ -148,9 +167,11 @@ def _material(r, c0, c1, c2):
         me = c2
         a = c0
         b = c1
-    if a < b:
-        a, b = b, a
-    return 100 * (me - a) + 30 * (me - b) - 200 // me
+    wm = 4096 // (me * me)
+    wa = 4096 // (a * a)
+    wb = 4096 // (b * b)
+    v = (wa * _outlook(me - b) + wb * _outlook(me - a) - wm * 1000) // (wm + wa + wb)
+    return v + 10 * (me - (a if a > b else b))
 
 
 def _final(r, c0, c1, c2, out, ply):
@@ -210,6 +231,7 @@ class Engine:
         self.best = 0
         self.root = 0
         self.gfrom = 0
+        self.selfish = True
 
     def set_level(self, level):
         if level < 1:
@@ -385,6 +407,11 @@ class Engine:
         buf = self.buf
         order = self.order
         mover = p.side
+        root = self.root
+        if not maxing and self.selfish:
+            # an opponent's drop: its own best, not the coalition's
+            self.root = mover
+            maxing = True
         p.make(m)  # the slide and its captures, no drop yet
         c = p.counts
         cand = p.side
@@ -493,6 +520,7 @@ class Engine:
             dq[nd] = qbest
             nd += 1
         p.unmake(m)
+        self.root = root
         # keep the k best for the mover
         if k > nd:
             k = nd
@@ -611,7 +639,57 @@ class Engine:
             if sc >= WIN_BOUND or sc <= -WIN_BOUND:
                 break
             depth += 1
+        if self.score <= -WIN_BOUND and self.depth > 0:
+            # Lost against two opponents playing together: play for their
+            # mistakes instead (they do not play together).
+            self.best = self._hope(first, end)
         return self.best
+
+    def _hope(self, first, end):
+        """The root turn buf[first:end] with the best average score over
+        the next player's slides (each as likely, no drop), wins and losses
+        counted as +-2000: what a lost position can still hope for."""
+        p = self.pos
+        buf = self.buf
+        r = self.root
+        best = -INF
+        bm = buf[first]
+        i = first
+        while i < end:
+            m = buf[i]
+            i += 1
+            p.make(m)
+            c = p.counts
+            if not (c[0] and c[1] and c[2]):
+                v = _clip(_final(r, c[0], c[1], c[2], -1, 1))
+            else:
+                e = p.gen_slides(buf, end)
+                if e == end:
+                    v = _clip(_final(r, c[0], c[1], c[2], p.side, 1))
+                else:
+                    tot = 0
+                    j = end
+                    while j < e:
+                        s = buf[j]
+                        j += 1
+                        t = p.side
+                        p.make(s)
+                        c = p.counts
+                        if not (c[0] and c[1] and c[2]):
+                            tot += _clip(_final(r, c[0], c[1], c[2], -1, 2))
+                        else:
+                            # the bunny's piece still to come
+                            b = 3 - t - p.side
+                            c[b] += 1
+                            tot += _material(r, c[0], c[1], c[2])
+                            c[b] -= 1
+                        p.unmake(s)
+                    v = tot // (e - end)
+            p.unmake(m)
+            if v > best:
+                best = v
+                bm = m
+        return bm
 
     def _root(self, depth, first, end):
         p = self.pos
@@ -712,6 +790,15 @@ class Engine:
                             return sc
             i += 1
         return best
+
+
+def _clip(v):
+    """A finished game's score on _material's scale."""
+    if v >= WIN_BOUND:
+        return 2000
+    if v <= -WIN_BOUND:
+        return -2000
+    return v
 
 
 def _eliminates(p, m):
