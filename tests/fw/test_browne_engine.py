@@ -176,16 +176,17 @@ def test_search_allocates_nothing_per_node():
     pos = P("R:C6,D2,E1,G4,H5,E5 G:A5,B4,B6,D7,G6 B:H8,I9,A1 r")
     eng = Engine(5)
     clock = FakeClock()
+    start = P(G.START)
     eng.choose(pos, 5, clock)  # warm up
     micropython.heap_lock()
     try:
         m = eng.choose(pos, 30, clock)
         m2 = eng.choose(pos, 100000, clock, None, 600)
-        m3 = eng.choose(P(G.START), 100000, clock, None, 300)
+        m3 = eng.choose(start, 100000, clock, None, 300)
     finally:
         micropython.heap_unlock()
     assert m in pos.legal_moves() and m2 in pos.legal_moves()
-    assert m3 in P(G.START).legal_moves()
+    assert m3 in start.legal_moves()
     assert eng.nodes > 100
 
 

@@ -68,6 +68,7 @@ CHECK_EVERY = const(15)
 STACK = const(6000)  # move slots shared by the plies
 ROOT_DROPS = const(12)  # drops per slide at the root
 MASK30 = const(0x3FFFFFFF)
+OUTLOOK_TIE = const(-300)
 NONE = const(-30001)  # _reply: no landing left to look at
 
 # level: (max depth, inner drops per slide, root noise, chance in 1/256 of a
@@ -142,7 +143,7 @@ def _outlook(d):
     if d == 1:
         return 700
     if d == 0:
-        return -300
+        return OUTLOOK_TIE
     if d == -1:
         return -700
     return -1000
@@ -231,7 +232,6 @@ class Engine:
         self.best = 0
         self.root = 0
         self.gfrom = 0
-        self.selfish = True
 
     def set_level(self, level):
         if level < 1:
@@ -407,11 +407,6 @@ class Engine:
         buf = self.buf
         order = self.order
         mover = p.side
-        root = self.root
-        if not maxing and self.selfish:
-            # an opponent's drop: its own best, not the coalition's
-            self.root = mover
-            maxing = True
         p.make(m)  # the slide and its captures, no drop yet
         c = p.counts
         cand = p.side
@@ -520,7 +515,6 @@ class Engine:
             dq[nd] = qbest
             nd += 1
         p.unmake(m)
-        self.root = root
         # keep the k best for the mover
         if k > nd:
             k = nd
