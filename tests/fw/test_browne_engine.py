@@ -177,16 +177,21 @@ def test_search_allocates_nothing_per_node():
     eng = Engine(5)
     clock = FakeClock()
     start = P(G.START)
+    # lost against the coalition: the engine plays for mistakes (_hope)
+    lost = P("R:B2,C6 G:A3,E7,H8 B:E2 b")
     eng.choose(pos, 5, clock)  # warm up
     micropython.heap_lock()
     try:
         m = eng.choose(pos, 30, clock)
         m2 = eng.choose(pos, 100000, clock, None, 600)
         m3 = eng.choose(start, 100000, clock, None, 300)
+        m4 = eng.choose(lost, 100000, clock, None, 300)
+        s4 = eng.score
     finally:
         micropython.heap_unlock()
     assert m in pos.legal_moves() and m2 in pos.legal_moves()
     assert m3 in start.legal_moves()
+    assert m4 in lost.legal_moves() and s4 <= -WIN_BOUND
     assert eng.nodes > 100
 
 

@@ -28,17 +28,19 @@
 # drops per slide, the inner nodes DROPS (by level), best first for the
 # side to move in paranoid terms.
 #
-# Evaluation (the engine's side r; its opponents a, b). A finished game:
-# win WIN - ply, a tie with r in it TIE, a loss -WIN + ply. Otherwise the
-# side to move will capture at once (almost every turn does), so the leaf
-# plays that capture out on the counts: the side to move's best landings,
-# the one best for r when r moves and worst for r otherwise, its captures
-# (an elimination there is scored as the end of the game) and the bunny's
-# +1; then 100 * (r - max(a, b)) + 30 * (r - min(a, b)) - 200 / r (few
-# pieces left is a danger).
+# Evaluation (the engine's side r). A finished game: win WIN - ply, a tie
+# with r in it TIE, a loss -WIN + ply. Otherwise the side to move will
+# capture at once (almost every turn does), so the leaf plays that capture
+# out on the counts: the side to move's best landings, the one best for r
+# when r moves and worst for r otherwise, its captures (an elimination
+# there is scored as the end of the game) and the bunny's +1. The counts are
+# then scored by who is likely to be eliminated first (_material: each side
+# weighted by 1 / count^2). When every root turn loses against the
+# coalition, the engine plays for the opponents' mistakes instead (_hope).
 #
-# The search is iterative deepening under a time and a node budget, the
-# root moves re-ordered by the last depth's scores. There is no
+# The search is iterative deepening under a time and a node budget (looked
+# at every CHECK_EVERY + 1 nodes), the root moves re-ordered by the last
+# depth's scores. There is no
 # transposition table (tt_entries is accepted for the face and ignored):
 # positions of this game almost never recur within a search. Pure Python,
 # nothing allocated per node (all buffers are made by the constructor), every
@@ -58,6 +60,7 @@ DIRECTIONS = core.DIRECTIONS
 CELL_COLOUR = core.CELL_COLOUR
 SITE_OF_SQ = core.SITE_OF_SQ
 NO_DROP = core.NO_DROP
+MAX_SLIDES = core.MAX_SLIDES
 
 INF = const(30000)
 WIN = const(20000)  # a win at ply p scores WIN - p
@@ -65,7 +68,7 @@ WIN_BOUND = const(19000)
 TIE = const(-900)  # a tie with the engine in it: worse than _outlook(0)
 MAX_PLY = const(24)
 CHECK_EVERY = const(15)
-STACK = const(6000)  # move slots shared by the plies
+STACK = const(4000)  # move slots shared by the plies (root: 252 x 12 at most)
 ROOT_DROPS = const(12)  # drops per slide at the root
 MASK30 = const(0x3FFFFFFF)
 OUTLOOK_TIE = const(-300)
@@ -211,8 +214,9 @@ class Engine:
         self.set_level(level)
         self.pos = core.Position()
         self.buf = array("i", bytes(4 * STACK))
-        self.order = array("i", bytes(4 * STACK))
-        self.root_scores = array("i", bytes(4 * STACK))
+        # static and search scores (all within +-INF) and the root's noise
+        self.order = array("h", bytes(2 * STACK))
+        self.root_scores = array("h", bytes(2 * STACK))
         # The landings of one side (_landings): square, pieces of side+1 and
         # side+2 next to it; mark dedupes squares reached along two rays.
         self.lq = bytearray(64)
@@ -551,7 +555,11 @@ class Engine:
         self.gfrom = e
         if e == start:
             return e
-        if e + (e - start) * (k if k > 1 else 1) >= STACK:
+        # as many drops per slide as the stack has room for
+        room = (STACK - 1 - e) // (e - start)
+        if room < k:
+            k = room
+        if k < 1:
             return e
         maxing = p.side == self.root
         out = e
@@ -566,7 +574,7 @@ class Engine:
                 v = _final(self.root, c[0], c[1], c[2], -1, ply + 1)
                 p.unmake(m)
                 buf[out] = m
-                order[out] = v + 100000 if maxing else 100000 - v
+                order[out] = v if maxing else -v
                 out += 1
                 continue
             out = self._drops(m, out, k, maxing, ply)
@@ -747,7 +755,7 @@ class Engine:
         c = p.counts
         if not (c[0] and c[1] and c[2]):
             return _final(self.root, c[0], c[1], c[2], -1, ply)
-        if depth <= 0 or ply >= MAX_PLY - 1:
+        if depth <= 0 or ply >= MAX_PLY - 1 or start + 2 * MAX_SLIDES >= STACK:
             return self._leaf(ply)
         end = self._gen(start, self.drops, ply)
         first = self.gfrom
