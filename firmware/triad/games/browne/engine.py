@@ -68,8 +68,9 @@ WIN_BOUND = const(19000)
 TIE = const(-900)  # a tie with the engine in it: worse than _outlook(0)
 MAX_PLY = const(24)
 CHECK_EVERY = const(15)
-STACK = const(4000)  # move slots shared by the plies (root: 252 x 12 at most)
-ROOT_DROPS = const(12)  # drops per slide at the root
+STACK = const(4200)  # move slots shared by the plies (root: 252 x 14 at most)
+ROOT_DROPS = const(14)  # drops per slide at the root
+QUIET = const(3)  # quiet drops per slide at the root
 MASK30 = const(0x3FFFFFFF)
 OUTLOOK_TIE = const(-300)
 NONE = const(-30001)  # _reply: no landing left to look at
@@ -475,6 +476,9 @@ class Engine:
                 v = self._reply(cand, nt, ply + 1, c0, c1, c2, y, bunny)
                 if v == NONE:
                     v = self._reply(cand, n, ply + 1, c0, c1, c2, y, bunny)
+                    if v == NONE:
+                        # the candidate's only landing: it cannot move
+                        v = _final(self.root, c0, c1, c2, cand, ply + 2)
                 dv[nd] = v
                 dq[nd] = y
                 nd += 1
@@ -487,33 +491,39 @@ class Engine:
                 v = self._reply(cand, nt, ply + 1, c0, c1, c2, x, bunny)
                 if v == NONE:
                     v = self._reply(cand, n, ply + 1, c0, c1, c2, x, bunny)
+                    if v == NONE:
+                        v = _final(self.root, c0, c1, c2, cand, ply + 2)
                 dv[nd] = v
                 dq[nd] = x
                 nd += 1
-        # the quiet drop: next to most of the mover's own pieces, then
-        # nearest the centre
+        # the quiet drops (QUIET at the root, else one): next to most of the
+        # mover's own pieces, then nearest the centre
         own = 1 << mover
-        qbest = 0
-        qv = -1
-        for sq in CELLS:
-            if board[sq] != 0:
-                continue
-            j = 0
-            while j < nd:
-                if dq[j] == sq:
-                    break
-                j += 1
-            if j < nd:
-                continue
-            v = 0
-            for e in DIRECTIONS:
-                if board[sq + e] == own:
-                    v += 1
-            v = v * 16 - DIST[sq]
-            if v > qv:
-                qv = v
-                qbest = sq
-        if qbest:
+        nq = QUIET if ply == 0 else 1
+        while nq > 0 and nd < 60:
+            nq -= 1
+            qbest = 0
+            qv = -1000
+            for sq in CELLS:
+                if board[sq] != 0:
+                    continue
+                j = 0
+                while j < nd:
+                    if dq[j] == sq:
+                        break
+                    j += 1
+                if j < nd:
+                    continue
+                v = 0
+                for e in DIRECTIONS:
+                    if board[sq + e] == own:
+                        v += 1
+                v = v * 16 - DIST[sq]
+                if v > qv:
+                    qv = v
+                    qbest = sq
+            if not qbest:
+                break
             # a quiet drop does not change the next reply
             dv[nd] = self._reply(cand, nt, ply + 1, c0, c1, c2, 0, 0)
             dq[nd] = qbest
