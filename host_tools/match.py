@@ -7,6 +7,13 @@ engine). With n sides, game i uses set-up roll number i // n and the first
 player takes seat i % n (for two sides: the players swap colours between the
 two games of a roll); the first side begins. A game ends at the game's result
 or its draw rule (draw_watch).
+
+With three sides the first player sits alone against two seats of the
+second: "wins" are games it finishes first alone, "draws" ties it shares
+(the face's optional drawn_sides(pos) names the tied sides), everything else
+a loss. There "greedy" takes the most pieces from the opponents (the score
+they lose), a random one of those; under Browne's max-capture rule every
+legal turn captures the same, so it is a random slide and a random drop.
 """
 import argparse
 import random
@@ -86,6 +93,8 @@ class Player:
             if m:
                 return m
         moves = games.legal_moves(g, pos, buf=self.buf)
+        if self.name == "greedy" and len(g.SIDES) > 2:
+            return self.rng.choice(most_taken(g, pos, moves))
         if self.name == "greedy":
             side = pos.side
             before = g.score(pos, side)
@@ -100,10 +109,44 @@ class Player:
         return self.rng.choice(moves)
 
 
-def play_game(players, start_text, max_plies=MAX_PLIES, game=None):
+def most_taken(game, pos, moves):
+    """The moves that raise the mover's score most and, among those, take
+    the most from the other sides' scores (a game of three or more)."""
+    side = pos.side
+    n = len(game.SIDES)
+    best = None
+    out = []
+    for m in moves:
+        before = [game.score(pos, s) for s in range(n)]
+        pos.make(m)
+        gain = game.score(pos, side) - before[side]
+        taken = sum(before[s] - game.score(pos, s) for s in range(n) if s != side)
+        pos.unmake(m)
+        key = (gain, taken)
+        if best is None or key > best:
+            best = key
+            out = [m]
+        elif key == best:
+            out.append(m)
+    return out
+
+
+def seat_result(game, pos, res, seat):
+    """"w" when seat won (alone), "d" for a draw it shares, else "l". With
+    two sides every draw is shared; with more, the face's optional
+    drawn_sides(pos) names the sides of a draw (all of them without it)."""
+    if res == games.DRAW:
+        fn = getattr(game, "drawn_sides", None)
+        if len(game.SIDES) > 2 and fn is not None and seat not in fn(pos):
+            return "l"
+        return "d"
+    return "w" if res == seat else "l"
+
+
+def play_game(players, start_text, max_plies=MAX_PLIES, game=None, final=None):
     """Play one game, players[i] on side i; return (result, plies, stats)
     where result is the winning side's index or DRAW and stats[side] =
-    [moves, seconds]."""
+    [moves, seconds]. final: a list that gets the last position."""
     if not isinstance(players, (list, tuple)):  # play_game(black, white, start)
         raise TypeError("players: one Player per side")
     game = game or players[0].game
@@ -127,7 +170,11 @@ def play_game(players, start_text, max_plies=MAX_PLIES, game=None):
         history.append(m)
         plies += 1
         if watch is not None and watch.push(pos, m):
+            if final is not None:
+                final.append(pos)
             return games.DRAW, plies, stats
+    if final is not None:
+        final.append(pos)
     w = game.outcome(pos)
     return (w if w >= 0 else games.DRAW), plies, stats
 
@@ -145,8 +192,9 @@ def _game_job(job):
             k = (s - seat) % n - 1  # 0 for the first opponent
             players.append(Player(b, ms, tt, seed=seed * 7919 + i * 2 + 2 + 7919 * k, nodes=nodes, game=game))
     start = setup_position(seed * 100003 + i // n, game.SIDES[0], game)
-    res, plies, st = play_game(players, start, game=game)
-    a_res = "d" if res == games.DRAW else "w" if res == seat else "l"
+    final = []
+    res, plies, st = play_game(players, start, game=game, final=final)
+    a_res = seat_result(game, final[-1], res, seat)
     b_st = [0, 0.0]
     for s in range(n):
         if s != seat:

@@ -31,7 +31,7 @@ class QuickEngine:
         self.buf = games.move_buffer(game)
 
     def choose(self, pos, budget_ms, clock, keys=None, max_nodes=0):
-        return self.game.quick_move(pos, self.buf)
+        return self.game.quick_move(pos)
 
     def history_keys(self, start, moves):
         return []

@@ -35,7 +35,7 @@ def test_face_is_complete():
         assert hasattr(G, name), name
     assert G.NAME == "browne" and G.SIDES == "rgb" and len(G.SIDE_NAMES) == 3
     assert len(G.SIDE_RGB) == 3 and len(G.ROLE_RGB) == 3
-    assert G.draw_watch is None and G.marks is None and G.new_engine is None
+    assert G.draw_watch is None and G.marks is None and callable(G.new_engine)
     assert G.FIRST_ALTERNATES is False and G.SETTINGS == {}
     assert issubclass(G.NotationError, ValueError)
 

@@ -104,6 +104,19 @@ def outcome_text(pos):
     return SIDES[o] + " wins: " + why
 
 
+def drawn_sides(pos):
+    """The sides sharing a draw (the two remaining players with equal
+    counts), () unless the game is drawn."""
+    if outcome(pos) != DRAW:
+        return ()
+    c = pos.counts
+    out = []
+    for s in (0, 1, 2):
+        if c[s] and not (s == pos.side and c[0] and c[1] and c[2]):
+            out.append(s)
+    return tuple(out)
+
+
 def score(pos, side):
     """Pieces on the board: what decides the winner."""
     return pos.counts[side]
@@ -227,7 +240,14 @@ def apply_setting(pos, name, value):
     pass
 
 
-new_engine = None
+def new_engine(level, tt_entries):
+    """The searching engine (triad.games.browne.engine): paranoid
+    alpha-beta over slides with a few chosen drops; no table, so tt_entries
+    is unused."""
+    from triad.games.browne.engine import Engine
+
+    return Engine(level, tt_entries)
+
 LESSONS = ()
 
 

@@ -1,0 +1,888 @@
+# The engine for Cameron Browne's three-player Triad: paranoid alpha-beta.
+#
+# Why paranoid. Three players move in an order the movers choose (the
+# landing cell's owner moves next), so "a round" of max-n or best-reply
+# search does not exist here, while paranoid search needs none: a node is
+# MAX when the engine's side is to move and MIN otherwise, whoever that is,
+# and plain alpha-beta applies. Max-n would give no pruning at all with
+# three independent scores (a tree of slides x drops cannot afford that)
+# and best-reply search assumes a fixed rotation. The coalition assumption
+# is pessimistic, but this game is short and tactical (a random game ends
+# after about twelve turns, nearly every turn captures, and the max-capture
+# rule leaves three or four slides per turn): what loses here is walking
+# into a capture or an elimination that leaves an opponent ahead, exactly
+# what a worst-case search sees. Only the engine's own score is kept.
+#
+# Drops. A turn is a slide and a drop on any empty cell (about forty), so
+# the tree is over slides with a few chosen drops, not all of them. After
+# a slide the candidate moves next and must take the most pieces it can, so
+# a drop matters at once in three ways: it blocks one of the candidate's
+# landing cells, it adds a piece next to others (raising their captures and
+# possibly forcing the candidate there), or neither (a "quiet" drop, all
+# alike for the next reply). For each slide the engine lists the candidate's
+# landing cells once (_landings) and scores each drop that blocks or raises
+# one of the best landings (within one of the most captures) by the
+# candidate's forced reply as the evaluation below sees it; the quiet drops
+# are one move: the quiet cell next to most of the mover's own pieces
+# (blocking a later landing next to them). The root keeps up to ROOT_DROPS
+# drops per slide, the inner nodes DROPS (by level), best first for the
+# side to move in paranoid terms.
+#
+# Evaluation (the engine's side r). A finished game: win WIN - ply, a tie
+# with r in it TIE, a loss -WIN + ply. Otherwise the side to move will
+# capture at once (almost every turn does), so the leaf plays that capture
+# out on the counts: the side to move's best landings, the one best for r
+# when r moves and worst for r otherwise, its captures (an elimination
+# there is scored as the end of the game) and the bunny's +1. The counts are
+# then scored by who is likely to be eliminated first (_material: each side
+# weighted by 1 / count^2). When every root turn loses against the
+# coalition, the engine plays for the opponents' mistakes instead (_hope).
+#
+# The search is iterative deepening under a time and a node budget (looked
+# at every CHECK_EVERY + 1 nodes), the root moves re-ordered by the last
+# depth's scores. There is no
+# transposition table (tt_entries is accepted for the face and ignored):
+# positions of this game almost never recur within a search. Pure Python,
+# nothing allocated per node (all buffers are made by the constructor), every
+# int below 2**30; it runs unchanged on the MicroPython unix port and the
+# board.
+#
+#   eng = Engine(level=5)
+#   m = eng.choose(pos, budget_ms, now_ms, keys=None, max_nodes=0)
+#   eng.depth, eng.nodes, eng.score
+from array import array
+
+from triad.compat import const, ticks_add, ticks_diff
+from triad.games.browne import core
+
+CELLS = core.CELLS
+DIRECTIONS = core.DIRECTIONS
+CELL_COLOUR = core.CELL_COLOUR
+SITE_OF_SQ = core.SITE_OF_SQ
+NO_DROP = core.NO_DROP
+MAX_SLIDES = core.MAX_SLIDES
+
+INF = const(30000)
+WIN = const(20000)  # a win at ply p scores WIN - p
+WIN_BOUND = const(19000)
+TIE = const(-900)  # a tie with the engine in it: worse than _outlook(0)
+MAX_PLY = const(24)
+CHECK_EVERY = const(15)
+STACK = const(4200)  # move slots shared by the plies (root: 252 x 14 at most)
+ROOT_DROPS = const(14)  # drops per slide at the root
+QUIET = const(3)  # quiet drops per slide at the root
+MASK30 = const(0x3FFFFFFF)
+OUTLOOK_TIE = const(-300)
+NONE = const(-30001)  # _reply: no landing left to look at
+
+# level: (max depth, inner drops per slide, root noise, chance in 1/256 of a
+# random turn instead)
+LEVELS = (
+    (1, 1, 0, 0),
+    (1, 1, 300, 64),  # 1: one turn and the reply, much noise, a random turn in four
+    (1, 1, 60, 0),  # 2: one turn and the reply, some noise
+    (2, 2, 0, 0),  # 3: two turns
+    (3, 2, 0, 0),  # 4: three turns
+    (MAX_PLY - 2, 3, 0, 0),  # 5: as deep as the time allows
+)
+
+# ADJ[a - b + 12] = 1 when squares a and b are neighbours.
+_adj = bytearray(25)
+for _d in DIRECTIONS:
+    _adj[_d + 12] = 1
+ADJ = bytes(_adj)
+del _adj
+
+# Quiet drops: the mover's own pieces next to a cell, and the centre first
+# among equals (a square's distance rank from E5, smaller is nearer).
+_CENTRE = core.sq_of(4, 5)
+
+
+def _dist(sq):
+    """Hex distance of a square from the centre E5."""
+    dr = sq // 11 - _CENTRE // 11
+    dn = sq % 11 - _CENTRE % 11
+    if dr < 0:
+        dr = -dr
+        dn = -dn
+    # steps (0, 1), (1, 1), (1, 0) and their opposites
+    if dn >= 0:
+        return dr if dr > dn else dn
+    return dr - dn
+
+
+DIST = bytes(_dist(sq) if sq in CELLS else 0 for sq in range(core.WIDTH * core.WIDTH))
+
+
+def _no_clock():
+    return 0
+
+
+class Rng:
+    """xorshift on 30 bits (as Nehren's engine)."""
+
+    def __init__(self, seed=1):
+        self.x = (seed & MASK30) or 0x2545F49
+
+    def next(self):
+        x = self.x
+        x ^= (x & 0x1FFFF) << 13
+        x ^= x >> 17
+        x ^= (x & 0x3FFFFFF) << 4
+        x &= MASK30
+        if not x:
+            x = 0x2545F49
+        self.x = x
+        return x
+
+    def below(self, n):
+        return self.next() % n
+
+
+def _outlook(d):
+    """The engine's prospects (per mille) when the game ends with it d
+    pieces ahead of the other remaining player."""
+    if d >= 2:
+        return 1000
+    if d == 1:
+        return 700
+    if d == 0:
+        return OUTLOOK_TIE
+    if d == -1:
+        return -700
+    return -1000
+
+
+def _material(r, c0, c1, c2):
+    """The engine's side r: counts c0, c1, c2 (all > 0) of a game that goes
+    on. The game ends at the first elimination, most likely of the side
+    with fewest pieces: each side x is weighted 1 / count(x)^2 and its
+    elimination scored for r (r's own: -1000; an opponent's: _outlook of r
+    against the other), plus ten per piece r has over the stronger
+    opponent."""
+    if r == 0:
+        me = c0
+        a = c1
+        b = c2
+    elif r == 1:
+        me = c1
+        a = c2
+        b = c0
+    else:
+        me = c2
+        a = c0
+        b = c1
+    wm = 4096 // (me * me)
+    wa = 4096 // (a * a)
+    wb = 4096 // (b * b)
+    v = (wa * _outlook(me - b) + wb * _outlook(me - a) - wm * 1000) // (wm + wa + wb)
+    return v + 10 * (me - (a if a > b else b))
+
+
+def _final(r, c0, c1, c2, out, ply):
+    """The score of a finished game for r: counts c0..c2, side `out`
+    eliminated by having no move (-1: by counts, some count is 0)."""
+    # best count among the remaining, how many have it, whether r does
+    best = -1
+    n = 0
+    rin = False
+    for s in range(3):
+        if s == 0:
+            c = c0
+        elif s == 1:
+            c = c1
+        else:
+            c = c2
+        if c == 0 or s == out:
+            continue
+        if c > best:
+            best = c
+            n = 1
+            rin = s == r
+        elif c == best:
+            n += 1
+            if s == r:
+                rin = True
+    if not rin:
+        return ply - WIN
+    if n == 1:
+        return WIN - ply
+    return TIE
+
+
+class Engine:
+    def __init__(self, level=5, tt_entries=0, seed=1):
+        self.set_level(level)
+        self.pos = core.Position()
+        self.buf = array("i", bytes(4 * STACK))
+        # static and search scores (all within +-INF) and the root's noise
+        self.order = array("h", bytes(2 * STACK))
+        self.root_scores = array("h", bytes(2 * STACK))
+        # The landings of one side (_landings): square, pieces of side+1 and
+        # side+2 next to it; mark dedupes squares reached along two rays.
+        self.lq = bytearray(64)
+        self.l1 = bytearray(64)
+        self.l2 = bytearray(64)
+        self.mark = bytearray(core.WIDTH * core.WIDTH)
+        self.dropv = array("i", bytes(4 * 64))
+        self.dropq = bytearray(64)
+        self.rng = Rng(seed)
+        self.now_ms = _no_clock
+        self.deadline = 0
+        self.max_nodes = 0
+        self.stop = False
+        self.nodes = 0
+        self.depth = 0
+        self.score = 0
+        self.best = 0
+        self.root = 0
+        self.gfrom = 0
+
+    def set_level(self, level):
+        if level < 1:
+            level = 1
+        if level > 5:
+            level = 5
+        self.level = level
+        lv = LEVELS[level]
+        self.max_depth = lv[0]
+        self.drops = lv[1]
+        self.noise = lv[2]
+        self.blunder = lv[3]
+
+    def seed(self, n):
+        self.rng = Rng(n)
+
+    def key(self, pos):
+        """A 30-bit key of pos (the game has no repetition rule; for the
+        face)."""
+        h = pos.side + 1
+        board = pos.board
+        for sq in CELLS:
+            h = ((h * 31) ^ board[sq]) & MASK30
+        return h
+
+    def history_keys(self, start, moves):
+        """No repetition rule in this game: nothing to pass."""
+        return []
+
+    # -- analysis helpers ----------------------------------------------------
+
+    def _landings(self, side):
+        """List the cells side can land on (pos.board as it is) in lq with
+        the pieces of side + 1 (l1) and side + 2 (l2) next to each; return
+        their number. Allocates nothing."""
+        board = self.pos.board
+        mark = self.mark
+        lq = self.lq
+        l1 = self.l1
+        l2 = self.l2
+        own = 1 << side
+        s1 = side + 1
+        if s1 == 3:
+            s1 = 0
+        o1 = 1 << s1
+        o2 = 7 ^ own ^ o1
+        n = 0
+        for fr in CELLS:
+            if board[fr] != own:
+                continue
+            for d in DIRECTIONS:
+                to = fr + d
+                while board[to] == 0:
+                    if mark[to] == 0 and CELL_COLOUR[to] != side:
+                        mark[to] = 1
+                        a = 0
+                        b = 0
+                        for e in DIRECTIONS:
+                            q = board[to + e]
+                            if q == o1:
+                                a += 1
+                            elif q == o2:
+                                b += 1
+                        lq[n] = to
+                        l1[n] = a
+                        l2[n] = b
+                        n += 1
+                    to += d
+        i = 0
+        while i < n:
+            mark[lq[i]] = 0
+            i += 1
+        return n
+
+    def _reply(self, t, n, ply, c0, c1, c2, drop_sq, drop_side):
+        """Score for the engine of side t capturing at once from the
+        landings lq[:n] (as _landings(t) left them) with counts c0..c2;
+        drop_sq: a square just filled by a piece of drop_side (it is no
+        landing and raises the captures next to it), 0 for none. t picks
+        among its most-capturing landings the best for the engine when it
+        is the engine, the worst otherwise."""
+        r = self.root
+        lq = self.lq
+        l1 = self.l1
+        l2 = self.l2
+        s1 = t + 1
+        if s1 == 3:
+            s1 = 0
+        s2 = 3 - t - s1
+        maxing = t == r
+        most = -1
+        val = 0
+        i = 0
+        while i < n:
+            x = lq[i]
+            i += 1
+            k1 = l1[i - 1]
+            k2 = l2[i - 1]
+            if drop_sq:
+                if x == drop_sq:
+                    continue
+                dd = x - drop_sq + 12
+                if 0 <= dd < 25 and ADJ[dd]:
+                    if drop_side == s1:
+                        k1 += 1
+                    else:
+                        k2 += 1
+            k = k1 + k2
+            if k < most:
+                continue
+            # counts after the capture
+            a0 = c0
+            a1 = c1
+            a2 = c2
+            if s1 == 0:
+                a0 -= k1
+            elif s1 == 1:
+                a1 -= k1
+            else:
+                a2 -= k1
+            if s2 == 0:
+                a0 -= k2
+            elif s2 == 1:
+                a1 -= k2
+            else:
+                a2 -= k2
+            if a0 <= 0 or a1 <= 0 or a2 <= 0:
+                if a0 < 0:
+                    a0 = 0
+                if a1 < 0:
+                    a1 = 0
+                if a2 < 0:
+                    a2 = 0
+                v = _final(r, a0, a1, a2, -1, ply + 1)
+            else:
+                bunny = 3 - t - CELL_COLOUR[x]
+                if bunny == 0:
+                    a0 += 1
+                elif bunny == 1:
+                    a1 += 1
+                else:
+                    a2 += 1
+                v = _material(r, a0, a1, a2)
+            if k > most:
+                most = k
+                val = v
+            elif maxing:
+                if v > val:
+                    val = v
+            elif v < val:
+                val = v
+        if most < 0:
+            return NONE  # the drop blocked every landing looked at
+        return val
+
+    def _leaf(self, ply):
+        """The static score of the position (engine's view), with the side
+        to move's capture played out on the counts."""
+        p = self.pos
+        c = p.counts
+        t = p.side
+        n = self._landings(t)
+        if n == 0:
+            return _final(self.root, c[0], c[1], c[2], t, ply)
+        return self._reply(t, n, ply, c[0], c[1], c[2], 0, 0)
+
+    def _drops(self, m, out, k, maxing, ply):
+        """Write slide m completed with up to k drops into buf from out,
+        best first for the mover (maxing: the mover is the engine); order[]
+        gets their static scores. Return the new end. pos is unchanged."""
+        p = self.pos
+        board = p.board
+        buf = self.buf
+        order = self.order
+        mover = p.side
+        p.make(m)  # the slide and its captures, no drop yet
+        c = p.counts
+        cand = p.side
+        bunny = 3 - mover - cand
+        c0 = c[0]
+        c1 = c[1]
+        c2 = c[2]
+        if bunny == 0:
+            c0 += 1
+        elif bunny == 1:
+            c1 += 1
+        else:
+            c2 += 1
+        n = self._landings(cand)
+        lq = self.lq
+        l1 = self.l1
+        l2 = self.l2
+        most = -1
+        i = 0
+        while i < n:
+            if l1[i] + l2[i] > most:
+                most = l1[i] + l2[i]
+            i += 1
+        # The landings within one of the most first (nt of them): only they
+        # can be the best after a drop, which raises a landing by one at
+        # most; the rest are looked at only when a drop blocks them all.
+        nt = 0
+        i = 0
+        while i < n:
+            if l1[i] + l2[i] + 1 >= most:
+                if i != nt:
+                    t = lq[i]
+                    lq[i] = lq[nt]
+                    lq[nt] = t
+                    t = l1[i]
+                    l1[i] = l1[nt]
+                    l1[nt] = t
+                    t = l2[i]
+                    l2[i] = l2[nt]
+                    l2[nt] = t
+                nt += 1
+            i += 1
+        dq = self.dropq
+        dv = self.dropv
+        nd = 0
+        # drops that block or raise a landing within one of the most
+        i = 0
+        while i < nt:
+            x = lq[i]
+            i += 1
+            for e in DIRECTIONS:
+                y = x + e
+                if board[y] != 0:
+                    continue
+                j = 0
+                while j < nd:
+                    if dq[j] == y:
+                        break
+                    j += 1
+                if j < nd or nd >= 60:
+                    continue
+                v = self._reply(cand, nt, ply + 1, c0, c1, c2, y, bunny)
+                if v == NONE:
+                    v = self._reply(cand, n, ply + 1, c0, c1, c2, y, bunny)
+                    if v == NONE:
+                        # the candidate's only landing: it cannot move
+                        v = _final(self.root, c0, c1, c2, cand, ply + 2)
+                dv[nd] = v
+                dq[nd] = y
+                nd += 1
+            j = 0
+            while j < nd:
+                if dq[j] == x:
+                    break
+                j += 1
+            if j == nd and nd < 60:
+                v = self._reply(cand, nt, ply + 1, c0, c1, c2, x, bunny)
+                if v == NONE:
+                    v = self._reply(cand, n, ply + 1, c0, c1, c2, x, bunny)
+                    if v == NONE:
+                        v = _final(self.root, c0, c1, c2, cand, ply + 2)
+                dv[nd] = v
+                dq[nd] = x
+                nd += 1
+        # the quiet drops (QUIET at the root, else one): next to most of the
+        # mover's own pieces, then nearest the centre
+        own = 1 << mover
+        nq = QUIET if ply == 0 else 1
+        while nq > 0 and nd < 60:
+            nq -= 1
+            qbest = 0
+            qv = -1000
+            for sq in CELLS:
+                if board[sq] != 0:
+                    continue
+                j = 0
+                while j < nd:
+                    if dq[j] == sq:
+                        break
+                    j += 1
+                if j < nd:
+                    continue
+                v = 0
+                for e in DIRECTIONS:
+                    if board[sq + e] == own:
+                        v += 1
+                v = v * 16 - DIST[sq]
+                if v > qv:
+                    qv = v
+                    qbest = sq
+            if not qbest:
+                break
+            # a quiet drop does not change the next reply
+            dv[nd] = self._reply(cand, nt, ply + 1, c0, c1, c2, 0, 0)
+            dq[nd] = qbest
+            nd += 1
+        p.unmake(m)
+        # keep the k best for the mover
+        if k > nd:
+            k = nd
+        j = 0
+        while j < k:
+            b = j
+            i = j + 1
+            while i < nd:
+                if (dv[i] > dv[b]) if maxing else (dv[i] < dv[b]):
+                    b = i
+                i += 1
+            if b != j:
+                t = dv[b]
+                dv[b] = dv[j]
+                dv[j] = t
+                t = dq[b]
+                dq[b] = dq[j]
+                dq[j] = t
+            buf[out] = (m & ~(63 << 12)) | (SITE_OF_SQ[dq[j]] << 12)
+            order[out] = dv[j] if maxing else -dv[j]
+            out += 1
+            j += 1
+        return out
+
+    def _gen(self, start, k, ply):
+        """The node's turns (slides with up to k drops each, eliminating
+        slides whole) into buf from the end of its slides; return (via
+        self.gfrom) the first and the end. The slides are written from
+        start and are overwritten by nothing: the turns follow them."""
+        p = self.pos
+        buf = self.buf
+        order = self.order
+        e = p.gen_slides(buf, start)
+        self.gfrom = e
+        if e == start:
+            return e
+        # as many drops per slide as the stack has room for
+        room = (STACK - 1 - e) // (e - start)
+        if room < k:
+            k = room
+        if k < 1:
+            return e
+        maxing = p.side == self.root
+        out = e
+        i = start
+        while i < e:
+            m = buf[i]
+            i += 1
+            if (m >> 12) & 63 == NO_DROP and _eliminates(p, m):
+                # the whole turn: value the finished game
+                p.make(m)
+                c = p.counts
+                v = _final(self.root, c[0], c[1], c[2], -1, ply + 1)
+                p.unmake(m)
+                buf[out] = m
+                order[out] = v if maxing else -v
+                out += 1
+                continue
+            out = self._drops(m, out, k, maxing, ply)
+        return out
+
+    # -- the entry point -------------------------------------------------------
+
+    def choose(self, pos, budget_ms, now_ms, keys=None, max_nodes=0):
+        """The engine's whole turn (slide and drop) for pos, 0 when the game
+        is over. budget_ms: thinking time; now_ms: a callable giving ms
+        (wrapping like time.ticks_ms); keys: ignored (no repetition rule);
+        max_nodes: stop after about this many nodes (0: no limit). pos is
+        not changed."""
+        p = self.pos
+        board = p.board
+        src = pos.board
+        for sq in CELLS:
+            board[sq] = src[sq]
+        p.side = pos.side
+        p.counts[0] = pos.counts[0]
+        p.counts[1] = pos.counts[1]
+        p.counts[2] = pos.counts[2]
+        self.root = p.side
+        self.now_ms = now_ms
+        budget = budget_ms
+        if budget < 1:
+            budget = 1
+        self.deadline = ticks_add(now_ms(), budget)
+        self.max_nodes = max_nodes
+        self.stop = False
+        self.nodes = 0
+        self.depth = 0
+        self.score = 0
+        self.best = 0
+        c = p.counts
+        if not (c[0] and c[1] and c[2]):
+            return 0
+        end = self._gen(0, ROOT_DROPS, 0)
+        first = self.gfrom
+        if end == first:
+            return 0
+        buf = self.buf
+        order = self.order
+        _sort(buf, order, first, end)
+        self.best = buf[first]
+        if end - first == 1:
+            return self.best
+        if self.blunder and self.rng.below(256) < self.blunder:
+            self.best = buf[first + self.rng.below(end - first)]
+            return self.best
+        noise = self.root_scores
+        i = first
+        while i < end:
+            noise[i] = self.rng.below(self.noise + 1) if self.noise else 0
+            i += 1
+        depth = 1
+        while depth <= self.max_depth:
+            sc = self._root(depth, first, end)
+            if sc != -INF:
+                self.score = sc
+                self.depth = depth
+            if self.stop:
+                break
+            if sc >= WIN_BOUND or sc <= -WIN_BOUND:
+                break
+            depth += 1
+        if self.score <= -WIN_BOUND and self.depth > 0:
+            # Lost against two opponents playing together: play for their
+            # mistakes instead (they do not play together).
+            self.best = self._hope(first, end)
+        return self.best
+
+    def _hope(self, first, end):
+        """The root turn buf[first:end] with the best average score over
+        the next player's slides (each as likely, no drop), wins and losses
+        counted as +-2000: what a lost position can still hope for."""
+        p = self.pos
+        buf = self.buf
+        r = self.root
+        best = -INF
+        bm = buf[first]
+        i = first
+        while i < end:
+            m = buf[i]
+            i += 1
+            p.make(m)
+            c = p.counts
+            if not (c[0] and c[1] and c[2]):
+                v = _clip(_final(r, c[0], c[1], c[2], -1, 1))
+            else:
+                e = p.gen_slides(buf, end)
+                if e == end:
+                    v = _clip(_final(r, c[0], c[1], c[2], p.side, 1))
+                else:
+                    tot = 0
+                    j = end
+                    while j < e:
+                        s = buf[j]
+                        j += 1
+                        t = p.side
+                        p.make(s)
+                        c = p.counts
+                        if not (c[0] and c[1] and c[2]):
+                            tot += _clip(_final(r, c[0], c[1], c[2], -1, 2))
+                        else:
+                            # the bunny's piece still to come
+                            b = 3 - t - p.side
+                            c[b] += 1
+                            tot += _material(r, c[0], c[1], c[2])
+                            c[b] -= 1
+                        p.unmake(s)
+                    v = tot // (e - end)
+            p.unmake(m)
+            if v > best:
+                best = v
+                bm = m
+        return bm
+
+    def _root(self, depth, first, end):
+        p = self.pos
+        buf = self.buf
+        order = self.order
+        noise = self.root_scores
+        alpha = -INF
+        best_i = -1
+        i = first
+        while i < end:
+            m = buf[i]
+            p.make(m)
+            if i == first:
+                sc = self._search(depth - 1, 1, -INF, INF, end)
+            else:
+                a = alpha - noise[i]
+                sc = self._search(depth - 1, 1, a, a + 1, end)
+                if sc > a and not self.stop:
+                    sc = self._search(depth - 1, 1, a, INF, end)
+            p.unmake(m)
+            if self.stop:
+                break
+            if -WIN_BOUND < sc < WIN_BOUND:
+                sc += noise[i]
+            order[i] = sc
+            if sc > alpha:
+                alpha = sc
+                best_i = i
+                self.best = m
+            i += 1
+        if best_i < 0:
+            return -INF
+        # the best first, the rest by their (bound) scores for the next depth
+        if not self.stop:
+            _sort2(buf, order, noise, first, end)
+        elif best_i > first:
+            m = buf[best_i]
+            b = noise[best_i]
+            j = best_i
+            while j > first:
+                buf[j] = buf[j - 1]
+                noise[j] = noise[j - 1]
+                j -= 1
+            buf[first] = m
+            noise[first] = b
+        return alpha
+
+    def _search(self, depth, ply, alpha, beta, start):
+        """Paranoid alpha-beta: the engine's score; MAX where the engine's
+        side moves, MIN elsewhere."""
+        n = self.nodes + 1
+        self.nodes = n
+        if (n & CHECK_EVERY) == 0:
+            if self.max_nodes and n >= self.max_nodes:
+                self.stop = True
+            elif ticks_diff(self.now_ms(), self.deadline) >= 0:
+                self.stop = True
+        if self.stop:
+            return 0
+        p = self.pos
+        c = p.counts
+        if not (c[0] and c[1] and c[2]):
+            return _final(self.root, c[0], c[1], c[2], -1, ply)
+        if depth <= 0 or ply >= MAX_PLY - 1 or start + 2 * MAX_SLIDES >= STACK:
+            return self._leaf(ply)
+        end = self._gen(start, self.drops, ply)
+        first = self.gfrom
+        if first == start:
+            return _final(self.root, c[0], c[1], c[2], p.side, ply)
+        if end == first:
+            return self._leaf(ply)  # no room left on the stack
+        buf = self.buf
+        order = self.order
+        maxing = p.side == self.root
+        best = -INF if maxing else INF
+        i = first
+        while i < end:
+            _pick(buf, order, i, end)
+            m = buf[i]
+            p.make(m)
+            sc = self._search(depth - 1, ply + 1, alpha, beta, end)
+            p.unmake(m)
+            if self.stop:
+                return 0
+            if maxing:
+                if sc > best:
+                    best = sc
+                    if sc > alpha:
+                        alpha = sc
+                        if sc >= beta:
+                            return sc
+            else:
+                if sc < best:
+                    best = sc
+                    if sc < beta:
+                        beta = sc
+                        if sc <= alpha:
+                            return sc
+            i += 1
+        return best
+
+
+def _clip(v):
+    """A finished game's score on _material's scale."""
+    if v >= WIN_BOUND:
+        return 2000
+    if v <= -WIN_BOUND:
+        return -2000
+    return v
+
+
+def _eliminates(p, m):
+    """True when slide m (no drop) captures the last piece of a player."""
+    mask = (m >> 18) & 63
+    if not mask:
+        return False
+    owners = (m >> 24) & 63
+    side = p.side
+    k1 = 0
+    k2 = 0
+    for k in range(6):
+        if mask & (1 << k):
+            if owners & (1 << k):
+                k2 += 1
+            else:
+                k1 += 1
+    s1 = side + 1
+    if s1 == 3:
+        s1 = 0
+    c = p.counts
+    return k1 >= c[s1] or k2 >= c[3 - side - s1]
+
+
+def _pick(buf, order, i, end):
+    """Bring the best-ordered move of buf[i:end] to i."""
+    bi = i
+    bo = order[i]
+    j = i + 1
+    while j < end:
+        if order[j] > bo:
+            bo = order[j]
+            bi = j
+        j += 1
+    if bi != i:
+        m = buf[bi]
+        buf[bi] = buf[i]
+        buf[i] = m
+        order[bi] = order[i]
+        order[i] = bo
+
+
+def _sort(buf, order, start, end):
+    """Stable insertion sort of buf[start:end] by order, highest first."""
+    i = start + 1
+    while i < end:
+        m = buf[i]
+        o = order[i]
+        j = i - 1
+        while j >= start and order[j] < o:
+            buf[j + 1] = buf[j]
+            order[j + 1] = order[j]
+            j -= 1
+        buf[j + 1] = m
+        order[j + 1] = o
+        i += 1
+
+
+def _sort2(buf, order, extra, start, end):
+    """_sort, carrying extra[] along."""
+    i = start + 1
+    while i < end:
+        m = buf[i]
+        o = order[i]
+        x = extra[i]
+        j = i - 1
+        while j >= start and order[j] < o:
+            buf[j + 1] = buf[j]
+            order[j + 1] = order[j]
+            extra[j + 1] = extra[j]
+            j -= 1
+        buf[j + 1] = m
+        order[j + 1] = o
+        extra[j + 1] = x
+        i += 1
