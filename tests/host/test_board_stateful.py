@@ -313,7 +313,16 @@ class Board:
             assert state != "selftest"
         self.restore(pos)
         sim.run(3000)
-        state, pos = self.state()
+        state, now_pos = self.state()
+        if now_pos != pos:
+            # A move whose piece had rested its settle time was committed in
+            # the few ms before the debounce saw the board put right: it
+            # stands, so put the board right for it in turn.
+            self.check()
+            self.restore(now_pos)
+            sim.run(3000)
+            state, now_pos = self.state()
+        pos = now_pos
         if state == "over":
             assert self.drawn or R.legal_moves(pos) == []
             return None

@@ -109,10 +109,12 @@ def test_setup_roll_then_play(tmp_path):
         sim.shutdown()
 
 
+from triad.games import NAMES as GAME_NAMES  # noqa: E402
+
 GAME_SCRIPTS = sorted(
     (game, n)
     for game in os.listdir(SCRIPTS)
-    if os.path.isdir(os.path.join(SCRIPTS, game))
+    if game in GAME_NAMES and os.path.isdir(os.path.join(SCRIPTS, game))
     for n in os.listdir(os.path.join(SCRIPTS, game))
     if n.endswith(".txt")
 )
