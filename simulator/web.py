@@ -119,7 +119,7 @@ class WebSim:
         self.brightness = 64
         self.names = _palette()
         self._frame_cache = (None, None)
-        self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None}
+        self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None, "unsaved": None}
         self.settings = {}
         self.sim.listeners.append(self._on_sim)
         self._threads = []
@@ -212,6 +212,10 @@ class WebSim:
             ev["fault"] = arg
         elif kind == "notice":
             ev["notice"] = "" if arg == "none" else arg
+        elif kind == "unsaved":
+            ev["unsaved"] = arg or "flash write failed"
+        elif kind == "saved":
+            ev["unsaved"] = None
         elif kind == "think":
             ev["engine"] = arg
             sh = self.sim.shadow  # the firmware's position as its events told it
@@ -415,6 +419,7 @@ class WebSim:
             "missing": missing,
             "extra": extra,
             "notice": ev["notice"] if sim.running else "",
+            "unsaved": ev.get("unsaved") if sim.running else None,
             "lesson": ev["lesson"] if sim.running else None,
             "opponent": opponent if opponent and opponent != "off" else None,  # the seats: "w", "gb"
             "level": settings.get("level"),

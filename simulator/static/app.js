@@ -383,6 +383,10 @@
     $("turn-dot").className = "turn-dot " + (f.state === "over" ? (f.winner || "draw") : side || "");
     if ($("msg").textContent !== msg) $("msg").textContent = msg;
     $("msg").classList.toggle("fault", !!fault);
+    // Issue 17: the player is told while moves are not safely on flash.
+    const us = f.unsaved ? "Not saved: " + f.unsaved + ". The game goes on; the board writes it again every 2 s (the turn LEDs blink red until then)." : "";
+    $("unsaved").hidden = !us;
+    if ($("unsaved").textContent !== us) $("unsaved").textContent = us;
     const nt = f.notice ? (LAYOUT.notice_text[f.notice] || f.notice) : "";
     $("notice").hidden = !nt || f.state === "over";
     if ($("notice").textContent !== nt) $("notice").textContent = nt;

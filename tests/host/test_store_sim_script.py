@@ -97,3 +97,36 @@ def test_numbers_are_ascii_digits_only(line):
 
 def test_flashfail_parses():
     assert parse("flashfail 3\n") == [(1, "flashfail", 3)]
+
+
+def test_the_page_is_told_when_a_move_is_not_saved_and_when_it_is_again(tmp_path):
+    # Issue 17: the simulator page says when the game is not safely saved
+    # (the frame's "unsaved"), and clears it once the board wrote it again.
+    import time
+
+    from simulator.hardware import FlashFaults
+    from simulator.web import Running
+
+    with Running(state_dir=str(tmp_path), seed=3) as run:
+        ws = run.websim
+        deadline = time.monotonic() + 30
+        while ws.fw.get("state") not in ("setup", "play") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert ws.act([{"op": "position", "text": START}])["ok"]
+        while ws.fw.get("state") != "play" and time.monotonic() < deadline:
+            ws._poll_now.set()
+            time.sleep(0.1)
+        FlashFaults.of(ws.sim).arm(1)
+        assert ws.act([{"op": "lift", "cell": "c1"}, {"op": "place", "cell": "c4"}])["ok"]
+        seen = None
+        while time.monotonic() < deadline:
+            f = ws.frame()
+            if f.get("unsaved"):
+                seen = f["unsaved"]
+                break
+            time.sleep(0.05)
+        assert seen, "the page was never told the move is not saved"
+        while ws.frame().get("unsaved") and time.monotonic() < deadline + 10:
+            time.sleep(0.1)
+        assert ws.frame().get("unsaved") is None
+        assert "c1c4" in ws.sim.moves()
