@@ -72,6 +72,7 @@ fig("heap_free_after_boot", gc.mem_free(), "B (frozen main.py stopped)")
 from triad import boards  # noqa: E402
 from triad.app import App, _copy_if_changed  # noqa: E402
 from triad.board import controller as C  # noqa: E402
+from triad.board.player import ENGINE_TT  # noqa: E402
 from triad.drivers import entropy, rp2, usb_serial  # noqa: E402
 from triad.games.nehren import core, notation, site_of_square  # noqa: E402
 
@@ -237,7 +238,7 @@ fig("perft_start_d%d" % d, nodes, "nodes")
 fig("perft_start_rate", nodes * 1000 / ms, "nodes/s")
 stack = None
 
-# The engine as the board makes it (controller.ENGINE_TT entries) while the
+# The engine as the board makes it (player.ENGINE_TT entries) while the
 # App runs, its RAM, and what it reaches in 3 s of emulated time per move.
 own = occ2 = pos = None
 gc.collect()
@@ -246,11 +247,11 @@ from triad.games.nehren.engine.search import Engine  # noqa: E402
 
 gc.collect()
 free1 = gc.mem_free()
-eng = Engine(5, C.ENGINE_TT)
+eng = Engine(5, ENGINE_TT)
 gc.collect()
 free2 = gc.mem_free()
 fig("engine_import_bytes", free0 - free1, "B")
-fig("engine_object_bytes", free1 - free2, "B (Engine(5, %d))" % C.ENGINE_TT)
+fig("engine_object_bytes", free1 - free2, "B (Engine(5, %d))" % ENGINE_TT)
 fig("heap_free_with_engine", free2, "B (App running, engine imported and made)")
 budget = 3000 if ENGINE else 1000
 positions = (("start", START), ("opening", OPENING), ("midgame", MIDGAME)) if ENGINE else (("midgame", MIDGAME),)

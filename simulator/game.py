@@ -74,7 +74,9 @@ def layout():
         status.append({"side": GAME.SIDES[p], "name": GAME.SIDE_NAMES[p],
                        "turn": N_SITES + DESC.STATUS_TURN[p],
                        "score": [N_SITES + s for s in DESC.STATUS_SCORE[p]]})
+    extra = getattr(DESC, "STATUS_GAME", b"")
     return {
+        "status_game": [DESC.N_SITES + s for s in extra],
         "game": GAME.NAME,
         "games": [g for g in games.NAMES if _has_board(g)],
         "title": GAME.TITLE,

@@ -157,6 +157,13 @@ def main(argv):
                 passed += 1
             if gc is not None:
                 gc.collect()
+        # A module's own tables and buffers go once its tests have run: the
+        # port's heap holds one game's worth at a time, as the board does.
+        mod = None
+        if mod_name in sys.modules:
+            del sys.modules[mod_name]
+        if gc is not None:
+            gc.collect()
 
     print("%d passed, %d failed" % (passed, failed))
     if failed or passed == 0:

@@ -187,6 +187,10 @@
     const slots = [[st.turn, st.name + "'s turn", true]].concat(st.score.map((slot, k) => [slot, st.name + "'s score " + (k + 1), false]));
     return st === LAYOUT.status[0] ? slots.slice(1).reverse().concat([slots[0]]) : slots;
   }).reverse();
+  if ((LAYOUT.status_game || []).length) {
+    // The game's own status LEDs (Cornelson: mode, Game Tally), between the sides.
+    groups.splice(Math.floor(groups.length / 2), 0, LAYOUT.status_game.map((slot, k) => [slot, "game status " + (k + 1), false]));
+  }
   for (const grp of groups) {
     const g = document.createElement("div");
     g.className = "grp";

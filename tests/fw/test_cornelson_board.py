@@ -367,3 +367,20 @@ def test_series_words():
     words = G.SETTING_CHOICES["series"]
     assert len(words) == 64 and len(set(words)) == 64
     assert words[0] == "-:-" and words[1] == "b:-" and words[7 | (4 << 3)] == "btc:c"
+
+
+def test_the_mode_and_the_game_tally_on_the_status_leds():
+    from triad.board import palette as pal  # noqa: F401
+
+    rig = Rig(G.START)
+    step_rgb = G.ROLE_RGB[G.ROLE_STEP - 16]
+    base = tri_v1.N_SITES
+    lit = [rig.slot(base + s) for s in tri_v1.STATUS_GAME]
+    assert lit[0] == step_rgb and lit[1:4] == [(0, 0, 0)] * 3  # standard
+    assert lit[4:] == [(0, 0, 0)] * 6  # no tourney
+    rig.ctl.set_option("mode", 4)  # a tourney: South has won by Breach (code 1)
+    rig.ctl.set_option("series", 1)
+    rig.wait(20)
+    lit = [rig.slot(base + s) for s in tri_v1.STATUS_GAME]
+    assert lit[4] == G.SIDE_RGB[0] and lit[5:] == [(0, 0, 0)] * 5
+    assert lit[0] == (0, 0, 0) and all(c == step_rgb for c in lit[1:4])  # every outcome still ends a game

@@ -123,7 +123,10 @@ def test_flash_wear_per_move():
               % (erases, prog, os.stat(point + "/game.snap")[6]))
         # Stated in store.py: on the order of one erase per move at most.
         assert erases <= 100
-        assert store.GameStore(point).load()[1] == moves
+        back = store.GameStore(point)
+        got = back.load()
+        assert got is not None, back.last_error
+        assert got[1] == moves
     finally:
         os.umount(point)
 
@@ -219,7 +222,10 @@ def test_a_full_littlefs_still_saves_the_game():
             g.append(m)
             assert g.safe, g.reason
         assert g.freed and g.freed[0].startswith("records/r000"), g.freed
-        assert store.GameStore(point).load()[1] == moves
+        back = store.GameStore(point)
+        got = back.load()
+        assert got is not None, back.last_error
+        assert got[1] == moves
         assert store.Settings(point, {"level": 3}).get("level") == 5
         print("littlefs full: %d records written, freed to save the game: %s"
               % (n, " ".join(g.freed)))

@@ -210,3 +210,5 @@ def perft(pos, depth):
         t += perft(pos, depth - 1)
         pos.unmake(buf[i])
     return t
+
+status_lights = None  # no status LEDs of its own beyond turn and score

@@ -123,6 +123,7 @@ class Controller:
         self.fp = array("i", bytes(4 * MAX_STEPS))
         self.step = bytearray(MAX_STEPS)  # which footprint steps are done
         self.roles = bytearray(8)  # the outcomes of a hidden step (CHOOSE)
+        self.status_roles = bytearray(16)  # the game's own status LEDs (lights)
         self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place
         # The win sweep's phase per site: diagonal bands across the drawing.
         self.sweep = bytearray(n)

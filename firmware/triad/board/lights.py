@@ -210,6 +210,14 @@ def _status(ctl, frame, now):
         # Not safely saved: every turn LED blinks red until the store says so.
         for s in b.STATUS_TURN:
             _set(frame, base + s, pal.ERROR)
+    extra = getattr(b, "STATUS_GAME", None)
+    if extra and g.status_lights is not None:
+        # The game's own status (Cornelson: its mode and a tourney's tally).
+        roles = ctl.status_roles
+        k = g.status_lights(pos, ctl.options, roles)
+        for j in range(min(k, len(extra))):
+            if roles[j]:
+                _set(frame, base + extra[j], colour(g, roles[j]))
     score_slots = b.STATUS_SCORE
     for p in range(min(len(score_slots), len(g.SIDES))):
         slots = score_slots[p]

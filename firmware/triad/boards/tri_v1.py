@@ -33,10 +33,14 @@ LONG_PRESS_MS = 800
 # -- LEDs ----------------------------------------------------------------------
 LED_PIN = 16
 # Status LEDs follow the 109 spots: per side (South, North) a turn LED and
-# ten tally LEDs (captured gems; ten win by Capture).
-N_STATUS = 22
+# ten tally LEDs (captured gems; ten win by Capture); then the game's own:
+# four for the mode (standard, breach, trap, capture; in a tourney the
+# current game's) and six for the tourney's Game Tally (South's Breach,
+# Trap, Capture; North's), in the order of the face's status_lights().
+N_STATUS = 32
 STATUS_TURN = bytes((0, 11))
 STATUS_SCORE = (bytes(range(1, 11)), bytes(range(12, 22)))
+STATUS_GAME = bytes(range(22, 32))
 N_LEDS = N_SITES + N_STATUS
 # Chain: the posts row by row, then the treys, docks and portals in site
 # order, then the status LEDs (South's, North's): the spots are wired in the
@@ -44,8 +48,8 @@ N_LEDS = N_SITES + N_STATUS
 LED_CHAIN = bytes(range(N_LEDS))
 
 # -- Power ---------------------------------------------------------------------
-# 131 LEDs at full white: 131 * 60 = 7860 mA, far over USB's 500 mA. Board
-# 50 mA + 131 dark LEDs 131 mA leave 319 mA; 300 mA go to colour and the
+# 141 LEDs at full white: 141 * 60 = 8460 mA, far over USB's 500 mA. Board
+# 50 mA + 141 dark LEDs 141 mA leave 309 mA; 300 mA go to colour and the
 # LED driver scales every frame down to that (a board lit for a lifted jewel
 # uses under 100 mA at the default brightness).
 LED_MA_PER_CHANNEL = 20

@@ -344,3 +344,5 @@ eliminated).
 The game ends as soon as a player is eliminated: the most pieces left wins,
 equal counts tie.
 The board: a move counts once the pieces have rested 0.8 s."""
+
+status_lights = None  # no status LEDs of its own beyond turn and score

@@ -428,3 +428,27 @@ A border between two of the opponent's gems is a barrier: no crossing.
 Win by Breach (a jewel reaches the opponent's dock), Trap (an opponent's
 jewel cannot move) or Capture (ten gems captured).
 The board: a move counts once the pieces have rested 0.8 s."""
+
+
+def status_lights(pos, options, out):
+    """The board's extra status LEDs (tri_v1's STATUS_GAME): the mode played
+    (standard, breach, trap, capture: one lit), then the tourney's Game
+    Tally (South's Breach, Trap, Capture, North's: lit when won), as light
+    roles into out; the count."""
+    mode = options.get("mode", 0)
+    series = options.get("series", 0) if mode == MODE_TOURNEY else 0
+    if mode == MODE_TOURNEY:
+        # In a tourney: the outcomes that still end a game (12.2-12.4).
+        rules = new_tourney(series).rules()
+        out[0] = 0
+        out[1] = ROLE_STEP if rules & core.RULE_BREACH else 0
+        out[2] = ROLE_STEP if rules & core.RULE_TRAP else 0
+        out[3] = ROLE_STEP if rules & core.RULE_CAPTURE else 0
+    else:
+        for k in range(4):
+            out[k] = ROLE_STEP if k == mode else 0
+    for side in (0, 1):
+        won = (series >> (3 * side)) & 7
+        for k in range(3):
+            out[4 + 3 * side + k] = (ROLE_SOUTH + side) if (won >> k) & 1 else 0
+    return 10

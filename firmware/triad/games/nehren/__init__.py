@@ -292,3 +292,5 @@ def LESSONS():
     from triad.games.nehren import lessons
 
     return lessons.LESSONS
+
+status_lights = None  # no status LEDs of its own beyond turn and score
