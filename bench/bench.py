@@ -8,7 +8,10 @@
 #   pico.  the board's UF2 (firmware frozen) on an emulated RP2040
 #          (host_tools.emulator, rp2040py): EMULATED time, real drivers
 #   cpy.   CPython (the simulator's and the host tools' runtime)
-# and finally the targets of issue 7 with whether they hold.
+#   ladder. the engine's level ladder at the chip's node budget (issue 15:
+#          bench/ladder.py on the unix port, 4 x 200 games, about a minute;
+#          skipped with --quick)
+# and finally the targets of issues 7 and 15 with whether they hold.
 #
 #   python3 bench/bench.py [--micropython PATH] [--heap 192K] [--quick]
 #                          [--no-pico] [--pico-engine]
@@ -171,7 +174,32 @@ def runner_pico(args):
         yield fig
 
 
-RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_cpython]
+def runner_ladder(args):
+    """The level ladder at the chip's node budget (issue 15): each level
+    against the one below, 200 games a pairing, on the unix port
+    (bench/ladder.py; about a minute with two processes)."""
+    if args["quick"]:
+        yield skipped("ladder.", "--quick")
+        return
+    import ladder
+
+    yield ("ladder.nodes", str(ladder.CHIP_NODES), "nodes a search (the chip's budget)")
+    for a, b in ladder.PAIRS:
+        r = ladder.run_pair(a, b, ladder.GAMES, ladder.CHIP_NODES, ladder.TT, 1, 2, args["micropython"])
+        yield ("ladder.L%d_L%d_wins" % (a, b), "%.1f" % (100.0 * r["w"] / r["games"]),
+               "%% of %d games (%d lost, %d drawn)" % (r["games"], r["l"], r["d"]))
+
+
+RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_cpython, runner_ladder]
+
+
+def ladder_target(figs):
+    if "ladder.skipped" in figs:
+        return "ladder skipped", None
+    wins = [(k, float(v)) for k, v in sorted(figs.items()) if k.startswith("ladder.L")]
+    worst = min(wins, key=lambda kv: kv[1])
+    return ("worst %s %.1f%%" % (worst[0][7:].replace("_wins", "").replace("_", " vs "), worst[1]),
+            worst[1] >= 60.0)
 
 
 def pico_target(check):
@@ -256,6 +284,8 @@ TARGETS = [
         pico_target(lambda f: ("%.1f KB" % (int(f["pico.heap_free_after_startup"]) / 1024.0),
                                int(f["pico.heap_free_after_startup"]) >= 150 * 1024)),
     ),
+    ("each level wins >= 60% of its games against the one below at the chip's node budget (host, issue 15)",
+     ladder_target),
 ]
 
 

@@ -37,14 +37,21 @@ UPPER = const(2)  # score <= stored
 
 MASK30 = const(0x3FFFFFFF)
 
-# level: (max depth, share of the time budget in 1/8, root noise in points,
-# chance in 1/256 of playing a random move instead)
+# level: (max depth, share of the time budget in 1/8 (and of a node cap),
+# root noise in points, chance in 1/256 of playing a random move instead).
+# Measured at the chip's budget (about 2 000 nodes a move: bench/ladder.py,
+# docs/performance.md "The level ladder on the chip") each level wins at
+# least 60% of its games against the one below. Level 4 was "two plies, no
+# noise" and won only 56.5% against level 3 there (the noise of level 3
+# hardly matters at two plies); now it is level 5's search in half the
+# time (about 2.5 plies on the chip against level 5's 2.85), which holds
+# the 60% both ways from 1 500 to 2 700 nodes a move.
 LEVELS = (
     (1, 8, 0, 0),  # (0: not a level; set_level clamps to 1..5)
     (1, 8, 700, 64),  # 1: one ply, much noise, a random move one time in four
     (1, 8, 150, 8),  # 2: one ply (and the Triad replies), some noise
     (2, 8, 120, 0),  # 3: two plies, some noise
-    (2, 8, 0, 0),  # 4: two plies
+    (MAX_PLY - 8, 4, 0, 0),  # 4: as deep as half the time allows
     (MAX_PLY - 8, 8, 0, 0),  # 5: as deep as the time allows
 )
 
@@ -499,10 +506,17 @@ class Engine:
         p.score[1] = pos.score[1]
         p.note2_triads = pos.note2_triads
         self.now_ms = now_ms
-        budget = (budget_ms * self.time_share) >> 3
+        share = self.time_share
+        budget = (budget_ms * share) >> 3
         if budget < 1:
             budget = 1
         self.deadline = ticks_add(now_ms(), budget)
+        if share < 8 and max_nodes:
+            # A level's share of the budget applies to a node cap as well
+            # (host matches at the chip's node budget).
+            max_nodes = (max_nodes * share) >> 3
+            if max_nodes < 1:
+                max_nodes = 1
         self.max_nodes = max_nodes
         self.stop = False
         self.nodes = 0
