@@ -10,7 +10,6 @@ from triad.board.scan import MatrixScanner, Buttons
 from triad.board.controller import Controller
 from triad.board.thinker import ASKED
 from triad.board.protocol import Protocol
-from triad.board.lessons import Lessons
 from triad.board.store import GameStore, Settings
 from triad import games
 
@@ -20,6 +19,7 @@ from triad import games
 # that starts the next game where the board alternates it.
 SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3}
 MENU_BUTTON = 3  # index in BUTTON_NAMES (confirm, new, hint, menu)
+_MENU_SHORT = MENU_BUTTON * 2  # a short menu press (board.scan's event code)
 
 
 class App:
@@ -87,7 +87,7 @@ class App:
         self.protocol.attach(ctl)
         # The teaching mode (board/lessons.py): short menu in set-up, or the
         # serial line's `lesson <n>`.
-        self.lessons = Lessons(ctl, self.protocol)
+        self.lessons = _LessonsOnDemand(ctl, self.protocol)
         self.protocol.lessons = self.lessons
         sides = len(game.SIDES)
         ctl.next_start = self.settings.get("next_start") % sides
@@ -213,6 +213,37 @@ class App:
 def _copy_if_changed(src, dst):
     # Not dst[:] = src: that allocates a slice object on the board's MicroPython.
     return copy_if_changed(src, dst, len(src))
+
+
+class _LessonsOnDemand:
+    """The teaching mode, imported when first asked for (a short menu in
+    set-up, or the serial line): its code stays out of RAM until then."""
+
+    def __init__(self, ctl, events):
+        self._args = (ctl, events)
+        self._real = None
+
+    @property
+    def active(self):
+        return self._real is not None and self._real.active
+
+    def button(self, ev, now):
+        if self._real is not None:
+            return self._real.button(ev, now)
+        if ev < 0 or ev != _MENU_SHORT or self._args[0].state != 0:
+            return ev  # (0: SETUP) only a short menu in set-up starts a lesson
+        return self._load().button(ev, now)
+
+    def _load(self):
+        if self._real is None:
+            from triad.board.lessons import Lessons
+
+            self._real = Lessons(*self._args)
+        return self._real
+
+    def __getattr__(self, name):
+        real = self._load()
+        return getattr(real, name)
 
 
 def _roll():

@@ -122,6 +122,15 @@ class Controller:
         self.live = False  # the game goes on (it has moves to match)
         self.fp = array("i", bytes(4 * MAX_STEPS))
         self.step = bytearray(MAX_STEPS)  # which footprint steps are done
+        self.last_on_site = bytearray(MAX_STEPS)  # 1: no later step acts on its site
+        self.site_stamp = bytearray(256)  # per site: the move (stamp) that saw it last
+        self._stamp = 0
+        self._ver = 0  # the position's version, for the kept move list
+        self._c_site = -1
+        self._c_kept = -1
+        self._c_em = 0
+        self._c_ver = -1
+        self._c_n = 0
         self.roles = bytearray(8)  # the outcomes of a hidden step (CHOOSE)
         self.status_roles = bytearray(16)  # the game's own status LEDs (lights)
         self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place
@@ -273,6 +282,7 @@ class Controller:
         pos = self.pos
         g.expected(pos, self.expected)
         self.live = g.outcome(pos) < 0 and not self.draw
+        self._ver = (self._ver + 1) & 0xFFFF  # the position changed: no kept move list
         self.note2 = bool(g.notice(pos)) if g.notice else False
         _zero(self.idle, self.n)
         if self._idle_hints is not None and self.live:
@@ -293,9 +303,24 @@ class Controller:
             src[s] = 1 if self.expected[s] and self._first_site_moves(s) else 0
 
     def _first_site_moves(self, site):
-        """Into buf: the allowed legal moves whose first step is at site; the count."""
+        """Into buf: the allowed legal moves whose first step is at site; the
+        count. The last answer is kept: a lift asks for the same site's
+        moves three times (is it a source, its destinations, the match)."""
         if not self.live:
             return 0
+        em = self.engine_move
+        if (site == self._c_site and self.kept == self._c_kept and em == self._c_em
+                and self._ver == self._c_ver):
+            return self._c_n
+        n = self._gen_site(site)
+        self._c_site = site
+        self._c_kept = self.kept
+        self._c_em = em
+        self._c_ver = self._ver
+        self._c_n = n
+        return n
+
+    def _gen_site(self, site):
         buf = self.buf
         em = self.engine_move
         if em:
@@ -567,6 +592,20 @@ class Controller:
                 wild = _free_extra(occ, exp, vis, fp, nf - 1, n)
                 if wild >= 0:
                     fp[nf - 1] = (fp[nf - 1] & ~255) | wild
+            # Which steps are the last on their site, in one backward pass.
+            lastp = self.last_on_site
+            stamp = self._stamp + 1
+            if stamp > 255:
+                _zero(self.site_stamp, 256)
+                stamp = 1
+            self._stamp = stamp
+            ss = self.site_stamp
+            j = nf - 1
+            while j >= 0:
+                s = fp[j] & 255
+                lastp[j] = 1 if ss[s] != stamp else 0
+                ss[s] = stamp
+                j -= 1
             lifted_before = True
             j = 0
             while j < nf:
@@ -579,7 +618,7 @@ class Controller:
                     done = occ[s] == 1 and lifted_before
                 else:
                     if act == LIFT:
-                        done = occ[s] == 0 or (vis[s] != 0 and _later(fp, nf, j, s))
+                        done = occ[s] == 0 or (vis[s] != 0 and not lastp[j])
                     else:
                         done = vis[s] != 0
                     lifted_before = done
@@ -600,7 +639,7 @@ class Controller:
                 act = (e >> 8) & 3
                 if s == WILD:
                     net += 1  # a drop still to come
-                elif not _later(fp, nf, j, s):
+                elif lastp[j]:
                     # The states this site passes through (bit 0 empty, bit 1
                     # occupied) at done steps; after the move: its last step's.
                     reach = 0
@@ -1074,16 +1113,6 @@ def _forfeit(fp, nf, step, occ):
             return k
         j += 1
     return -1
-
-
-def _later(fp, nf, j, s):
-    """True when a step after j acts on site s too."""
-    t = j + 1
-    while t < nf:
-        if fp[t] & 255 == s:
-            return True
-        t += 1
-    return False
 
 
 def _finish_text(g, pos, m, fp):
