@@ -1,6 +1,7 @@
 # The host tools for any game behind the face (issue 12: --game NAME), and
 # the command-line defects of issue 16 item 9.
 import os
+from array import array
 import signal
 import subprocess
 import sys
@@ -298,7 +299,8 @@ def _fake_game():
     g.ROLE_RGB = g.SIDE_RGB
     g.new_game = lambda roll, first: (g.START.replace(" r ", " %s " % g.SIDES[first]), "-")
     g.apply_setting = lambda p, name, value: None
-    g.quick_move = lambda p, buf: buf[0] if gen(p, buf) else 0
+    scratch = array("i", bytes(4 * 64))
+    g.quick_move = lambda p: scratch[0] if gen(p, scratch) else 0
     return g
 
 
