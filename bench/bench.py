@@ -94,6 +94,9 @@ def runner_micropython(args):
     # this is a speed figure, not a memory one.
     for fig in parse(run([mp, "-X", "heapsize=1M", "bench/cornelson_bench.py"] + extra), "mp."):
         yield fig
+    # Browne's plain perft builds a board per turn: the same room.
+    for fig in parse(run([mp, "-X", "heapsize=1M", "bench/browne_bench.py"] + extra), "mp."):
+        yield fig
 
 
 def runner_cpython(args):
@@ -228,6 +231,10 @@ TARGETS = [
     (
         "Cornelson rules core >= 30x the plain perft (mp, geometric mean of three positions, same trees)",
         lambda f: (f["mp.cornelson_perft_ratio"] + " x", float(f["mp.cornelson_perft_ratio"]) >= 30),
+    ),
+    (
+        "Browne rules core >= 30x the plain perft (mp, geometric mean of its positions)",
+        lambda f: (f["mp.browne_perft_ratio"] + " x", float(f["mp.browne_perft_ratio"]) >= 30),
     ),
     (
         "lifted die: destinations + LED frame < 1 ms (mp, worst die)",
