@@ -78,3 +78,30 @@ def test_led_scaling_equals_the_plain_formula():
                 for k in range(3):
                     want[p * bpp + order[k]] = (frame[s + k] * scale) // 255
             assert buf == want, (order, scale)
+
+
+def test_the_matchers_site_scans_equal_their_plain_meaning():
+    rng = Lcg(9)
+    for k in range(300):
+        n = 36 + rng.next(80)
+        occ = bytearray(n)
+        exp = bytearray(n)
+        vis = bytearray(n)
+        for i in range(n):
+            occ[i] = exp[i] = rng.next(2)
+            if rng.next(20) == 0:
+                occ[i] ^= 1
+            if rng.next(25) == 0:
+                vis[i] = 1
+        marked = [i for i in range(n) if vis[i]]
+        assert C._only_one(vis, n) == (marked[0] if len(marked) == 1 else -1), (k, marked)
+        i = 0
+        want = [j for j in range(n) if occ[j] != exp[j] or vis[j]]
+        got = []
+        while True:
+            i = C._next_changed(occ, exp, vis, i, n)
+            if i >= n:
+                break
+            got.append(i)
+            i += 1
+        assert got == want, k

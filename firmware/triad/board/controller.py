@@ -546,40 +546,46 @@ class Controller:
         if blocked < 0 and self.blocked >= 0 and not self.note2:
             _zero(self.sources, n)
         self.blocked = blocked
-        if lifted != self.dest_from:
-            self._compute_dest(lifted)
+        # The lifted piece's destinations are found in the loop below, from
+        # the footprints it reads anyway (its site's moves are among them).
+        new_dest = lifted != self.dest_from
+        if new_dest:
+            _zero(self.dest, n)
+            self.dest_from = lifted
+        dest = self.dest
         self.lifted = lifted
-        # The one site visited this turn, or -1 (none, or several).
-        only_visited = -1
-        i = 0
-        while i < n:
-            if vis[i]:
-                if only_visited >= 0:
-                    only_visited = -1
-                    break
-                only_visited = i
-            i += 1
+        only_visited = _only_one(vis, n)  # the one site visited this turn, or -1
         buf = self.buf
         cut = self._gen_cut is not None
         lm = self._lift_marks
         # A move under way has its first step done, so its first site differs
         # from the game or was visited: only those sites' moves are matched.
         site = 0
+        cur = -1
         end = 0
         k = 0
         while True:
             if k >= end:
-                while site < n and occ[site] == exp[site] and not vis[site]:
-                    site += 1
+                site = _next_changed(occ, exp, vis, site, n)
                 if site >= n:
                     break
                 end = self._first_site_moves(site)
+                cur = site
                 site += 1
                 k = 0
                 continue
             m = buf[k]
             k += 1
             nf = g.footprint(pos, m, fp)
+            if new_dest and cur == lifted:
+                # Where the lifted piece may go: its first placement's role.
+                j = 1
+                while j < nf:
+                    e = fp[j]
+                    if (e >> 8) & 3 == PLACE and e & 255 != WILD:
+                        dest[e & 255] = e >> 10
+                        break
+                    j += 1
             # Which steps are done, in a person's order: a placement counts
             # only once the lift before it is done (a stray object is not "the
             # piece placed early"); otherwise any order (jewels, captures).
@@ -797,31 +803,6 @@ class Controller:
             if roles[j] == role:
                 return roles[(j + 1) % n]
         return roles[0] if n else 0
-
-    def _compute_dest(self, site):
-        """The lifted piece's legal next sites, each in the role it will show."""
-        dest = self.dest
-        _zero(dest, self.n)
-        self.dest_from = site
-        if site < 0:
-            return
-        g = self.game
-        fp = self.fp
-        end = self._first_site_moves(site)
-        k = 0
-        while k < end:
-            m = self.buf[k]
-            k += 1
-            nf = g.footprint(self.pos, m, fp)
-            if fp[0] & 255 != site:
-                continue
-            j = 1
-            while j < nf:
-                e = fp[j]
-                if (e >> 8) & 3 == PLACE and e & 255 != WILD:
-                    dest[e & 255] = e >> 10
-                    break
-                j += 1
 
     def _announce_finish(self):
         g = self.game
@@ -1169,3 +1150,31 @@ def diff_py(occ, exp, n):
                 nextra = min(255, nextra + 1)
                 extra = i + 1
     return nmiss | (nextra << 8) | (miss << 16) | (extra << 23)
+
+
+@micropython.viper
+def _only_one(vis, n: int) -> int:
+    """The one marked site, or -1 when none or several are."""
+    v = ptr8(vis)
+    found = -1
+    i = 0
+    while i < n:
+        if v[i]:
+            if found >= 0:
+                return -1
+            found = i
+        i += 1
+    return found
+
+
+@micropython.viper
+def _next_changed(occ, exp, vis, i: int, n: int) -> int:
+    """The first site from i that differs from the game or was visited (n: none)."""
+    o = ptr8(occ)
+    e = ptr8(exp)
+    v = ptr8(vis)
+    while i < n:
+        if o[i] != e[i] or v[i]:
+            return i
+        i += 1
+    return n
