@@ -39,7 +39,10 @@ FW_MODULES = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, "tests", "fw")
 def test_dual_runtime_suite_under_32_bit(module):
     # One process per module, as the board runs one game at a time: three
     # games' tables and buffers together do not fit the port's heap.
-    r = run("tests/mp_run.py", "=" + module)
+    # A roomy heap: this run is about 31-bit ints and the RP2040's object
+    # sizes (the heap targets are make bench's); LittleFS's RAM disk and a
+    # 150-move save must fit beside the module.
+    r = run("-X", "heapsize=4M", "tests/mp_run.py", "=" + module)
     last = r.stdout.strip().splitlines()[-1]
     assert r.returncode == 0 and last.endswith(" 0 failed") and not last.startswith("0 passed"), (
         r.stdout[-4000:] + r.stderr)

@@ -330,8 +330,9 @@ class Controller:
                 return 0
             buf[0] = em
             return 1
-        if self.kept >= 0:
-            return self._gen_cut(self.pos, buf, 0, site, self.kept)
+        cut = self._gen_cut
+        if self.kept >= 0 and cut is not None:
+            return cut(self.pos, buf, 0, site, self.kept)
         return self._gen(self.pos, buf, 0, site)
 
     def _new_turn(self):

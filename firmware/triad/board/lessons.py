@@ -43,7 +43,7 @@ class Lessons:
         self.events = events
         self.active = False
         self.n = 0  # the lesson running, 1-based (0: none)
-        self.items = None  # the game's lessons while they run
+        self.items = _unset()  # the game's lessons while they run
         self.lit = bytearray(ctl.n)
         self.wrong = 0  # wrong tries in this lesson
         self.celebrating = False
@@ -255,3 +255,8 @@ def _set(frame, slot, rgb):
     frame[j] = rgb[0]
     frame[j + 1] = rgb[1]
     frame[j + 2] = rgb[2]
+
+
+def _unset():
+    # None, typed as anything: the attribute is set later (mypy, untyped def).
+    return None

@@ -42,7 +42,7 @@ class Protocol:
         self.games = ()  # the board's games (App sets them)
         self.choose_game = None  # App.choose_game: switch to another game
         self._notice = False
-        self.lessons = None  # board/lessons.py (App sets it): the teaching mode
+        self.lessons = _unset()  # board/lessons.py (App sets it): the teaching mode
         if controller is not None:
             self.attach(controller)
 
@@ -329,3 +329,8 @@ class Protocol:
 
 def _or(words):
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
+def _unset():
+    # None, typed as anything: the attribute is set later (mypy, untyped def).
+    return None
