@@ -615,9 +615,11 @@ def test_lesson_from_the_page(page, server):
     page.click('#lesson-list button[data-lesson="1"]')
     wait_text(page, "#lesson-now", "Lesson 1 of ")
     wait_text(page, "#lesson-now", "shows 2")
+    # (The board may have been in play already: wait for the lesson's position.)
+    page.wait_for_function("t => document.querySelector('#pos').value === t",
+                           arg="w1....w1/....../....../..b1.../....../...... b 0 0")
     wait_state(page, "play")
     assert "shows 2" in page.inner_text("#msg")
-    assert page.input_value("#pos") == "w1....w1/....../....../..b1.../....../...... b 0 0"
     drag(page, "c3", "f3", steps=16)  # three cells: it shows 3, wrong
     wait_text(page, "#lesson-now", "Not this one (c3f3)")
     page.click("#lesson-dice")  # the dice as the board shows them again
