@@ -129,4 +129,8 @@ def test_the_page_is_told_when_a_move_is_not_saved_and_when_it_is_again(tmp_path
         while ws.frame().get("unsaved") and time.monotonic() < deadline + 10:
             time.sleep(0.1)
         assert ws.frame().get("unsaved") is None
-        assert "c1c4" in ws.sim.moves()
+        # (The page's own poller asks the board; its answer names the move.)
+        while "c1c4" not in ws.fw.get("moves", []) and time.monotonic() < deadline + 20:
+            ws._poll_now.set()
+            time.sleep(0.1)
+        assert "c1c4" in ws.fw.get("moves", [])

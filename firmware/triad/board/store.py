@@ -153,7 +153,14 @@ class OsFs:
         except OSError:
             return None
         try:
-            return f.read(limit)
+            # MicroPython's read(n) takes n bytes of heap before it reads: ask
+            # for the file's size, not the limit (64 KB would not fit a
+            # fragmented board heap to read a 500-byte save).
+            try:
+                size = os.stat(path)[6]
+            except OSError:
+                size = limit
+            return f.read(min(limit, size + 1))
         finally:
             f.close()
 
