@@ -112,7 +112,6 @@ class Controller:
         # forfeit rule 3.1); kept is their count for this turn, -1 none.
         self._gen_cut = getattr(game, "gen_cut", None)
         self.kept = -1
-        self.removable = self.nxt  # a name the lights and tests read in FINISH
         # The moves of one site at a time (gen's sel): the whole list of a
         # game with drops (Browne's) would not fit the RP2040's heap.
         # Games with free drops match their turns open-ended (the drop a
