@@ -105,3 +105,76 @@ def test_the_matchers_site_scans_equal_their_plain_meaning():
             got.append(i)
             i += 1
         assert got == want, k
+
+
+def _plain(module, name):
+    """The function `name` of module's source compiled as plain Python
+    (its @micropython.viper line dropped, the pointer casts identities):
+    the meaning the viper machine code must have."""
+    path = module.__file__
+    if path.endswith(".mpy") or path.endswith(".pyc"):
+        path = path[: path.rfind(".")] + ".py"
+    with open(path) as f:
+        src = f.read()
+    start = src.index("\ndef " + name + "(")
+    end = src.find("\n\n\n", start)
+    text = src[start + 1 : end if end > 0 else len(src)]
+    ns = {}
+    # The module's private consts (_LIFT, _W_STEP, ...): MicroPython folds
+    # them into the code and keeps no global, so they are read from the text.
+    for line in src.split("\n"):
+        if line.startswith("_") and " = const(" in line:
+            k = line[: line.index(" ")]
+            ns[k] = int(line[line.index("const(") + 6 : line.index(")")])
+    ns["ptr8"] = ns["ptr32"] = lambda x: x
+    ns["int"] = int
+    exec(text, ns)
+    return ns[name]
+
+
+def _random_footprint(rng, fp, n):
+    nf = rng.next(7) + 1
+    for j in range(nf):
+        s = rng.next(n)
+        act = rng.next(3)
+        role = rng.next(4) + (16 if rng.next(2) else 0)
+        fp[j] = s | (act << 8) | (role << 10)
+    if rng.next(4) == 0:
+        fp[nf - 1] = 255 | (1 << 8) | (17 << 10)  # a free drop
+    return nf
+
+
+def test_matcher_equals_its_plain_meaning():
+    # The per-move matcher (_match, _light_next, _free_extra) runs as viper
+    # on the board; its plain source must say the same on random
+    # footprints, boards, visits and picked outcomes.
+    from array import array
+
+    match_py = _plain(C, "_match")
+    light_py = _plain(C, "_light_next")
+    free_py = _plain(C, "_free_extra")
+    rng = Lcg(11)
+    n = 12
+    fp = array("i", bytes(4 * 32))
+    for k in range(600):
+        nf = _random_footprint(rng, fp, n)
+        occ = bytearray(n)
+        exp = bytearray(n)
+        vis = bytearray(n)
+        for i in range(n):
+            exp[i] = rng.next(2)
+            occ[i] = exp[i] if rng.next(3) else exp[i] ^ 1
+            vis[i] = 1 if occ[i] != exp[i] or rng.next(6) == 0 else 0
+        fixed = rng.next(n) if rng.next(3) == 0 else 255
+        fixed |= (rng.next(4) + 16) << 8
+        assert C._free_extra(occ, exp, vis, fp, nf - 1, n) == free_py(occ, exp, vis, fp, nf - 1, n), k
+        w1 = bytearray(C.WORK_SIZE)
+        w2 = bytearray(C.WORK_SIZE)
+        got = C._match(fp, nf, occ, exp, vis, w1, fixed)
+        want = match_py(fp, nf, occ, exp, vis, w2, fixed)
+        assert got == want, (k, got, want)
+        assert w1 == w2, (k, list(fp)[:nf], w1, w2)
+        nxt1 = bytearray(n)
+        nxt2 = bytearray(n)
+        assert C._light_next(fp, nf, w1, occ, exp, nxt1, n) == light_py(fp, nf, w2, occ, exp, nxt2, n), k
+        assert nxt1 == nxt2 and w1 == w2, (k, nxt1, nxt2)

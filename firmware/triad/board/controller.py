@@ -12,7 +12,7 @@
 # the player can recover from by putting the pieces where the lights say.
 from array import array
 
-from triad.compat import const, micropython, ptr8, ticks_add, ticks_diff
+from triad.compat import const, micropython, ptr8, ptr32, ticks_add, ticks_diff
 from triad.games import LIFT, PLACE, TOUCH, DRAW, WILD, ROLE_SOURCE
 from triad.board import lights
 from triad.board.fastbytes import zero as _zero, copy_if_changed as _copy_if_changed
@@ -29,6 +29,27 @@ THINK_BUDGET_MS = const(2500)  # engine time for the board's own move
 OPPONENT_OFF = const(-1)
 FLUSH_MS = const(2000)  # how often an unsaved game is written again
 MAX_STEPS = const(32)  # the longest footprint of any game
+# The matcher's scratch bytes (self.work): per footprint step "done" and
+# "last on its site", then one move's figures, then the pieces in the hand.
+_W_STEP = const(0)
+_W_LAST = const(32)  # MAX_STEPS
+_R_FIRST = const(64)  # the first step not done
+_R_NET = const(65)  # sites the move changes
+_R_FINAL = const(66)  # ... of which already show their final state
+_R_HIDDEN = const(67)  # traceless steps done
+_R_OK = const(68)  # 1: every traceless step was done
+_R_PLACED = const(69)  # 1: a placement is done
+_W_HAND = const(70)  # sites of the pieces in the hand (up to MAX_STEPS)
+WORK_SIZE = const(102)
+# Footprint acts for the viper code (viper cannot read imported names):
+# the values of triad.games' LIFT, PLACE, TOUCH and WILD, checked below.
+_LIFT = const(0)
+_PLACE = const(1)
+_TOUCH = const(2)
+_WILD = const(255)
+_ROLE_SOURCE = const(1)
+if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE) != (LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE):
+    raise ImportError("controller: the footprint constants disagree with triad.games")
 
 # States
 SETUP = const(0)  # waiting for the pieces of a fresh start position
@@ -120,10 +141,10 @@ class Controller:
         self.buf = array("i", bytes(4 * getattr(game, "MAX_SEL_OPEN", game.MAX_SEL_MOVES)))
         self.live = False  # the game goes on (it has moves to match)
         self.fp = array("i", bytes(4 * MAX_STEPS))
-        self.step = bytearray(MAX_STEPS)  # which footprint steps are done
-        self.last_on_site = bytearray(MAX_STEPS)  # 1: no later step acts on its site
-        self.site_stamp = bytearray(256)  # per site: the move (stamp) that saw it last
-        self._stamp = 0
+        # The matcher's scratch (see _match): which steps are done, which
+        # are the last on their site, the figures of one move, the pieces
+        # in the hand.
+        self.work = bytearray(WORK_SIZE)
         self._ver = 0  # the position's version, for the kept move list
         self._c_site = -1
         self._c_kept = -1
@@ -530,6 +551,9 @@ class Controller:
         progress = True
         choice = -1
         fixed = self.choice_fixed
+        # The picked outcome, for the matcher: its site (255: none) and role.
+        fixed_word = (fixed & 255) | (self.fixed_role << 8)
+        work = self.work
         # The one missing piece, when it is a source of legal moves: "lifted".
         lifted = -1
         blocked = -1
@@ -586,11 +610,6 @@ class Controller:
                         dest[e & 255] = e >> 10
                         break
                     j += 1
-            # Which steps are done, in a person's order: a placement counts
-            # only once the lift before it is done (a stray object is not "the
-            # piece placed early"); otherwise any order (jewels, captures).
-            step = self.step
-            first_undone = nf
             wild = -1
             if nf and fp[nf - 1] & 255 == WILD:
                 # "Any empty site" (a drop): bind it to where a piece now
@@ -598,102 +617,34 @@ class Controller:
                 wild = _free_extra(occ, exp, vis, fp, nf - 1, n)
                 if wild >= 0:
                     fp[nf - 1] = (fp[nf - 1] & ~255) | wild
-            # Which steps are the last on their site, in one backward pass.
-            lastp = self.last_on_site
-            stamp = self._stamp + 1
-            if stamp > 255:
-                _zero(self.site_stamp, 256)
-                stamp = 1
-            self._stamp = stamp
-            ss = self.site_stamp
-            j = nf - 1
-            while j >= 0:
-                s = fp[j] & 255
-                lastp[j] = 1 if ss[s] != stamp else 0
-                ss[s] = stamp
-                j -= 1
-            lifted_before = True
-            j = 0
-            while j < nf:
-                e = fp[j]
-                s = e & 255
-                act = (e >> 8) & 3
-                if s == WILD:
-                    done = False
-                elif act == PLACE:
-                    done = occ[s] == 1 and lifted_before
-                else:
-                    if act == LIFT:
-                        done = occ[s] == 0 or (vis[s] != 0 and not lastp[j])
-                    else:
-                        done = vis[s] != 0
-                    lifted_before = done
-                step[j] = 1 if done else 0
-                if not done and first_undone == nf:
-                    first_undone = j
-                j += 1
-            hit = 0  # differing sites this move explains (at a done step)
-            net = 0  # sites this move changes
-            at_final = 0  # ... that already show their final state
-            hidden = 0  # steps that leave no trace, done
-            ok = True  # every traceless step was done
-            placed = False
-            j = 0
-            while j < nf:
-                e = fp[j]
-                s = e & 255
-                act = (e >> 8) & 3
-                if s == WILD:
-                    net += 1  # a drop still to come
-                elif lastp[j]:
-                    # The states this site passes through (bit 0 empty, bit 1
-                    # occupied) at done steps; after the move: its last step's.
-                    reach = 0
-                    t = 0
-                    while t <= j:
-                        f = fp[t]
-                        if f & 255 == s and (step[t] or (f >> 8) & 3 != PLACE):
-                            a = (f >> 8) & 3
-                            reach |= 3 if a == TOUCH else (1 << a)
-                        t += 1
-                    final = exp[s] if act == TOUCH else act
-                    o = occ[s]
-                    if o != exp[s] and (reach >> o) & 1:
-                        hit += 1
-                    if final != exp[s]:
-                        net += 1
-                        if o == final:
-                            at_final += 1
-                    elif vis[s] and o == exp[s]:
-                        hidden += 1
-                    else:
-                        ok = False
-                    if act == TOUCH and fixed == s and (e >> 10) != self.fixed_role:
-                        hit = -1000  # another outcome than the one picked
-                if act == PLACE and step[j]:
-                    placed = True
-                j += 1
+            # Which steps are done, and how the move explains the board
+            # (viper: this runs for every candidate move on a changed tick).
+            hit = _match(fp, nf, occ, exp, vis, work, fixed_word)
             if hit != n_diff:
                 continue
             n_cand += 1
             # A turn that begins in place (a die turned where it stands) has
             # begun only when that piece alone was lifted and put back.
-            touched = (fp[0] >> 8) & 3 == TOUCH and step[0] and only_visited == fp[0] & 255
-            if (fp[0] >> 8) & 3 == TOUCH and not touched:
-                continue  # its piece went elsewhere too: not this turn
-            if hit == 0 and hidden == 0 and not touched:
-                continue  # consistent only because nothing has happened
+            if (fp[0] >> 8) & 3 == TOUCH:
+                touched = work[0] and only_visited == fp[0] & 255
+                if not touched:
+                    continue  # its piece went elsewhere too: not this turn
+            else:
+                touched = False
+                if hit == 0 and not work[_R_HIDDEN]:
+                    continue  # consistent only because nothing has happened
             n_started += 1
             self.cand = m
+            placed = work[_R_PLACED]
             if not placed and not touched:
                 progress = False
-            if ok and at_final == net and net == n_diff:
+            if work[_R_OK] and work[_R_FINAL] == work[_R_NET] == n_diff:
                 n_full += 1
                 self.full = g.bind(pos, m, wild) if wild >= 0 else m
             if touched and choice < 0:
                 choice = fp[0] & 255
             if cut and self.kept < 0 and not self.engine_move:
-                kept = _forfeit(fp, nf, step, occ)
+                kept = _forfeit(fp, nf, work, occ)
                 if kept >= 0:
                     # A piece lifted with a TOUCH before it still owed: the
                     # game's rule (Cornelson 3.1) keeps only the TOUCHes
@@ -701,50 +652,16 @@ class Controller:
                     self.kept = kept
                     self.seen[0] = 255
                     self.events.event("forfeit", g.SITE_NAMES[fp[0] & 255] + " " + str(kept))
-            # Light the next steps: the first one not done, and with a lift
-            # the other lifts before the next placement (any order); of
-            # TOUCHes in a row only the first (a chain swapped in order).
-            j = first_undone
-            while j < nf:
-                e = fp[j]
-                if (e >> 8) & 3 == PLACE and j > first_undone:
-                    break
-                if e & 255 == WILD:
-                    _fill_empty(nxt, exp, occ, e >> 10, n)
-                elif not step[j]:
-                    nxt[e & 255] = e >> 10
-                    if (e >> 8) & 3 == TOUCH:
-                        break
-                if (e >> 8) & 3 == PLACE:
-                    break
-                j += 1
-            # Pieces moved in any order (Cornelson's jewels): once no TOUCH
-            # is owed, every piece still to lift shows; a piece in the hand
-            # (its LIFT done, the PLACE after it not) shows its
-            # destinations, with the game's marks for it (the Barriers in a
-            # jewel's way), whatever the order the footprint lists.
-            owed = False
-            j = first_undone
-            while j < nf:
-                e = fp[j]
-                a = (e >> 8) & 3
-                if step[j] or e & 255 == WILD:
-                    pass
-                elif a == TOUCH:
-                    owed = True
-                elif a == LIFT:
-                    if (e >> 10) == ROLE_SOURCE and not owed:
-                        nxt[e & 255] = ROLE_SOURCE
-                elif j > 0 and step[j - 1]:
-                    f = fp[j - 1]
-                    if (f >> 8) & 3 == LIFT and (f >> 10) == ROLE_SOURCE and not occ[f & 255]:
-                        nxt[e & 255] = e >> 10
-                        if lm is not None:
-                            t = lm(pos, m, f & 255, self.lm)
-                            while t > 0:
-                                t -= 1
-                                nxt[self.lm[t] & 255] = self.lm[t] >> 10
-                j += 1
+            # The next steps to light (viper); a piece in the hand may ask
+            # for the game's marks too (the Barriers in a jewel's way).
+            t = _light_next(fp, nf, work, occ, exp, nxt, n)
+            if lm is not None:
+                while t > 0:
+                    t -= 1
+                    u = lm(pos, m, work[_W_HAND + t], self.lm)
+                    while u > 0:
+                        u -= 1
+                        nxt[self.lm[u] & 255] = self.lm[u] >> 10
             if placed and g.marks:
                 nm = g.marks(pos, m, fp)
                 t = 0
@@ -1020,22 +937,27 @@ class Controller:
         lights.render(self, frame, now, occ)
 
 
-def _free_extra(occ, exp, vis, fp, nf, n):
+@micropython.viper
+def _free_extra(occ, exp, vis, fp, nf: int, n: int) -> int:
     """Where a free drop went: a site that holds a piece although the first
     nf steps leave it empty (an empty cell, or one the move lifted, seen
     lifted), or -1."""
+    o = ptr8(occ)
+    x = ptr8(exp)
+    v = ptr8(vis)
+    f = ptr32(fp)
     i = 0
     while i < n:
-        if occ[i]:
-            after = exp[i]
+        if o[i]:
+            after = x[i]
             j = 0
             while j < nf:
-                e = fp[j]
+                e = f[j]
                 if e & 255 == i:
                     a = (e >> 8) & 3
-                    if a == LIFT:
-                        after = 0 if vis[i] else 1
-                    elif a == PLACE:
+                    if a == _LIFT:
+                        after = 0 if v[i] else 1
+                    elif a == _PLACE:
                         after = 1
                 j += 1
             if not after:
@@ -1044,12 +966,176 @@ def _free_extra(occ, exp, vis, fp, nf, n):
     return -1
 
 
-def _fill_empty(out, exp, occ, role, n):
-    i = 0
-    while i < n:
-        if not exp[i] and not occ[i]:
-            out[i] = role
-        i += 1
+@micropython.viper
+def _match(fp, nf: int, occ, exp, vis, work, fixed: int) -> int:
+    """One move's footprint against the sensed board. Into work: which
+    steps are done, in a person's order (a placement counts only once the
+    lift before it is done: a stray object is not "the piece placed
+    early"; lifts and touches in any order), which step is the last on its
+    site, and the figures at _R_*. Returns how many differing sites the
+    move explains at a done step (-1: it contradicts the outcome picked,
+    fixed = site | role << 8). Viper: the matcher runs this for every
+    candidate move on a tick that sees a change."""
+    f = ptr32(fp)
+    o = ptr8(occ)
+    x = ptr8(exp)
+    v = ptr8(vis)
+    w = ptr8(work)
+    j = 0
+    while j < nf:
+        s = f[j] & 255
+        last = 1
+        t = j + 1
+        while t < nf:
+            if f[t] & 255 == s:
+                last = 0
+                break
+            t += 1
+        w[_W_LAST + j] = last
+        j += 1
+    first = nf
+    lifted_before = 1
+    j = 0
+    while j < nf:
+        e = f[j]
+        s = e & 255
+        act = (e >> 8) & 3
+        done = 0
+        if s == _WILD:
+            done = 0
+        elif act == _PLACE:
+            if o[s] == 1 and lifted_before:
+                done = 1
+        else:
+            if act == _LIFT:
+                if o[s] == 0 or (v[s] != 0 and w[_W_LAST + j] == 0):
+                    done = 1
+            elif v[s] != 0:
+                done = 1
+            lifted_before = done
+        w[_W_STEP + j] = done
+        if done == 0 and first == nf:
+            first = j
+        j += 1
+    fsite = fixed & 255
+    frole = fixed >> 8
+    hit = 0
+    net = 0
+    at_final = 0
+    hidden = 0
+    ok = 1
+    placed = 0
+    bad = 0
+    j = 0
+    while j < nf:
+        e = f[j]
+        s = e & 255
+        act = (e >> 8) & 3
+        if s == _WILD:
+            net += 1  # a drop still to come
+        elif w[_W_LAST + j]:
+            # The states this site passes through (bit 0 empty, bit 1
+            # occupied) at done steps; after the move: its last step's.
+            reach = 0
+            t = 0
+            while t <= j:
+                g = f[t]
+                if g & 255 == s:
+                    a = (g >> 8) & 3
+                    if w[_W_STEP + t] or a != _PLACE:
+                        if a == _TOUCH:
+                            reach |= 3
+                        else:
+                            reach |= 1 << a
+                t += 1
+            final = act
+            if act == _TOUCH:
+                final = x[s]
+            oo = o[s]
+            if oo != x[s] and (reach >> oo) & 1:
+                hit += 1
+            if final != x[s]:
+                net += 1
+                if oo == final:
+                    at_final += 1
+            elif v[s] and oo == x[s]:
+                hidden += 1
+            else:
+                ok = 0
+            if act == _TOUCH and fsite == s and (e >> 10) != frole:
+                bad = 1  # another outcome than the one picked
+        if act == _PLACE and w[_W_STEP + j]:
+            placed = 1
+        j += 1
+    w[_R_FIRST] = first
+    w[_R_NET] = net
+    w[_R_FINAL] = at_final
+    w[_R_HIDDEN] = hidden
+    w[_R_OK] = ok
+    w[_R_PLACED] = placed
+    if bad:
+        return -1
+    return hit
+
+
+@micropython.viper
+def _light_next(fp, nf: int, work, occ, exp, nxt, n: int) -> int:
+    """Lights in nxt (a role per site) the steps a matched move still
+    needs: the first one not done, and with a lift the other lifts before
+    the next placement (any order); of TOUCHes in a row only the first (a
+    chain swapped in order); a drop's every empty site. Then, for pieces
+    moved in any order (Cornelson's jewels): once no TOUCH is owed, every
+    piece still to lift; a piece in the hand (its LIFT done, the PLACE after
+    it not) shows its destination and is listed at work[_W_HAND...] for the
+    game's marks. Returns how many pieces are in the hand."""
+    f = ptr32(fp)
+    w = ptr8(work)
+    o = ptr8(occ)
+    x = ptr8(exp)
+    out = ptr8(nxt)
+    first = int(w[_R_FIRST])
+    j = first
+    while j < nf:
+        e = f[j]
+        act = (e >> 8) & 3
+        if act == _PLACE and j > first:
+            break
+        if e & 255 == _WILD:
+            role = e >> 10
+            i = 0
+            while i < n:
+                if not x[i] and not o[i]:
+                    out[i] = role
+                i += 1
+        elif not w[_W_STEP + j]:
+            out[e & 255] = e >> 10
+            if act == _TOUCH:
+                break
+        if act == _PLACE:
+            break
+        j += 1
+    hand = 0
+    owed = 0
+    j = first
+    while j < nf:
+        e = f[j]
+        a = (e >> 8) & 3
+        if w[_W_STEP + j] or e & 255 == _WILD:
+            pass
+        elif a == _TOUCH:
+            owed = 1
+        elif a == _LIFT:
+            if (e >> 10) == _ROLE_SOURCE and not owed:
+                out[e & 255] = _ROLE_SOURCE
+        elif j > 0 and w[_W_STEP + j - 1]:
+            g = f[j - 1]
+            if (g >> 8) & 3 == _LIFT and (g >> 10) == _ROLE_SOURCE and not o[g & 255]:
+                out[e & 255] = e >> 10
+                if hand < 32:
+                    w[_W_HAND + hand] = g & 255
+                    hand += 1
+        j += 1
+    return hand
 
 
 def seats_word(sides, seats):
