@@ -153,6 +153,9 @@ class Controller:
         self._c_n = 0
         self.roles = bytearray(8)  # the outcomes of a hidden step (CHOOSE)
         self.status_roles = bytearray(16)  # the game's own status LEDs (lights)
+        # The status LEDs as last drawn, and what they were drawn for (lights).
+        self.status_frame = bytearray(3 * board.N_STATUS)
+        self.status_key = -1
         self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place
         # The win sweep's phase per site: diagonal bands across the drawing.
         self.sweep = bytearray(n)
@@ -606,12 +609,12 @@ class Controller:
                 j = 1
                 while j < nf:
                     e = fp[j]
-                    if (e >> 8) & 3 == PLACE and e & 255 != WILD:
+                    if (e >> 8) & 3 == _PLACE and e & 255 != _WILD:
                         dest[e & 255] = e >> 10
                         break
                     j += 1
             wild = -1
-            if nf and fp[nf - 1] & 255 == WILD:
+            if nf and fp[nf - 1] & 255 == _WILD:
                 # "Any empty site" (a drop): bind it to where a piece now
                 # stands that the other steps leave empty, if any.
                 wild = _free_extra(occ, exp, vis, fp, nf - 1, n)
@@ -625,7 +628,7 @@ class Controller:
             n_cand += 1
             # A turn that begins in place (a die turned where it stands) has
             # begun only when that piece alone was lifted and put back.
-            if (fp[0] >> 8) & 3 == TOUCH:
+            if (fp[0] >> 8) & 3 == _TOUCH:
                 touched = work[0] and only_visited == fp[0] & 255
                 if not touched:
                     continue  # its piece went elsewhere too: not this turn

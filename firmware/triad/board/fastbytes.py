@@ -54,3 +54,37 @@ def mark_differences(a, b, out, n: int):
         if x[i] != y[i]:
             o[i] = 1
         i += 1
+
+
+@micropython.viper
+def move(src, so: int, dst, do: int, n: int):
+    """dst[do:do + n] = src[so:so + n], without a slice object."""
+    s = ptr8(src)
+    d = ptr8(dst)
+    i = 0
+    while i < n:
+        d[do + i] = s[so + i]
+        i += 1
+
+
+@micropython.viper
+def next_diff(a, b, i: int, n: int) -> int:
+    """The first index from i where a and b differ (n: none)."""
+    x = ptr8(a)
+    y = ptr8(b)
+    while i < n:
+        if x[i] != y[i]:
+            return i
+        i += 1
+    return n
+
+
+@micropython.viper
+def next_set(a, i: int, n: int) -> int:
+    """The first index from i where a is not zero (n: none)."""
+    x = ptr8(a)
+    while i < n:
+        if x[i]:
+            return i
+        i += 1
+    return n

@@ -4,7 +4,8 @@
 # an owner's colour); this module knows the board's own colours (palette)
 # and where each side's status LEDs are (the board description).
 from triad.compat import ticks_diff
-from triad.board.fastbytes import zero as _clear, differs as _differs
+from triad.board.fastbytes import zero as _clear, move as _move
+from triad.board.fastbytes import next_diff as _next_diff, next_set as _next_set
 from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD
 from triad.board import palette as pal
 
@@ -59,7 +60,8 @@ def render(ctl, frame, now, occ):
     lifted = ctl.lifted
     dest = ctl.dest
     err = ctl.error_at >= 0
-    if st == _PLAY and lifted < 0 and not ctl.n_started and not ctl.engine_move and not ctl.plays(pos.side):
+    if (ctl._idle_hints is not None and st == _PLAY and lifted < 0 and not ctl.n_started
+            and not ctl.engine_move and not ctl.plays(pos.side)):
         # The untouched board: the game's guidance for the turn's first
         # step (Cornelson: where a gem may go, and where it would capture).
         idle = ctl.idle
@@ -68,32 +70,38 @@ def render(ctl, frame, now, occ):
                 _set(frame, i, colour(g, idle[i]))
     # Differences between the board and the game (nothing is drawn when
     # there are none, except the set-up's pieces).
-    if st == _SETUP or _differs(occ, exp, n):
-        for i in range(n):
-            o = occ[i]
-            e = exp[i]
-            if o == e:
-                if st == _SETUP and e:
+    if st == _SETUP:
+        # The set-up's pieces already in place show their roles.
+        i = _next_set(exp, 0, n)
+        while i < n:
+            if occ[i]:
+                _set(frame, i, colour(g, g.shows(pos, i)))
+            i = _next_set(exp, i + 1, n)
+    i = _next_diff(occ, exp, 0, n)
+    while i < n:
+        # (only where the board and the game differ: viper finds them)
+        e = exp[i]
+        if e:
+            if st == _PLAY and i == lifted:
+                _set(frame, i, pal.SOURCE)
+            elif st == _SETUP:
+                # Where a piece still has to go: its role, blinking.
+                if slow:
                     _set(frame, i, colour(g, g.shows(pos, i)))
-                continue
-            if e:
-                if st == _PLAY and i == lifted:
-                    _set(frame, i, pal.SOURCE)
-                elif st == _SETUP:
-                    # Where a piece still has to go: its role, blinking.
-                    if slow:
-                        _set(frame, i, colour(g, g.shows(pos, i)))
-                elif slow:
-                    _set(frame, i, pal.MISSING)
-            else:
-                if st == _PLAY and lifted >= 0 and dest[i] and not err:
-                    _set(frame, i, colour(g, dest[i]))
-                elif fast:
-                    _set(frame, i, pal.ERROR)
-    if st == _PLAY and lifted >= 0 and not err:
-        for i in range(n):
-            if dest[i] and not occ[i]:
+            elif slow:
+                _set(frame, i, pal.MISSING)
+        else:
+            if st == _PLAY and lifted >= 0 and dest[i] and not err:
                 _set(frame, i, colour(g, dest[i]))
+            elif fast:
+                _set(frame, i, pal.ERROR)
+        i = _next_diff(occ, exp, i + 1, n)
+    if st == _PLAY and lifted >= 0 and not err:
+        i = _next_set(dest, 0, n)
+        while i < n:
+            if not occ[i]:
+                _set(frame, i, colour(g, dest[i]))
+            i = _next_set(dest, i + 1, n)
     if st == _PLAY and ctl.error_from >= 0 and fast:
         _set(frame, ctl.error_from, pal.SOURCE)
     if st == _CHOOSE and slow:
@@ -200,6 +208,24 @@ def _render_win(ctl, frame, now):
 
 
 def _status(ctl, frame, now):
+    # The status LEDs change with the position (its version), the end of
+    # the game and the unsaved blink only: drawn again then, else copied
+    # from the last drawing (they cost as much as the rest of the frame).
+    phase = 0
+    if ctl.unsaved:
+        phase = 1 + ((now // pal.SLOW_BLINK_MS) & 1)
+    key = ctl._ver | ((1 if ctl.state == _OVER else 0) << 16) | (phase << 17)
+    buf = ctl.status_frame
+    at = 3 * ctl.status_base
+    if key == ctl.status_key:
+        _move(buf, 0, frame, at, len(buf))
+        return
+    _draw_status(ctl, frame, now)
+    _move(frame, at, buf, 0, len(buf))
+    ctl.status_key = key
+
+
+def _draw_status(ctl, frame, now):
     b = ctl.board
     g = ctl.game
     base = ctl.status_base
