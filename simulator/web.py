@@ -84,6 +84,8 @@ def _palette():
         ("triad", pal.TRIAD),
         ("last", pal.LAST_MOVE),
         ("hint", pal.HINT),
+        ("think", pal.THINK),
+        ("level", pal.LEVEL),
         ("status", pal.STATUS_ON),
         ("turn", pal.TURN),
         ("win-b", pal.WIN[0]),

@@ -28,10 +28,12 @@
     ["#ffffff", "blink-slow", "missing: a " + PIECE + " belongs here (slow white blink)"],
     ["#00ff28", "pulse", LAYOUT.labels.length ? "Triad: its cells pulse green; your dice in it may be taken off" : "scoring line: its sites pulse green"],
     ["#3a3a3a", "", "last move: faint white where it was lifted and put down"],
-    ["#00c8c8", "", "hint: the " + PIECE + " to move steady cyan, its destination in its light (4 s)"],
-    ["#00c8c8", "blink-slow", "the board's move: its " + PIECE + " blinks cyan, the destination blinks in its light"],
-    ["#00c8c8", "", "thinking: the centre sites glow cyan while the board chooses"],
-    ["#00c8c8", "", "level: that many sites of the level row glow cyan for 2 s"],
+    // The board's own displays differ in motion as well as colour (steady,
+    // breathing, circling, a gauge), for players who cannot tell hues apart.
+    ["#00c8c8", "", "hint: the " + PIECE + " to move is steady cyan, its destination steady in its light (4 s)"],
+    [SIDES_CSS[0], "breathe", "the board's move: its " + PIECE + " breathes in the board's side colour, the destination breathes in its light in turn; carry it out for the board"],
+    ["rgb(80,100,255)", "spin", "thinking: a blue light circles the centre while the board chooses"],
+    ["rgb(255,220,120)", "gauge", "level: a warm white gauge along the level row, as many sites bright as the level (2 s)"],
     [SIDES_CSS[0], "", "opponent set: the home row of the side the board plays, in its colour, for 2 s"],
     [SIDES_CSS[0], "sweep", "win: the winner's colour sweeps across the board"],
     [SIDES_CSS.join(","), "sweep-all", "draw: every side's colour sweeps in turn"],
@@ -235,6 +237,8 @@
     const s = document.createElement("span");
     const i = document.createElement("i");
     if (anim === "sweep-all") i.style.background = "linear-gradient(90deg," + c + ")";
+    else if (anim === "spin") i.style.background = "conic-gradient(" + c + " 0 25%, transparent 25% 100%)";
+    else if (anim === "gauge") i.style.background = "linear-gradient(90deg," + c + " 0 60%, rgba(255,220,120,.15) 60% 100%)";
     else { i.style.background = c; i.style.color = c; }
     if (anim) i.className = anim;
     s.append(i, document.createTextNode(t));
@@ -466,7 +470,7 @@
     const seats = f.opponent.split("").map((l) => SIDE_NAME[l]).join(" and ");
     let t = "The board plays " + seats + " at level " + (f.level || "?") + ".";
     if (f.state === "play" && f.opponent.includes(f.side)) {
-      t += f.engine_move ? " Its move: " + f.engine_move + " (" + f.engine_words + "). Carry it out for the board." : " It is thinking (the centre cells glow)…";
+      t += f.engine_move ? " Its move: " + f.engine_move + " (" + f.engine_words + "). Carry it out for the board." : " It is thinking (a blue light circles the centre)…";
     }
     return t;
   }

@@ -34,7 +34,7 @@ def value_role(v):
 
 # Sites the board uses for its own displays: the four centre cells while it
 # thinks, rank 3 to count the level, each side's home row.
-CENTRE = bytes((14, 15, 20, 21))
+CENTRE = bytes((14, 15, 21, 20))  # c3 d3 d4 c4: round the centre, as the thinking light circles
 LEVEL_SITES = bytes(range(12, 18))
 HOME = (bytes(range(0, 6)), bytes(range(30, 36)))
 
