@@ -91,9 +91,19 @@ def layout():
         "finish_event": getattr(GAME, "FINISH_EVENT", ""),
         "roles": [list(c) for c in GAME.ROLE_RGB] if getattr(GAME, "LABELS", None) else [],
         "phases": list(getattr(GAME, "PHASE_NAMES", ())),
+        # The board's sound cues (board/sound.py): the page plays the same
+        # tone patterns, {name: [hz, ms, ...]}; whether this board has a piezo.
+        "cues": _cues(),
+        "buzzer": getattr(DESC, "BUZZER_PIN", None) is not None,
         # The teaching mode's lessons (their goals; started by `lesson <n>`).
         "lessons": [item[0] for item in GAME.LESSONS()] if getattr(GAME, "LESSONS", None) else [],
     }
+
+
+def _cues():
+    from triad.board import sound
+
+    return {name: list(cue) for name, cue in sound.CUES}
 
 
 def _side_name(word):

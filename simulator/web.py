@@ -186,6 +186,8 @@ class WebSim:
 
     def _on_sim(self, kind, payload):
         # Called from the firmware thread: never block here.
+        if kind == "tone":
+            return  # the piezo (sim.tones): the page plays its cues from the events
         if kind == "serial":
             line = payload
             if line.startswith("evt "):

@@ -476,8 +476,14 @@
   }
 
   // ---- sound cues (off by default) -------------------------------------------------
+  // The board's own patterns (firmware board/sound.py, through /api/layout):
+  // the page sounds what the board's piezo sounds, [hz, seconds] a note, hz 0 a rest.
   let sound = false, audio = null, quietUntil = 0;
-  const CUES = { move: [[660, 0.09]], error: [[200, 0.18], [150, 0.18]], triad: [[523, 0.1], [659, 0.1], [784, 0.16]], end: [[784, 0.14], [659, 0.14], [523, 0.3]] };
+  const CUES = {};
+  for (const [name, flat] of Object.entries(LAYOUT.cues || {})) {
+    CUES[name] = [];
+    for (let k = 0; k + 1 < flat.length; k += 2) CUES[name].push([flat[k], flat[k + 1] / 1000]);
+  }
   const cues = [];
   function cue(name) {
     if (!sound || performance.now() < quietUntil) return;
@@ -485,7 +491,8 @@
     try {
       audio = audio || new (window.AudioContext || window.webkitAudioContext)();
       let t = audio.currentTime;
-      for (const [hz, len] of CUES[name]) {
+      for (const [hz, len] of CUES[name] || []) {
+        if (!hz) { t += len; continue; }  // a rest
         const o = audio.createOscillator(), g = audio.createGain();
         o.type = name === "error" ? "square" : "sine";
         o.frequency.value = hz;
@@ -503,6 +510,9 @@
     $("sound").setAttribute("aria-pressed", String(sound));
     $("sound").textContent = "sound: " + (sound ? "on" : "off");
     if (sound && audio && audio.state === "suspended") audio.resume();
+    // The board's own setting follows: its piezo (where it has one) sounds
+    // the same cues, and the setting is saved as on the real board.
+    act({ op: "serial", line: "set sound " + (sound ? "on" : "off") });
   });
   function cueFor(t) {
     const k = t.split(" ")[1];

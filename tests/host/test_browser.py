@@ -475,11 +475,14 @@ def test_sound_cues_off_by_default(page, server):
     assert page.evaluate("window.triadSim.cues.length") == 0
     page.click("#sound")
     assert page.get_attribute("#sound", "aria-pressed") == "true"
+    # The board's piezo follows the page's toggle (its setting `sound`).
+    wait_text(page, "#log", "ok set sound on")
     to = sorted(legal_targets(TRIAD_POS, "c4", plain=True))[0]
     drag(page, "c4", to)
     wait_text(page, "#moves", "c4" + to)
     page.wait_for_function("() => window.triadSim.cues.includes('move')")
     page.click("#sound")
+    wait_text(page, "#log", "ok set sound off")
 
 
 def test_rules_card(page, server):
