@@ -16,17 +16,28 @@
   const BUTTONS = ["confirm", "new", "hint", "menu"];
   const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7] };
   const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
-  // Every light the board shows, with its look (steady, blinking, pulsing,
-  // sweeping): [css colour, animation, words].
+  // What this game calls a piece (Nehren: a die), a scoring move, a site:
+  // the page's words come from the game, never a die where there are none.
+  const [PIECE, PIECES] = LAYOUT.piece || ["piece", "pieces"];
+  const SITE = LAYOUT.sites.every((s) => s.kind === "cell") ? "cell" : "spot";
+  const fillWords = (t) => t.replace(/\{pieces\}/g, PIECES).replace(/\{piece\}/g, PIECE)
+    .replace(/\{site\}/g, SITE).replace(/\{score\}/g, LAYOUT.score_word || "capture");
+  for (const el of document.querySelectorAll("[data-words]")) {
+    for (const a of ["title", "placeholder", "aria-label"]) if (el.hasAttribute(a)) el.setAttribute(a, fillWords(el.getAttribute(a)));
+    if (el.dataset.words === "text") el.innerHTML = fillWords(el.innerHTML);
+  }
+  if (LAYOUT.start) document.getElementById("load").placeholder = LAYOUT.start;
+  document.getElementById("hand-turn").hidden = !LAYOUT.labels.length;  // only pieces with a label turn
   const ROLE_LEGEND = (LAYOUT.roles || []).map((rgb, k) => ["rgb(" + rgb.join(",") + ")", "",
-    LAYOUT.labels.length ? "value " + LAYOUT.labels[k] + " (a lifted die's destination, shown in the value it will show)" : "a piece's own light"]);
-  const PIECE = LAYOUT.labels.length ? "die" : "piece";
+    LAYOUT.labels.length ? "value " + LAYOUT.labels[k] + " (a lifted " + PIECE + "'s destination, shown in the value it will show)" : "a piece's own light"]);
   const SIDES_CSS = LAYOUT.sides.map((s) => "rgb(" + s.rgb.join(",") + ")");
+  // Every light the board shows, with its look (steady, blinking, pulsing,
+  // breathing, circling, sweeping): [css colour, animation, words].
   const LEGEND = ROLE_LEGEND.concat([
     ["#a0a0a0", "", "lifted from: the site the " + PIECE + " came from (grey)"],
     ["#ff0000", "blink-fast", "wrong: a " + PIECE + " where it may not stand (fast red blink)"],
     ["#ffffff", "blink-slow", "missing: a " + PIECE + " belongs here (slow white blink)"],
-    ["#00ff28", "pulse", LAYOUT.labels.length ? "Triad: its cells pulse green; your dice in it may be taken off" : "scoring line: its sites pulse green"],
+  ]).concat(LAYOUT.marks_text ? [["#00ff28", "pulse", LAYOUT.marks_text]] : []).concat([
     ["#3a3a3a", "", "last move: faint white where it was lifted and put down"],
     // The board's own displays differ in motion as well as colour (steady,
     // breathing, circling, a gauge), for players who cannot tell hues apart.
@@ -41,7 +52,7 @@
     ["#00b428", "", "status: one green LED per point scored"],
     ["#ff0000", "blink-slow", "status: the turn LEDs blink red while a move is not saved"],
   ]).concat((LAYOUT.lessons || []).length ? [
-    ["rgb(150,110,255)", "pulse", "lesson: the lesson's " + PIECE + "s breathe lavender; a green sweep: the lesson is solved"],
+    ["rgb(150,110,255)", "pulse", "lesson: the lesson's " + PIECES + " breathe lavender; a green sweep: the lesson is solved"],
   ] : []);
   const STATE_TEXT_BOARD = {
     off: "The board is switched off. Power it on in the developer panel.",
@@ -273,8 +284,8 @@
     if (l.status === "done") return "All lessons solved. Well played! Pick one again, or leave the lessons to go back to your game.";
     const head = "Lesson " + l.n + " of " + LESSONS.length + ": " + l.goal;
     if (l.status === "solved") return head + " — Solved (" + l.move + ")! The next lesson follows in a moment.";
-    if (l.status === "wrong") return head + " — Not this one (" + l.move + "). Put the die back where the board shows it (blinking in its value), then try again.";
-    if (l.status === "hint") return head + " — The right move is lit: lift the cyan die and put it on the blinking cell (" + l.move + ").";
+    if (l.status === "wrong") return head + " — Not this one (" + l.move + "). Put the " + PIECE + " back where the board shows it (blinking in its light), then try again.";
+    if (l.status === "hint") return head + " — The right move is lit: lift the cyan " + PIECE + " and put it on the " + SITE + " lit in its light (" + l.move + ").";
     return head;
   }
   const LABELS = LAYOUT.labels.length ? LAYOUT.labels : [null];
@@ -368,7 +379,7 @@
         const m = document.createElement("div");
         m.className = "mini" + (i === selHand ? " sel" : "");
         m.dataset.hand = i;
-        m.title = "click to choose which die to put down next";
+        m.title = "click to choose which " + PIECE + " to put down next";
         m.appendChild(dieEl(d));
         m.addEventListener("click", () => { selHand = selHand === i ? null : i; hand.dataset.key = ""; render(frame); });
         hand.appendChild(m);
@@ -459,7 +470,10 @@
     if (f.state === "sync" && (miss.length || extra.length)) return "The board does not match the game yet: " + where() + ".";
     if (!f.fault || f.state === "over" || f.state === "setup" || f.state === "selftest") return "";
     const w = f.fault.split(" ");
-    if (w[0] === "illegal" && extra.includes(w[1])) return "Wrong cell: the die from " + w[3] + " may not stand on " + w[1] + ". Put it back on " + w[3] + " or on a lit cell.";
+    if (w[0] === "illegal" && extra.includes(w[1])) {
+      const kind = (SITES[INDEX[w[1]]] || {}).kind || SITE;
+      return "Wrong " + kind + ": the " + PIECE + " from " + w[3] + " may not stand on " + w[1] + ". Put it back on " + w[3] + " or on a lit " + kind + ".";
+    }
     if (w[0] === "removal" && miss.includes(w[1])) return "Not that one: " + w[1] + " is not a piece you may take off. Put it back, then take off one whose cell blinks.";
     if (w[0] === "mismatch" && (miss.length || extra.length)) return "The board does not match the game (a piece knocked off or a stray object?): " + where() + ". Nothing counts until it matches.";
     return "";

@@ -260,8 +260,12 @@ def label(pos, site):
 LABELS = (1, 2, 3)
 bind = None
 
-# Words for people (the simulator's page, the README): the rules card, the
-# reasons of a draw by DRAW_NAMES, the notice (Note 2).
+# Words for people (the simulator's page, the README): what a piece is
+# called, what a scoring move is, what the pulsing marks mean; the rules
+# card, the reasons of a draw by DRAW_NAMES, the notice (Note 2).
+PIECE_NAMES = ("die", "dice")
+SCORE_WORD = "Triad"
+MARKS_TEXT = "Triad: its cells pulse green; your dice in it may be taken off"
 RULES = """Each player has six dice showing 1, 2 or 3; Black starts.
 A turn: lift one of your dice, turn it to a different value and move it
 exactly that many cells (1 to 3) in a straight line: along a row, a column
