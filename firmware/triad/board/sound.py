@@ -33,12 +33,12 @@ class Sound:
     def __init__(self, buzzer):
         self.buzzer = buzzer  # None: the board has no piezo
         self.on = False
-        self.cue = None  # the pattern playing, or None
+        self.cue = _unset()  # the pattern playing, or None
         self.rank = 0
         self.step = 0  # index of its next (hz, ms) pair
         self.until = 0  # when the current step ends
         self.played = 0  # cues started (for tests and diagnostics)
-        self._ctl = None
+        self._ctl = _unset()
         self._moves = 0
         self._errors = 0
         self._state = -1
@@ -108,3 +108,8 @@ class Sound:
         self.buzzer.tone(cue[k])
         self.until = ticks_add(self.until, cue[k + 1])
         self.step = k + 2
+
+
+def _unset():
+    # None, typed as anything: the attribute is set later (mypy, untyped def).
+    return None

@@ -148,7 +148,7 @@ class Buzzer:
 
     def __init__(self, desc):
         self.pin = desc.BUZZER_PIN
-        self._pwm = None
+        self._pwm = _unset()  # machine.PWM while enabled, else None
         self.hz = 0  # what sounds now (0: silent)
 
     def enable(self, on):
@@ -185,6 +185,11 @@ class Hardware:
         # The optional piezo (BUZZER_PIN None or absent: no pin was free).
         pin = getattr(desc, "BUZZER_PIN", None)
         self.buzzer = Buzzer(desc) if pin is not None else None
+
+
+def _unset():
+    # None, typed as anything: the attribute is set later (mypy, untyped def).
+    return None
 
 
 @micropython.viper
