@@ -22,6 +22,9 @@ DESC = choice.description(os.environ["TRIAD_SIM_BOARD"]) if os.environ.get("TRIA
 GAME = games.load(DESC.GAMES[0])
 N_SITES = GAME.N_SITES
 _INDEX = {name: i for i, name in enumerate(GAME.SITE_NAMES)}
+# What the page and the log call a piece (Nehren: a die) and a scoring move.
+PIECE, PIECES = getattr(GAME, "PIECE_NAMES", None) or ("piece", "pieces")
+SCORE_WORD = getattr(GAME, "SCORE_WORD", None) or "capture"
 
 
 def site_index(name):
@@ -89,11 +92,26 @@ def layout():
         "rules": getattr(GAME, "RULES", "") or "",
         "notice_text": dict(getattr(GAME, "NOTICE_TEXT", None) or {}),
         "finish_event": getattr(GAME, "FINISH_EVENT", ""),
+        # Words for people, the game's own: never a die where there are none.
+        "piece": [PIECE, PIECES],
+        "score_word": SCORE_WORD,
+        "marks_text": getattr(GAME, "MARKS_TEXT", "") or "",
+        "start": GAME.START if isinstance(GAME.START, str) else GAME.format_position(GAME.START),
         "roles": [list(c) for c in GAME.ROLE_RGB] if getattr(GAME, "LABELS", None) else [],
         "phases": list(getattr(GAME, "PHASE_NAMES", ())),
+        # The board's sound cues (board/sound.py): the page plays the same
+        # tone patterns, {name: [hz, ms, ...]}; whether this board has a piezo.
+        "cues": _cues(),
+        "buzzer": getattr(DESC, "BUZZER_PIN", None) is not None,
         # The teaching mode's lessons (their goals; started by `lesson <n>`).
         "lessons": [item[0] for item in GAME.LESSONS()] if getattr(GAME, "LESSONS", None) else [],
     }
+
+
+def _cues():
+    from triad.board import sound
+
+    return {name: list(cue) for name, cue in sound.CUES}
 
 
 def _side_name(word):

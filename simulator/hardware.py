@@ -118,9 +118,10 @@ class PhysicalBoard:
             }
 
 
-def make_machine(board, desc, clock):
+def make_machine(board, desc, clock, on_tone=None):
     """A stand-in `machine` module wired like the board description: rows
-    driven low pull the columns of closed switches low through the diodes."""
+    driven low pull the columns of closed switches low through the diodes;
+    a PWM on the piezo's pin tells on_tone(hz) what it sounds (0: silence)."""
     m = types.ModuleType("machine")
     row_index = {p: r for r, p in enumerate(desc.ROW_PINS)}
     col_index = {p: c for c, p in enumerate(desc.COL_PINS)}
@@ -174,7 +175,43 @@ def make_machine(board, desc, clock):
         def off(self):
             self.value(0)
 
+    class PWM:
+        """The piezo's PWM slice (triad.drivers.rp2.Buzzer drives it): a
+        tone is its frequency while the duty is not 0."""
+
+        def __init__(self, pin, freq=0, duty_u16=0):
+            self.pin = pin
+            self.f = freq
+            self.duty = duty_u16
+            self.sounding = 0
+
+        def _tell(self):
+            hz = self.f if self.duty else 0
+            if hz != self.sounding:
+                self.sounding = hz
+                if on_tone is not None:
+                    on_tone(hz)
+
+        def freq(self, f=None):
+            if f is None:
+                return self.f
+            self.f = f
+            self._tell()
+            return None
+
+        def duty_u16(self, d=None):
+            if d is None:
+                return self.duty
+            self.duty = d
+            self._tell()
+            return None
+
+        def deinit(self):
+            self.duty = 0
+            self._tell()
+
     m.Pin = Pin
+    m.PWM = PWM
     m.freq = lambda *a: 125000000
     m.unique_id = lambda: b"SIMBOARD"
     return m

@@ -87,6 +87,7 @@ class Simulation:
         self.replies = []
         self.led_bytes = bytes(3 * len(self.desc.LED_CHAIN))
         self.led_writes = 0
+        self.tones = []  # (ms, hz) of every change of the piezo (hz 0: silent), kept for the last 500
         self.boots = 0
         self.crash = None
         self.thread = None
@@ -166,7 +167,7 @@ class Simulation:
         chosen.ACTIVE = self.desc
         chosen.__path__ = [os.path.join(FIRMWARE, "triad", "boards")]
         sys.modules["triad.boards"] = chosen
-        sys.modules["machine"] = make_machine(self.board, self.desc, self.clock)
+        sys.modules["machine"] = make_machine(self.board, self.desc, self.clock, self._on_tone)
         sys.modules["neopixel"] = make_neopixel(self._on_leds)
         sys.modules["triad.drivers.usb_serial"] = self._serial_module()
         sys.modules["triad.drivers.entropy"] = self._entropy_module()
@@ -285,6 +286,11 @@ class Simulation:
         self.led_bytes = data
         self.led_writes += 1
         self._notify("leds", None)
+
+    def _on_tone(self, hz):
+        self.tones.append((self.now_ms(), hz))
+        del self.tones[:-500]
+        self._notify("tone", hz)
 
     def leds(self):
         """The colour each frame slot's LED shows now (36 cells, then the

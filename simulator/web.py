@@ -29,7 +29,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from simulator.game import GAME, N_SITES, layout, parse_position, piece, result_words, move_words
+from simulator.game import GAME, N_SITES, PIECE, PIECES, layout, parse_position, piece, result_words, move_words
 from simulator.hardware import BUTTONS, Die, PhysicalBoard, SimError, cell_index, cell_name
 from simulator.sim import Simulation
 
@@ -84,6 +84,8 @@ def _palette():
         ("triad", pal.TRIAD),
         ("last", pal.LAST_MOVE),
         ("hint", pal.HINT),
+        ("think", pal.THINK),
+        ("level", pal.LEVEL),
         ("status", pal.STATUS_ON),
         ("turn", pal.TURN),
         ("win-b", pal.WIN[0]),
@@ -184,6 +186,8 @@ class WebSim:
 
     def _on_sim(self, kind, payload):
         # Called from the firmware thread: never block here.
+        if kind == "tone":
+            return  # the piezo (sim.tones): the page plays its cues from the events
         if kind == "serial":
             line = payload
             if line.startswith("evt "):
@@ -483,7 +487,7 @@ class WebSim:
                 i = int(a["hand"])
                 with board.lock:
                     if not 0 <= i < len(board.hand):
-                        raise SimError("no such die in the hand")
+                        raise SimError("no such %s in the hand" % PIECE)
                     die = board.hand[i]
                     sim.place(cell, die)
             else:
@@ -514,7 +518,7 @@ class WebSim:
             with board.lock:
                 d = board.hand[i]
                 if d.colour is None:
-                    raise SimError("that is not a die")
+                    raise SimError("that is not a %s" % PIECE)
                 labels = getattr(GAME, "LABELS", ())
                 if not labels:
                     raise SimError("this game's pieces carry no label")
@@ -525,7 +529,7 @@ class WebSim:
             with board.lock:
                 d = board.hand[i]
                 board.remove_from_hand(d)
-            self.add_log("· put a die from the hand back in the box")
+            self.add_log("· put a %s from the hand back in the box" % PIECE)
             return None
         if op == "setup":
             return self.place_setup_dice()
@@ -587,7 +591,7 @@ class WebSim:
                     cells[c] = Die(p[0], p[1])
                     placed.append(cell_name(c))
             sim.board.hand = []
-        self.add_log("· set-up dice placed on %s" % (" ".join(placed) or "(nothing missing)"))
+        self.add_log("· set-up %s placed on %s" % (PIECES, " ".join(placed) or "(nothing missing)"))
         return placed
 
     def load_position(self, text):

@@ -11,13 +11,15 @@ from triad.board.controller import Controller
 from triad.board.thinker import ASKED
 from triad.board.protocol import Protocol
 from triad.board.store import GameStore, Settings
+from triad.board.sound import Sound
 from triad import games
 
 # The board's own settings; each game adds its own (game.SETTINGS, e.g.
 # Nehren's note2_triads). opponent: the sides the board plays, one bit each
 # (0 nobody; for two sides 1 and 2 are the one-game firmware's values); level: the engine's strength 1..5; next_start: the side
-# that starts the next game where the board alternates it.
-SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3}
+# that starts the next game where the board alternates it; sound: the piezo's
+# cues (board/sound.py), off unless asked for.
+SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3, "sound": 0}
 MENU_BUTTON = 3  # index in BUTTON_NAMES (confirm, new, hint, menu)
 _MENU_SHORT = MENU_BUTTON * 2  # a short menu press (board.scan's event code)
 
@@ -41,6 +43,8 @@ class App:
         self.ticks_ms = ticks_ms or getattr(time, "ticks_ms", None)
         self.sleep_ms = sleep_ms or getattr(time, "sleep_ms", None)
         self.errors = 0
+        # The optional piezo's cues (hw.buzzer None: the board has none).
+        self.sound = Sound(getattr(hw, "buzzer", None))
         # Which of the board's games is played: kept in the board's own
         # settings; menu held at power-up steps to the next one.
         self.board_settings = Settings(root, {"game": 0}, fs, game="board")
@@ -96,6 +100,7 @@ class App:
         ctl.seats = self.settings.get("opponent") & ((1 << sides) - 1)
         ctl.level = min(5, max(1, self.settings.get("level")))
         self.hw.leds.set_brightness(self.settings.get("brightness"))
+        self.sound.set_on(self.settings.get("sound"))
         if not ctl.load_saved():
             if self.store.last_error:
                 # A saved game is on flash but could not be read (no RAM, a
@@ -137,6 +142,9 @@ class App:
         self.ctl.update(now, stable, self.scanner.stable_for(now), ev)
         if les.active:
             les.update(now)
+        snd = self.sound
+        if snd.on:
+            snd.update(self.ctl, now)
         self.ctl.render(self.frame, now, stable)
         if les.active:
             les.render(self.frame, now, stable)
@@ -168,6 +176,8 @@ class App:
             self.ctl.set_seats(value)
         elif name == "level":
             self.ctl.set_level(value)
+        elif name == "sound":
+            return 1 if self.sound.set_on(value) else 0  # off where there is no piezo
         return value
 
     def _safe_tick(self, now):

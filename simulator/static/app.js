@@ -16,22 +16,35 @@
   const BUTTONS = ["confirm", "new", "hint", "menu"];
   const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7] };
   const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
-  // Every light the board shows, with its look (steady, blinking, pulsing,
-  // sweeping): [css colour, animation, words].
+  // What this game calls a piece (Nehren: a die), a scoring move, a site:
+  // the page's words come from the game, never a die where there are none.
+  const [PIECE, PIECES] = LAYOUT.piece || ["piece", "pieces"];
+  const SITE = LAYOUT.sites.every((s) => s.kind === "cell") ? "cell" : "spot";
+  const fillWords = (t) => t.replace(/\{pieces\}/g, PIECES).replace(/\{piece\}/g, PIECE)
+    .replace(/\{site\}/g, SITE).replace(/\{score\}/g, LAYOUT.score_word || "capture");
+  for (const el of document.querySelectorAll("[data-words]")) {
+    for (const a of ["title", "placeholder", "aria-label"]) if (el.hasAttribute(a)) el.setAttribute(a, fillWords(el.getAttribute(a)));
+    if (el.dataset.words === "text") el.innerHTML = fillWords(el.innerHTML);
+  }
+  if (LAYOUT.start) document.getElementById("load").placeholder = LAYOUT.start;
+  document.getElementById("hand-turn").hidden = !LAYOUT.labels.length;  // only pieces with a label turn
   const ROLE_LEGEND = (LAYOUT.roles || []).map((rgb, k) => ["rgb(" + rgb.join(",") + ")", "",
-    LAYOUT.labels.length ? "value " + LAYOUT.labels[k] + " (a lifted die's destination, shown in the value it will show)" : "a piece's own light"]);
-  const PIECE = LAYOUT.labels.length ? "die" : "piece";
+    LAYOUT.labels.length ? "value " + LAYOUT.labels[k] + " (a lifted " + PIECE + "'s destination, shown in the value it will show)" : "a piece's own light"]);
   const SIDES_CSS = LAYOUT.sides.map((s) => "rgb(" + s.rgb.join(",") + ")");
+  // Every light the board shows, with its look (steady, blinking, pulsing,
+  // breathing, circling, sweeping): [css colour, animation, words].
   const LEGEND = ROLE_LEGEND.concat([
     ["#a0a0a0", "", "lifted from: the site the " + PIECE + " came from (grey)"],
     ["#ff0000", "blink-fast", "wrong: a " + PIECE + " where it may not stand (fast red blink)"],
     ["#ffffff", "blink-slow", "missing: a " + PIECE + " belongs here (slow white blink)"],
-    ["#00ff28", "pulse", LAYOUT.labels.length ? "Triad: its cells pulse green; your dice in it may be taken off" : "scoring line: its sites pulse green"],
+  ]).concat(LAYOUT.marks_text ? [["#00ff28", "pulse", LAYOUT.marks_text]] : []).concat([
     ["#3a3a3a", "", "last move: faint white where it was lifted and put down"],
-    ["#00c8c8", "", "hint: the " + PIECE + " to move steady cyan, its destination in its light (4 s)"],
-    ["#00c8c8", "blink-slow", "the board's move: its " + PIECE + " blinks cyan, the destination blinks in its light"],
-    ["#00c8c8", "", "thinking: the centre sites glow cyan while the board chooses"],
-    ["#00c8c8", "", "level: that many sites of the level row glow cyan for 2 s"],
+    // The board's own displays differ in motion as well as colour (steady,
+    // breathing, circling, a gauge), for players who cannot tell hues apart.
+    ["#00c8c8", "", "hint: the " + PIECE + " to move is steady cyan, its destination steady in its light (4 s)"],
+    [SIDES_CSS[0], "breathe", "the board's move: its " + PIECE + " breathes in the board's side colour, the destination breathes in its light in turn; carry it out for the board"],
+    ["rgb(80,100,255)", "spin", "thinking: a blue light circles the centre while the board chooses"],
+    ["rgb(255,220,120)", "gauge", "level: a warm white gauge along the level row, as many sites bright as the level (2 s)"],
     [SIDES_CSS[0], "", "opponent set: the home row of the side the board plays, in its colour, for 2 s"],
     [SIDES_CSS[0], "sweep", "win: the winner's colour sweeps across the board"],
     [SIDES_CSS.join(","), "sweep-all", "draw: every side's colour sweeps in turn"],
@@ -39,7 +52,7 @@
     ["#00b428", "", "status: one green LED per point scored"],
     ["#ff0000", "blink-slow", "status: the turn LEDs blink red while a move is not saved"],
   ]).concat((LAYOUT.lessons || []).length ? [
-    ["rgb(150,110,255)", "pulse", "lesson: the lesson's " + PIECE + "s breathe lavender; a green sweep: the lesson is solved"],
+    ["rgb(150,110,255)", "pulse", "lesson: the lesson's " + PIECES + " breathe lavender; a green sweep: the lesson is solved"],
   ] : []);
   const STATE_TEXT_BOARD = {
     off: "The board is switched off. Power it on in the developer panel.",
@@ -235,6 +248,8 @@
     const s = document.createElement("span");
     const i = document.createElement("i");
     if (anim === "sweep-all") i.style.background = "linear-gradient(90deg," + c + ")";
+    else if (anim === "spin") i.style.background = "conic-gradient(" + c + " 0 25%, transparent 25% 100%)";
+    else if (anim === "gauge") i.style.background = "linear-gradient(90deg," + c + " 0 60%, rgba(255,220,120,.15) 60% 100%)";
     else { i.style.background = c; i.style.color = c; }
     if (anim) i.className = anim;
     s.append(i, document.createTextNode(t));
@@ -269,8 +284,8 @@
     if (l.status === "done") return "All lessons solved. Well played! Pick one again, or leave the lessons to go back to your game.";
     const head = "Lesson " + l.n + " of " + LESSONS.length + ": " + l.goal;
     if (l.status === "solved") return head + " — Solved (" + l.move + ")! The next lesson follows in a moment.";
-    if (l.status === "wrong") return head + " — Not this one (" + l.move + "). Put the die back where the board shows it (blinking in its value), then try again.";
-    if (l.status === "hint") return head + " — The right move is lit: lift the cyan die and put it on the blinking cell (" + l.move + ").";
+    if (l.status === "wrong") return head + " — Not this one (" + l.move + "). Put the " + PIECE + " back where the board shows it (blinking in its light), then try again.";
+    if (l.status === "hint") return head + " — The right move is lit: lift the cyan " + PIECE + " and put it on the " + SITE + " lit in its light (" + l.move + ").";
     return head;
   }
   const LABELS = LAYOUT.labels.length ? LAYOUT.labels : [null];
@@ -364,7 +379,7 @@
         const m = document.createElement("div");
         m.className = "mini" + (i === selHand ? " sel" : "");
         m.dataset.hand = i;
-        m.title = "click to choose which die to put down next";
+        m.title = "click to choose which " + PIECE + " to put down next";
         m.appendChild(dieEl(d));
         m.addEventListener("click", () => { selHand = selHand === i ? null : i; hand.dataset.key = ""; render(frame); });
         hand.appendChild(m);
@@ -455,7 +470,10 @@
     if (f.state === "sync" && (miss.length || extra.length)) return "The board does not match the game yet: " + where() + ".";
     if (!f.fault || f.state === "over" || f.state === "setup" || f.state === "selftest") return "";
     const w = f.fault.split(" ");
-    if (w[0] === "illegal" && extra.includes(w[1])) return "Wrong cell: the die from " + w[3] + " may not stand on " + w[1] + ". Put it back on " + w[3] + " or on a lit cell.";
+    if (w[0] === "illegal" && extra.includes(w[1])) {
+      const kind = (SITES[INDEX[w[1]]] || {}).kind || SITE;
+      return "Wrong " + kind + ": the " + PIECE + " from " + w[3] + " may not stand on " + w[1] + ". Put it back on " + w[3] + " or on a lit " + kind + ".";
+    }
     if (w[0] === "removal" && miss.includes(w[1])) return "Not that one: " + w[1] + " is not a piece you may take off. Put it back, then take off one whose cell blinks.";
     if (w[0] === "mismatch" && (miss.length || extra.length)) return "The board does not match the game (a piece knocked off or a stray object?): " + where() + ". Nothing counts until it matches.";
     return "";
@@ -466,14 +484,20 @@
     const seats = f.opponent.split("").map((l) => SIDE_NAME[l]).join(" and ");
     let t = "The board plays " + seats + " at level " + (f.level || "?") + ".";
     if (f.state === "play" && f.opponent.includes(f.side)) {
-      t += f.engine_move ? " Its move: " + f.engine_move + " (" + f.engine_words + "). Carry it out for the board." : " It is thinking (the centre cells glow)…";
+      t += f.engine_move ? " Its move: " + f.engine_move + " (" + f.engine_words + "). Carry it out for the board." : " It is thinking (a blue light circles the centre)…";
     }
     return t;
   }
 
   // ---- sound cues (off by default) -------------------------------------------------
+  // The board's own patterns (firmware board/sound.py, through /api/layout):
+  // the page sounds what the board's piezo sounds, [hz, seconds] a note, hz 0 a rest.
   let sound = false, audio = null, quietUntil = 0;
-  const CUES = { move: [[660, 0.09]], error: [[200, 0.18], [150, 0.18]], triad: [[523, 0.1], [659, 0.1], [784, 0.16]], end: [[784, 0.14], [659, 0.14], [523, 0.3]] };
+  const CUES = {};
+  for (const [name, flat] of Object.entries(LAYOUT.cues || {})) {
+    CUES[name] = [];
+    for (let k = 0; k + 1 < flat.length; k += 2) CUES[name].push([flat[k], flat[k + 1] / 1000]);
+  }
   const cues = [];
   function cue(name) {
     if (!sound || performance.now() < quietUntil) return;
@@ -481,7 +505,8 @@
     try {
       audio = audio || new (window.AudioContext || window.webkitAudioContext)();
       let t = audio.currentTime;
-      for (const [hz, len] of CUES[name]) {
+      for (const [hz, len] of CUES[name] || []) {
+        if (!hz) { t += len; continue; }  // a rest
         const o = audio.createOscillator(), g = audio.createGain();
         o.type = name === "error" ? "square" : "sine";
         o.frequency.value = hz;
@@ -499,6 +524,9 @@
     $("sound").setAttribute("aria-pressed", String(sound));
     $("sound").textContent = "sound: " + (sound ? "on" : "off");
     if (sound && audio && audio.state === "suspended") audio.resume();
+    // The board's own setting follows: its piezo (where it has one) sounds
+    // the same cues, and the setting is saved as on the real board.
+    act({ op: "serial", line: "set sound " + (sound ? "on" : "off") });
   });
   function cueFor(t) {
     const k = t.split(" ")[1];

@@ -55,3 +55,19 @@ def test_buttons_and_timing():
 def test_power_budget_adds_up():
     assert d.LED_BUDGET_MA + d.BOARD_MA + d.N_LEDS * d.LED_IDLE_MA <= d.USB_BUDGET_MA
     assert 0 < d.BRIGHTNESS_DEFAULT <= d.BRIGHTNESS_MAX <= 255
+
+
+def test_buzzer_pin_is_free_on_every_board():
+    # The optional piezo (issue 16) takes a GPIO no other function uses, or
+    # None where the board has none left (tri_v1 uses all 26).
+    from triad.boards import hex_v1, tri_v1
+
+    for b in (d, hex_v1, tri_v1):
+        used = list(b.ROW_PINS) + list(b.COL_PINS) + list(b.BUTTON_PINS) + [b.LED_PIN]
+        p = b.BUZZER_PIN
+        if p is None:
+            free = [g for g in range(29) if g not in _RESERVED and g not in used]
+            assert free == [], (b.NAME, free)
+        else:
+            assert 0 <= p <= 28 and p not in _RESERVED and p not in used, (b.NAME, p)
+    assert d.BUZZER_PIN == 22 and hex_v1.BUZZER_PIN == 22 and tri_v1.BUZZER_PIN is None

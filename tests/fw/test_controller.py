@@ -292,7 +292,12 @@ def test_board_plays_white_and_shows_its_move():
     assert ("think", notation.format_move(m)) in rig.events.seen
     fr = notation.cell_name(m & 127)
     to = notation.cell_name((m >> 7) & 127)
-    assert pal.HINT in rig.leds_over(fr, 1500)  # the die to lift blinks
+    # The die to lift breathes in White's colour (never the hint's cyan).
+    seen = rig.leds_over(fr, 1500)
+    assert pal.HINT not in seen and len(seen) >= 8
+    white = GAME.SIDE_RGB[1]
+    shades = [tuple(v * k // 255 for v in white) for k in range(256)]
+    assert all(c in shades for c in seen)
     # Lifting another White die is refused while the board's move stands.
     other = "f1" if fr != "f1" else "a2"
     rig.lift(other, 1500)

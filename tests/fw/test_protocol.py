@@ -94,7 +94,7 @@ def test_status_reports_the_full_state_as_events_then_ok():
     assert "start " + POS in full
     assert "moves c4c2xb2" in full
     assert "nmoves 1" in full
-    assert "settings brightness=64 start=b note2-triads=off opponent=off level=3" in full
+    assert "settings brightness=64 start=b note2-triads=off opponent=off level=3 sound=off" in full
 
 
 def test_status_splits_long_move_lists():
@@ -119,7 +119,7 @@ def test_status_splits_long_move_lists():
 
 def test_settings_set_get_persist_and_apply():
     b = Board()
-    assert b.reply("get") == "ok get brightness=64 start=b note2-triads=off opponent=off level=3"
+    assert b.reply("get") == "ok get brightness=64 start=b note2-triads=off opponent=off level=3 sound=off"
     assert b.reply("set brightness 250") == "ok set brightness 192"
     assert b.applied == [("brightness", 250)]
     assert b.reply("get brightness") == "ok get brightness 192"

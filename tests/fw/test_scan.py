@@ -217,6 +217,12 @@ class World:
         self.buttons_down = bytearray(len(desc.BUTTON_PINS))
         self.multi_low = 0  # set if a column was read with two rows driven
         self.pulls = 0
+        self.pwms = []  # machine.PWM objects made (the piezo)
+        self.tones = [-1] * 256  # what the piezo sounded: hz, 0 for silence
+        self.ntones = 0
+
+    def sounded(self):
+        return self.tones[: self.ntones]
 
 
 def make_machine(world):
@@ -272,10 +278,42 @@ def make_machine(world):
                 world.multi_low = 1
             return level
 
+    class PWM:
+        """A PWM slice on a pin: what the piezo would sound is recorded in
+        world.tones as (hz, duty) on every change (hz 0: silent)."""
+
+        def __init__(self, pin):
+            self.pin = pin
+            self.f = 0
+            self.duty = 0
+            self.live = True
+            world.pwms.append(self)
+
+        def freq(self, f=None):
+            if f is None:
+                return self.f
+            self.f = f
+            return None
+
+        def duty_u16(self, d=None):
+            if d is None:
+                return self.duty
+            self.duty = d
+            # Into a preallocated log: this runs in the tick, under heap_lock.
+            k = world.ntones
+            if k < len(world.tones):
+                world.tones[k] = self.f if d else 0
+                world.ntones = k + 1
+            return None
+
+        def deinit(self):
+            self.live = False
+
     class machine:
         pass
 
     machine.Pin = Pin
+    machine.PWM = PWM
     return machine
 
 

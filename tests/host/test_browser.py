@@ -10,6 +10,7 @@ the palette name of the colour the firmware wrote, and data-rgb), the move
 list, the score, whose turn it is.
 """
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -475,11 +476,14 @@ def test_sound_cues_off_by_default(page, server):
     assert page.evaluate("window.triadSim.cues.length") == 0
     page.click("#sound")
     assert page.get_attribute("#sound", "aria-pressed") == "true"
+    # The board's piezo follows the page's toggle (its setting `sound`).
+    wait_text(page, "#log", "ok set sound on")
     to = sorted(legal_targets(TRIAD_POS, "c4", plain=True))[0]
     drag(page, "c4", to)
     wait_text(page, "#moves", "c4" + to)
     page.wait_for_function("() => window.triadSim.cues.includes('move')")
     page.click("#sound")
+    wait_text(page, "#log", "ok set sound off")
 
 
 def test_rules_card(page, server):
@@ -699,3 +703,84 @@ def test_a_three_player_game_of_browne_to_its_end(browser):
     finally:
         pg.close()
         sim.stop()
+
+
+_DICE_WORDS = re.compile(r"\b(die|dice|die's)\b", re.I)
+
+# Every word the page shows a person, rendered or in a tooltip/placeholder,
+# with every <details> card opened (hidden cards stay out: lessons).
+_PAGE_WORDS = """() => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const tips = [...document.querySelectorAll('[title],[placeholder],[aria-label]')]
+    .filter(e => !e.closest('[hidden]'))
+    .map(e => [e.getAttribute('title'), e.getAttribute('placeholder'), e.getAttribute('aria-label')].filter(Boolean).join(' | '));
+  return document.body.innerText + '\\n' + tips.join('\\n');
+}"""
+
+
+def _a_wrong_site(game):
+    """(a piece of the side to move that some move lifts, an empty site no
+    move lifting it puts it on)."""
+    from array import array
+
+    from triad.games import LIFT, PLACE, load as load_game
+
+    G = load_game(game)
+    pos = G.parse_position(G.START)
+    buf = array("i", [0] * G.MAX_MOVES)
+    fp = array("i", [0] * 64)
+    src, places = -1, set()
+    for k in range(G.gen(pos, buf)):
+        lifted = False
+        for j in range(G.footprint(pos, buf[k], fp)):
+            s, act = fp[j] & 255, (fp[j] >> 8) & 3
+            if act == LIFT and not lifted and G.owner(pos, s) == pos.side and src in (-1, s):
+                src, lifted = s, True
+            elif act == PLACE and lifted:
+                places.add(s)  # where the lifted piece goes
+                break
+    exp = bytearray(G.N_SITES)
+    G.expected(pos, exp)
+    wrong = [i for i in range(G.N_SITES) if not exp[i] and i not in places]
+    return G.SITE_NAMES[src], G.SITE_NAMES[wrong[len(wrong) // 2]]
+
+
+@pytest.mark.parametrize("game", ["browne", "cornelson"])
+def test_other_games_never_speak_of_dice(browser, game):
+    # Issue 16: the page's words come from the game (its face through
+    # /api/layout): a Browne or Cornelson player never reads about dice, in
+    # the headline, status text, legend, buttons' tips or the event log;
+    # neither before play, in play, nor when a piece stands where it may not.
+    sim = Spawned(game)
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        pg.set_default_timeout(30000)
+        pg.goto(sim.url)
+        pg.wait_for_selector("#conn[data-state=live]")
+        seen = [pg.evaluate(_PAGE_WORDS)]
+        pg.click("#setup-dice")
+        wait_state(pg, "play", timeout=30000)
+        seen.append(pg.evaluate(_PAGE_WORDS))
+        src, wrong = _a_wrong_site(game)
+        click(pg, src)  # into the hand
+        click(pg, wrong)  # put down where no move goes
+        pg.wait_for_selector("#msg.fault")
+        seen.append(pg.evaluate(_PAGE_WORDS))
+        if game == "browne":
+            assert "Wrong cell: the piece from " + src in pg.inner_text("#msg")
+        legend = pg.inner_text("#legend")
+        assert "the board's move" in legend and "Triad" not in legend and "scoring line" not in legend
+        assert "capture" in pg.get_attribute("#sound", "title")
+        for text in seen:
+            hits = sorted(set(m.group(0) for m in _DICE_WORDS.finditer(text)))
+            assert hits == [], [line for line in text.splitlines() if _DICE_WORDS.search(line)]
+    finally:
+        pg.close()
+        sim.stop()
+
+
+def test_nehren_keeps_its_dice(page, server):
+    # The game's own words: Nehren's page still speaks of dice and Triads.
+    text = page.evaluate(_PAGE_WORDS)
+    assert "Place set-up dice" in text and "Triad: its cells pulse green" in page.inner_text("#legend")
+    assert "a Triad" in page.get_attribute("#sound", "title")

@@ -713,3 +713,36 @@ def test_the_shared_code_passes_tests_fw_as_bytecode_only(tmp_path):
                        text=True, timeout=600, env=dict(os.environ, MICROPYPATH="%s:%s" % (tree, fw_tests)))
     last = r.stdout.strip().split("\n")[-1]
     assert r.returncode == 0 and last.endswith(" 0 failed"), r.stdout[-3000:] + r.stderr[-3000:]
+
+
+def test_the_piezo_through_pwmio(cp, monkeypatch):
+    # Issue 16: the optional piezo, as the rp2 driver's: PWMOut made only
+    # when the sound is switched on, a tone as frequency + half duty.
+    w, drv = cp
+    from triad import boards
+
+    made = []
+
+    class PWMOut:
+        def __init__(self, pin, frequency=500, duty_cycle=0, variable_frequency=False):
+            self.pin, self.frequency, self.duty_cycle = pin, frequency, duty_cycle
+            self.variable_frequency = variable_frequency
+            self.live = True
+            made.append(self)
+
+        def deinit(self):
+            self.live = False
+
+    monkeypatch.setitem(sys.modules, "pwmio", types.SimpleNamespace(PWMOut=PWMOut))
+    hw = drv.Hardware(boards.ACTIVE)
+    bz = hw.buzzer
+    assert bz is not None and made == []
+    bz.tone(880)  # off: nothing to drive
+    bz.enable(True)
+    assert len(made) == 1 and made[0].pin is sys.modules["board"].GP22 and made[0].variable_frequency
+    bz.tone(880)
+    assert (made[0].frequency, made[0].duty_cycle) == (880, 32768)
+    bz.tone(0)
+    assert made[0].duty_cycle == 0 and made[0].frequency == 880
+    bz.enable(False)
+    assert not made[0].live

@@ -76,7 +76,7 @@ def test_real_commands_and_replies(board):
     assert link.send("state") == "ok state play " + POS
     assert link.send("set brightness 300").startswith("err value")
     assert link.send("set brightness 20") == "ok set brightness 20"
-    assert link.send("get") == "ok get brightness=20 start=w note2-triads=on opponent=off level=3"
+    assert link.send("get") == "ok get brightness=20 start=w note2-triads=on opponent=off level=3 sound=off"
     assert link.send("frobnicate") == "err unknown-command frobnicate"
     st = link.status()
     assert st["state"] == "play" and st["position"] == POS and st["settings"]["brightness"] == "20"

@@ -108,16 +108,17 @@ def render(ctl, frame, now, occ):
         _set(frame, ctl.choice_site, colour(g, ctl.choice_role))
     em = ctl.engine_move
     if st == _PLAY and em and lifted < 0 and not err:
-        # The board's move: the piece to lift blinks, its destination shows
-        # the role it takes there.
-        _render_move(ctl, frame, em, slow, True)
+        # The board's move, for a person to carry out: the piece to lift
+        # breathes in the board's side colour, its destination in the role
+        # it takes there, in counter-phase (the light flows from one to the
+        # other). A hint is steady: the two never look alike.
+        _render_move(ctl, frame, em, breath(now))
     if st == _PLAY and (ctl.thinking or ctl.hinting):
-        for s in g.CENTRE:
-            _set(frame, s, pal.HINT)
+        _render_think(g.CENTRE, frame, now)
     if ctl.banner and ticks_diff(ctl.banner_until, now) > 0:
         _render_banner(ctl, frame)
     if st == _PLAY and ctl.hint_move and ticks_diff(ctl.hint_until, now) > 0:
-        _render_move(ctl, frame, ctl.hint_move, slow, False)
+        _render_move(ctl, frame, ctl.hint_move, 0)
     if st == _PLAY and ctl.blocked >= 0 and slow:
         # A piece of the mover's that has no move: the ones that have one pulse.
         src = ctl.sources
@@ -132,8 +133,11 @@ def render(ctl, frame, now, occ):
                 _set(frame, i, pal.SOURCE)
 
 
-def _render_move(ctl, frame, m, slow, blink_source):
-    """A move's first lift (HINT) and first placement (its role)."""
+def _render_move(ctl, frame, m, level):
+    """A move's first lift and first placement. level 0: a hint (the piece
+    steady cyan, its destination steady in its role); else the board's own
+    move at that breathing level (the piece in the mover's side colour, the
+    destination in its role at the opposite level)."""
     g = ctl.game
     fp = ctl.fp
     nf = g.footprint(ctl.pos, m, fp)
@@ -144,14 +148,46 @@ def _render_move(ctl, frame, m, slow, blink_source):
         s = e & 255
         if src < 0 and act != 1:
             src = s
-            if slow or not blink_source:
+            if level:
+                _set_dim(frame, s, g.SIDE_RGB[ctl.pos.side], level)
+                if act == 2:
+                    return  # turned in place: the value is picked on the buttons
+            else:
                 _set(frame, s, pal.HINT)
-            if act == 2 and blink_source:
-                return  # turned in place: the value is picked on the buttons
         elif act == 1:
-            if slow or blink_source:
+            if level:
+                _set_dim(frame, s, colour(g, e >> 10), _BREATH_LOW + _BREATH_HIGH - level)
+            else:
                 _set(frame, s, colour(g, e >> 10))
             return
+
+
+_BREATH_LOW = 48
+_BREATH_HIGH = 48 + 15 * 13
+
+
+def breath(now):
+    """A breathing level, _BREATH_LOW.._BREATH_HIGH and back in 32 steps of
+    BREATHE_STEP_MS (a triangle wave)."""
+    k = (now // pal.BREATHE_STEP_MS) & 31
+    if k > 15:
+        k = 31 - k
+    return _BREATH_LOW + k * 13
+
+
+def _render_think(sites, frame, now):
+    """The board thinks: one light circles the sites (in their order), a
+    faint one behind it; a ring of one or two still has three steps, so it
+    pulses rather than stands."""
+    k = len(sites)
+    ring = k if k > 2 else 3
+    head = (now // pal.THINK_STEP_MS) % ring
+    tail = (head + ring - 1) % ring
+    for i in range(k):
+        if i == head:
+            _set(frame, sites[i], pal.THINK)
+        elif i == tail:
+            _set_dim(frame, sites[i], pal.THINK, 64)
 
 
 def _render_banner(ctl, frame):
@@ -163,9 +199,12 @@ def _render_banner(ctl, frame):
                 for s in g.HOME[side]:
                     _set(frame, s, g.SIDE_RGB[side])
     else:
+        # The level as a gauge: that many sites of the level row bright,
+        # the rest of the row faint, in the level's own colour.
         sites = g.LEVEL_SITES
-        for i in range(min(ctl.level, len(sites))):
-            _set(frame, sites[i], pal.HINT)
+        lv = ctl.level
+        for i in range(len(sites)):
+            _set_dim(frame, sites[i], pal.LEVEL, 255 if i < lv else 28)
 
 
 def _render_finish(ctl, frame, occ, fast, slow):
@@ -259,3 +298,11 @@ def _set(frame, slot, rgb):
     frame[j] = rgb[0]
     frame[j + 1] = rgb[1]
     frame[j + 2] = rgb[2]
+
+
+def _set_dim(frame, slot, rgb, level):
+    """rgb at level/255 of its brightness."""
+    j = slot * 3
+    frame[j] = rgb[0] * level // 255
+    frame[j + 1] = rgb[1] * level // 255
+    frame[j + 2] = rgb[2] * level // 255

@@ -19,7 +19,8 @@ MOVES_PER_LINE = const(24)  # "evt full moves" lines stay well under 200 bytes
 # The board's setting names on the wire -> names in settings.txt; each game
 # adds its own (game.SETTING_CHOICES: "note2_triads" goes as "note2-triads").
 BOARD_SETTINGS = (("brightness", "brightness"), ("start", "next_start"))
-BOARD_SETTINGS_AFTER = (("opponent", "opponent"), ("level", "level"))
+BOARD_SETTINGS_AFTER = (("opponent", "opponent"), ("level", "level"), ("sound", "sound"))
+ON_OFF = ("off", "on")
 COMMANDS = "hello help state status moves start position new set get game lesson"
 
 _FINISH = const(2)  # controller.FINISH and SELFTEST (not imported: keeps this module light)
@@ -261,6 +262,8 @@ class Protocol:
         if name == "opponent":
             sides = self.game.SIDES
             return tuple(seats_word(sides, m) for m in range(1 << len(sides)))
+        if name == "sound":
+            return ON_OFF
         if key in self.game.SETTINGS:
             return self.game.SETTING_CHOICES[key]
         return None

@@ -54,6 +54,11 @@ def _chain():
 
 LED_CHAIN = _chain()
 
+# -- Sound ---------------------------------------------------------------------
+# Optional passive piezo on GP22 (Pico pin 29), one of the five free GPIOs
+# (GP0, GP1, GP17, GP22, GP28; hardware/hex_v1.md); PWM slice 3 A.
+BUZZER_PIN = 22
+
 # -- Power ---------------------------------------------------------------------
 # 67 LEDs at full white would draw 67 * 60 = 4020 mA; USB gives 500 mA. The
 # Pico and pull-ups take about 50 mA, 67 dark LEDs 67 mA, 33 mA stay as

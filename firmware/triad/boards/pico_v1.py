@@ -86,6 +86,13 @@ LED_CHAIN = bytes((
     40, 39, 38, 36,  # Black: Triads 3..1, turn (slots 36 + 4..2, 36 + 0)
 ))
 
+# -- Sound ---------------------------------------------------------------------
+# An optional passive piezo on GP22 (Pico pin 29, PWM slice 3 A: shared with
+# nothing else here) through an NPN transistor or a series resistor
+# (hardware/README.md). The firmware drives it only while the setting
+# `sound` is on; a board built without it loses nothing.
+BUZZER_PIN = 22
+
 # -- Power -------------------------------------------------------------------
 # WS2812B: about 20 mA per colour channel at full (60 mA full white) plus
 # about 1 mA per LED even when dark. 44 LEDs at full white would draw

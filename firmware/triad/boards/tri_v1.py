@@ -47,6 +47,11 @@ N_LEDS = N_SITES + N_STATUS
 # order the game numbers them, so the map is the identity.
 LED_CHAIN = bytes(range(N_LEDS))
 
+# -- Sound ---------------------------------------------------------------------
+# No piezo: the matrix, LED line and buttons take all 26 free GPIOs. (The
+# shift-register variant in hardware/tri_v1.md would free pins for one.)
+BUZZER_PIN = None
+
 # -- Power ---------------------------------------------------------------------
 # 141 LEDs at full white: 141 * 60 = 8460 mA, far over USB's 500 mA. Board
 # 50 mA + 141 dark LEDs 141 mA leave 309 mA; 300 mA go to colour and the

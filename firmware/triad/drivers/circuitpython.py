@@ -10,6 +10,7 @@
 #   LEDs         Adafruit's neopixel.NeoPixel (adafruit-circuitpython-neopixel
 #                on adafruit_pixelbuf): pixel order and brightness are the
 #                library's
+#   piezo        pwmio.PWMOut (variable frequency), only while sound is on
 #   serial       usb_cdc.console (or supervisor.runtime + sys.stdin)
 #   flash        the store's files, honouring boot.py's choice of USB-drive
 #                mode (CIRCUITPY read-only to this code: saving is skipped)
@@ -277,8 +278,42 @@ class Leds:
         self._np.show()
 
 
+class Buzzer:
+    """The optional piezo on BUZZER_PIN through pwmio.PWMOut, as
+    triad.drivers.rp2.Buzzer: enable(on) outside the tick, tone(hz) in it."""
+
+    HALF = 32768
+
+    def __init__(self, desc):
+        self.pin = desc.BUZZER_PIN
+        self._pwm = None
+        self.hz = 0
+
+    def enable(self, on):
+        if on and self._pwm is None:
+            import pwmio
+
+            self._pwm = pwmio.PWMOut(pin(self.pin), frequency=440, duty_cycle=0, variable_frequency=True)
+        elif not on and self._pwm is not None:
+            self._pwm.deinit()
+            self._pwm = None
+        self.hz = 0
+
+    def tone(self, hz):
+        pwm = self._pwm
+        if pwm is None:
+            return
+        if hz:
+            pwm.frequency = hz
+            pwm.duty_cycle = Buzzer.HALF
+        else:
+            pwm.duty_cycle = 0
+        self.hz = hz
+
+
 class Hardware:
-    """matrix, buttons and leds, as triad.drivers.rp2.Hardware has them."""
+    """matrix, buttons, leds and the optional buzzer, as
+    triad.drivers.rp2.Hardware has them."""
 
     def __init__(self, desc, brightness=None, keypad_mod=None):
         self.desc = desc
@@ -294,6 +329,7 @@ class Hardware:
             self.matrix = DigitalioMatrix(desc)
             self.buttons = DigitalioButtons(desc)
         self.leds = Leds(desc, brightness)
+        self.buzzer = Buzzer(desc) if getattr(desc, "BUZZER_PIN", None) is not None else None
 
 
 class Serial:

@@ -1,5 +1,5 @@
 # MicroPython drivers for the RP2040 board: reed switch matrix, WS2812 chain,
-# buttons, entropy. machine/neopixel are only touched inside constructors, so
+# buttons, the optional piezo (machine.PWM), entropy. machine/neopixel are only touched inside constructors, so
 # this module imports anywhere (the unix port has no Pin; tests substitute
 # fake `machine`/`neopixel` modules through sys.modules before importing).
 # read_into()/show() run every scan: Pin objects and bound methods are made
@@ -137,12 +137,59 @@ class Leds:
         self._np.write()
 
 
+class Buzzer:
+    """A passive piezo on BUZZER_PIN, driven with a square wave from the
+    pin's PWM slice (half duty: the loudest). The PWM is set up by
+    enable(True) and released by enable(False), both outside the tick, so a
+    board with sound off never drives the pin; tone() runs in the tick and
+    allocates nothing."""
+
+    HALF = 32768
+
+    def __init__(self, desc):
+        self.pin = desc.BUZZER_PIN
+        self._pwm = _unset()  # machine.PWM while enabled, else None
+        self.hz = 0  # what sounds now (0: silent)
+
+    def enable(self, on):
+        if on and self._pwm is None:
+            m = _need(machine, "machine")
+            self._pwm = m.PWM(m.Pin(self.pin))
+            self._pwm.duty_u16(0)
+        elif not on and self._pwm is not None:
+            self._pwm.duty_u16(0)
+            self._pwm.deinit()
+            self._pwm = None
+            Pin = machine.Pin
+            Pin(self.pin, Pin.OUT, value=0)  # quiet and not floating
+        self.hz = 0
+
+    def tone(self, hz):
+        pwm = self._pwm
+        if pwm is None:
+            return
+        if hz:
+            pwm.freq(hz)
+            pwm.duty_u16(Buzzer.HALF)
+        else:
+            pwm.duty_u16(0)
+        self.hz = hz
+
+
 class Hardware:
     def __init__(self, desc, brightness=None):
         self.desc = desc
         self.matrix = Matrix(desc)
         self.buttons = ButtonPins(desc)
         self.leds = Leds(desc, brightness)
+        # The optional piezo (BUZZER_PIN None or absent: no pin was free).
+        pin = getattr(desc, "BUZZER_PIN", None)
+        self.buzzer = Buzzer(desc) if pin is not None else None
+
+
+def _unset():
+    # None, typed as anything: the attribute is set later (mypy, untyped def).
+    return None
 
 
 @micropython.viper

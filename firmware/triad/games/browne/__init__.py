@@ -200,9 +200,10 @@ def owner(pos, site):
     return pos.owner(site)
 
 
-# Sites the board uses for its own displays: the centre while it thinks,
-# row E to count the level, each side's start cells for the seat it plays.
-CENTRE = bytes((site_index("E5"),))
+# Sites the board uses for its own displays: the ring round the centre E5
+# while it thinks (a light circles it in this order: clockwise), row E to
+# count the level, each side's start cells for the seat it plays.
+CENTRE = bytes(site_index(n) for n in ("D4", "D5", "E6", "F6", "F5", "E4"))
 LEVEL_SITES = bytes(site_index("E%d" % k) for k in range(3, 8))
 HOME = (
     bytes(site_index(n) for n in ("C1", "D1", "D2", "E1", "E2", "E3", "F2", "F3", "G3")),

@@ -47,7 +47,8 @@ ROLE_RGB = (
 
 # Sites the board uses for its own displays: the six treys around D4 while
 # it thinks, row D's posts to count a level, each side's docks and row.
-CENTRE = bytes((_FS + 20, _FS + 21, _FS + 22, _FS + 31, _FS + 32, _FS + 33))
+# The six centre treys, round the centre (the thinking light circles them).
+CENTRE = bytes((_FS + 20, _FS + 21, _FS + 22, _FS + 33, _FS + 32, _FS + 31))
 LEVEL_SITES = bytes(range(15, 22))
 HOME = (bytes((0, 1, 2, 3, 91, 92, 93)), bytes((33, 34, 35, 36, 94, 95, 96)))
 

@@ -34,7 +34,7 @@ def value_role(v):
 
 # Sites the board uses for its own displays: the four centre cells while it
 # thinks, rank 3 to count the level, each side's home row.
-CENTRE = bytes((14, 15, 20, 21))
+CENTRE = bytes((14, 15, 21, 20))  # c3 d3 d4 c4: round the centre, as the thinking light circles
 LEVEL_SITES = bytes(range(12, 18))
 HOME = (bytes(range(0, 6)), bytes(range(30, 36)))
 
@@ -260,8 +260,12 @@ def label(pos, site):
 LABELS = (1, 2, 3)
 bind = None
 
-# Words for people (the simulator's page, the README): the rules card, the
-# reasons of a draw by DRAW_NAMES, the notice (Note 2).
+# Words for people (the simulator's page, the README): what a piece is
+# called, what a scoring move is, what the pulsing marks mean; the rules
+# card, the reasons of a draw by DRAW_NAMES, the notice (Note 2).
+PIECE_NAMES = ("die", "dice")
+SCORE_WORD = "Triad"
+MARKS_TEXT = "Triad: its cells pulse green; your dice in it may be taken off"
 RULES = """Each player has six dice showing 1, 2 or 3; Black starts.
 A turn: lift one of your dice, turn it to a different value and move it
 exactly that many cells (1 to 3) in a straight line: along a row, a column
