@@ -91,9 +91,16 @@ def render(ctl, frame, now, occ):
                 elif fast:
                     _set(frame, i, pal.ERROR)
     if st == _PLAY and lifted >= 0 and not err:
+        marked = ctl._lift_marks is not None
+        nxt = ctl.nxt
         for i in range(n):
             if dest[i] and not occ[i]:
                 _set(frame, i, colour(g, dest[i]))
+            elif marked and slow and occ[i] and exp[i] and nxt[i] >= ROLE_GAME:
+                # The game's lift_marks for the piece in the hand, blinking
+                # as in FINISH (Cornelson's Barriers when a jewel is the
+                # turn's first lift: no post vacant, nothing placed yet).
+                _set(frame, i, colour(g, nxt[i]))
     if st == _PLAY and ctl.error_from >= 0 and fast:
         _set(frame, ctl.error_from, pal.SOURCE)
     if st == _CHOOSE and slow:
