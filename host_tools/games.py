@@ -148,6 +148,36 @@ def parse_position(game, text):
         raise SystemExit("host_tools: bad position: %s" % e)
 
 
+def group_turns(game, pos, words):
+    """Words of several moves (a `moves` reply, a record's body) grouped into
+    moves, replayed from pos (left as it was). A game whose turn has several
+    words (Cornelson: "D4 S1-a2 S2-a4 S3-a6") says so with MOVE_WORDS; the
+    longest group that reads as a legal move is taken (a turn's later words
+    are steps, which never begin one). Raises the game's NotationError, with
+    the words it could not read, when no group does."""
+    words = list(words)
+    most = getattr(game, "MOVE_WORDS", 1) or 1
+    if most <= 1:
+        return words
+    pos = pos.copy()
+    out = []
+    i = 0
+    while i < len(words):
+        for k in range(min(most, len(words) - i), 0, -1):
+            text = " ".join(words[i : i + k])
+            try:
+                m = game.parse_move(pos, text)
+            except game.NotationError:
+                continue
+            out.append(game.format_move(pos, m))
+            pos.make(m)
+            i += k
+            break
+        else:
+            raise game.NotationError("no legal move reads from %r" % " ".join(words[i : i + most]))
+    return out
+
+
 def move_error(game, pos, text, e):
     """Words for a typed move the game refused. The game's message when it is
     about the whole move; when it only names a piece of it (Nehren's "bad

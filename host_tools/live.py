@@ -32,8 +32,25 @@ def add_link_args(p):
                                  "names in its hello)" % ", ".join(games.NAMES))
 
 
+def sim_board_for(game):
+    """Make the in-process simulator simulate a board that plays `game` (a
+    name): it picks its board when simulator.game is first imported, from
+    TRIAD_SIM_BOARD as `python -m simulator --game NAME` sets it. Nothing
+    when that is already decided (imported, or the variable set)."""
+    if not game or "simulator.game" in sys.modules or os.environ.get("TRIAD_SIM_BOARD"):
+        return
+    from simulator.choice import SimError, board_for_game
+
+    try:
+        os.environ["TRIAD_SIM_BOARD"] = board_for_game(game)
+    except SimError as e:
+        raise SystemExit("host_tools: %s" % e)
+
+
 def connect(args):
     spec = "sim" if args.sim else args.port
+    if spec and (spec == "sim" or spec.startswith("sim:")):
+        sim_board_for(args.game)
     # The simulator works in its own folder (its flash): make paths absolute first.
     for name in ("script", "out"):
         if getattr(args, name, None):
@@ -247,6 +264,7 @@ def cmd_replay(args):
 def _replay_on_sim(rec, args):
     """Play the record with simulated hands on the simulated board; the
     board must commit exactly the recorded moves."""
+    sim_board_for(rec.game.NAME)
     from simulator.script import ScriptError, parse, run
     from simulator.sim import Simulation
 

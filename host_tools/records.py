@@ -111,8 +111,13 @@ class Record:
             lines.append("%s: %s" % (k, v))
         lines.append("")
         ms = self.moves
-        for i in range(0, len(ms), 2):
-            lines.append("%d. %s" % (i // 2 + 1, " ".join(ms[i : i + 2])))
+        if getattr(self.game, "MOVE_WORDS", 1) > 1:
+            # Moves of several words (Cornelson's turns): one a line.
+            for i, m in enumerate(ms):
+                lines.append("%d. %s" % (i + 1, m))
+        else:
+            for i in range(0, len(ms), 2):
+                lines.append("%d. %s" % (i // 2 + 1, " ".join(ms[i : i + 2])))
         return "\n".join(lines) + "\n"
 
     def save(self, path):
@@ -157,6 +162,10 @@ def parse(text):
         start = game.format_position(game.parse_position(head["Start"]))
     except game.NotationError as e:
         raise RecordError("Start: %s" % e)
+    try:
+        moves = games.group_turns(game, game.parse_position(start), moves)
+    except game.NotationError as e:
+        raise RecordError("moves: %s" % e)
     result = head.get("Result", "*")
     if result not in results(game):
         raise RecordError("Result: must be %s" % _or(results(game)))
@@ -231,7 +240,9 @@ class Tracker:
         self.current = Record(start=start, moves=(), players=self.players, setup=setup, board=self.board,
                               game=self.game)
         self.pos = self.game.parse_position(start)
-        for m in moves:
+        # The board's `moves` are words: a game whose moves have several
+        # (Cornelson's turns) reads them grouped.
+        for m in games.group_turns(self.game, self.pos, moves):
             self._move(m)
         self._changed()
         return finished

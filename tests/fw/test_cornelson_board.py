@@ -152,6 +152,51 @@ def test_a_lifted_jewel_shows_its_steps_and_the_barriers_in_its_way():
     assert nxt[site("a6")] == G.ROLE_STEP and not nxt[site("A2")]
 
 
+# Every post taken (North's A2 and B2 bar a2-a3): no gem to place, so the
+# turn begins with a jewel.
+FULL_BARRED = "ssss/sssss/ssssss/sssssss/ssssss/snsss/snss S:a2,S2,S3 N:N1,N2,N3 s 0 0"
+
+
+def test_a_jewel_lifted_first_shows_the_barriers_in_its_way():
+    # No vacant post: the jewel is the turn's first lift, the board is still
+    # in PLAY (nothing placed yet), and its Barriers must light as they do
+    # after a placement.
+    rig = Rig(FULL_BARRED)
+    assert G.format_move(rig.ctl.pos, G.parse_move(rig.ctl.pos, "- a2-a1 S2-a4 S3-a6")) == "- a2-a1 S2-a4 S3-a6"
+    rig.set("a2", 0, 300)
+    assert rig.ctl.lifted == site("a2")
+    assert STEP_RGB in rig.colours("a1", 1000)
+    assert BARRIER_RGB in rig.colours("A2", 1000) and BARRIER_RGB in rig.colours("B2", 1000)
+    assert rig.colours("a3", 1000) == [(0, 0, 0)]  # barred
+    assert BARRIER_RGB not in rig.colours("A1", 1000)  # A1-B2 holds South's A1
+    rig.set("a1", 1, 100)
+    rig.set("S3", 0, 300)  # the next jewel: a6, no Barrier round S3
+    assert BARRIER_RGB not in rig.colours("A2", 1000)
+    rig.set("a6", 1, 100)
+    rig.step("S2", "a4", 1000)
+    assert rig.ctl.moves_text() == "- a2-a1 S2-a4 S3-a6"
+
+
+def test_a_jewel_lifted_first_allocates_nothing():
+    from triad.compat import micropython
+
+    rig = Rig(FULL_BARRED)
+    ctl = rig.ctl
+    occ = rig.occ
+    frame = rig.frame
+    t = rig.now
+    micropython.heap_lock()
+    try:
+        occ[site("a2")] = 0  # the lift, its analysis and its lights
+        for k in range(60):
+            t += 10
+            ctl.update(t, occ, t - rig.now, -1)
+            ctl.render(frame, t, occ)
+    finally:
+        micropython.heap_unlock()
+    assert ctl.lifted == site("a2") and ctl.nxt[site("A2")] == G.ROLE_BARRIER
+
+
 def test_a_capture_opening_a_barrier_lights_no_barrier():
     # South's A1 and a gem on C3 bracket North's B2 (A1-B2-C3 is a line):
     # after that placement A2-B2 bars nothing.

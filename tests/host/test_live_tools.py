@@ -126,3 +126,52 @@ def test_late_reply_to_an_earlier_command_is_not_taken_for_this_one():
     assert link.send("position x", 1) == "ok position"
     assert link.send("moves", 1) == "err notation bad"  # err replies name no command
     assert link.status(1)["state"] == "play"  # status too (the emulated flash test met it)
+
+
+# -- a game whose moves have several words (Cornelson's turns) -------------------
+
+CORNELSON_TURNS = ["D4 S1-a2 S2-a4 S3-a6", "G2 N1-f2 N2-f4 N3-f6", "C3 a2-a1 a4-a3 a6-a5"]
+
+
+def test_a_cornelson_record_round_trips_turn_by_turn():
+    from host_tools import games
+
+    g = games.load("cornelson")
+    rec = records.Record(moves=CORNELSON_TURNS, game=g)
+    text = rec.format()
+    assert "1. D4 S1-a2 S2-a4 S3-a6\n2. G2 N1-f2 N2-f4 N3-f6\n" in text  # one turn a line
+    back = records.parse(text)
+    assert back.moves == CORNELSON_TURNS and back.format() == text
+    # The same turns as a flat run of words (the `moves` reply, or a record
+    # written with several turns a line) group back into turns.
+    assert games.group_turns(g, g.parse_position(g.START), " ".join(CORNELSON_TURNS).split()) == CORNELSON_TURNS
+    with pytest.raises(records.RecordError, match="moves"):
+        records.parse(text.replace("G2 N1-f2", "G2 N1-f3"))
+    # A forfeit turn (rule 3.1, "C3!1": one capture of two kept) reads back.
+    chain = "..../...../..s.../..n..../sn..../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
+    rec = records.Record(start=chain, moves=["C3!1 S1-a2 S2-a4 S3-a6", "A1 N1-f2 N2-f4 N3-f6"], game=g)
+    assert records.parse(rec.format()).moves == rec.moves
+    # The recorder, connecting mid-game, gets the moves as words.
+    tr = records.Tracker(game=g)
+    tr.from_status({"start": g.START, "moves": " ".join(CORNELSON_TURNS).split()})
+    assert tr.current.moves == CORNELSON_TURNS
+
+
+def test_record_and_replay_a_cornelson_game_on_the_simulator(tmp_path):
+    # The in-process simulator plays the board of --game (here in a process
+    # of its own: the simulator picks its board once per process).
+    out = tmp_path / "r"
+    script = os.path.join(SCRIPTS, "cornelson", "08_knocked_and_power_cut.txt")
+    env = dict(os.environ)
+    env.pop("TRIAD_SIM_BOARD", None)
+    r = subprocess.run([sys.executable, "-m", "host_tools", "record", "--sim", "--game", "cornelson", "--script",
+                        script, "--out", str(out), "--idle", "2"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    last = sorted(os.listdir(out), key=lambda n: (len(n), n))[-1]  # the game as it stands at the end
+    rec = records.load(str(out / last))
+    assert rec.moves == CORNELSON_TURNS[:2]
+    r = subprocess.run([sys.executable, "-m", "host_tools", "replay", "--sim", str(out / last)], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "the simulated board played the record: 2 moves" in r.stdout

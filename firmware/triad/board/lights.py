@@ -65,9 +65,11 @@ def render(ctl, frame, now, occ):
         # The untouched board: the game's guidance for the turn's first
         # step (Cornelson: where a gem may go, and where it would capture).
         idle = ctl.idle
-        for i in range(n):
-            if idle[i] and not occ[i]:
+        i = _next_set(idle, 0, n)
+        while i < n:
+            if not occ[i]:
                 _set(frame, i, colour(g, idle[i]))
+            i = _next_set(idle, i + 1, n)
     # Differences between the board and the game (nothing is drawn when
     # there are none, except the set-up's pieces).
     if st == _SETUP:
@@ -102,6 +104,16 @@ def render(ctl, frame, now, occ):
             if not occ[i]:
                 _set(frame, i, colour(g, dest[i]))
             i = _next_set(dest, i + 1, n)
+        if ctl._lift_marks is not None and slow:
+            # The game's lift_marks for the piece in the hand, blinking as
+            # in FINISH (Cornelson's Barriers when a jewel is the turn's
+            # first lift: no post vacant, nothing placed yet).
+            nxt = ctl.nxt
+            i = _next_set(nxt, 0, n)
+            while i < n:
+                if occ[i] and exp[i] and nxt[i] >= ROLE_GAME:
+                    _set(frame, i, colour(g, nxt[i]))
+                i = _next_set(nxt, i + 1, n)
     if st == _PLAY and ctl.error_from >= 0 and fast:
         _set(frame, ctl.error_from, pal.SOURCE)
     if st == _CHOOSE and slow:

@@ -121,6 +121,7 @@ class Position:
         self._cc = bytearray(9)
         self._pick = bytearray(3)
         self._barrier = bytearray(g.N_POSTS)
+        self._cap = bytearray(g.N_POSTS)  # gen: vacant posts that capture
 
     def copy(self):
         p = Position()
@@ -468,19 +469,38 @@ class Position:
         n = start
         if self.filled < g.N_POSTS:
             q = self._q
+            # Which vacant posts capture, found from the mover's gems (an
+            # own gem x, an opponent's at x+d, x+2d vacant): few gems early
+            # in a game, where asking each vacant post was most of gen.
+            # Every post marked is vacant, so the loop below clears it.
+            cap = self._cap
+            own = self.side + 1
+            opp = 2 - self.side
+            for x in range(g.N_POSTS):
+                if posts[x] == own:
+                    i = x * 6
+                    for d in range(6):
+                        b = _LINE2[i + d]
+                        if b != NONE and not posts[b] and posts[_LINE1[i + d]] == opp:
+                            cap[b] = 1
             # Captures only turn opponent gems into the mover's, so they can
             # only open Barriers in the mover's way: the step sets change
-            # only when a captured gem is a post of such a Barrier.
+            # only when a captured gem is a post of such a Barrier (marked
+            # at the first capturing post).
             barrier = self._barrier
-            self._mark_barriers(1)
+            marked = False
             for p in range(g.N_POSTS):
                 if posts[p]:
                     continue
-                if not self._captures(p):
+                if not cap[p]:
                     for j in range(ns):
                         buf[n] = p | sets[j]
                         n += 1
                     continue
+                cap[p] = 0
+                if not marked:
+                    self._mark_barriers(1)
+                    marked = True
                 cnt = self._place(p, q, 0)
                 opened = False
                 for i in range(1, cnt):
@@ -501,7 +521,8 @@ class Position:
                         buf[n] = p | sets2[j]
                         n += 1
                 self._unplace(q, 0, cnt)
-            self._mark_barriers(0)
+            if marked:
+                self._mark_barriers(0)
         else:
             for j in range(ns):
                 buf[n] = NO_POST | sets[j]
