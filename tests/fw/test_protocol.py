@@ -206,12 +206,13 @@ def test_poll_reports_state_changes_and_player_mistakes():
     b.p.poll()
     assert b.out[-1] == "evt state play\n" and len(b.out) == 1
     b.rig.lift("c1")
-    b.rig.place("c3", 100)  # c1 (a 2) may not go 2 cells: stays a 2
+    # c1 (a 2) may not go 2 cells: stays a 2 (a fault once it rests there)
+    b.rig.place("c3", 400)
     b.p.poll()
     assert b.out[-1] == "evt fault illegal c3 from c1\n", b.out
     b.rig.lift("c3")
     b.rig.place("c1", 1000)
-    b.rig.lift("e6", 100)  # White's die: not Black's turn
+    b.rig.lift("e6", 400)  # White's die: not Black's turn
     b.p.poll()
     assert b.out[-1].startswith("evt fault mismatch play"), b.out
 

@@ -109,7 +109,7 @@ def test_off_by_default_and_silent_when_off():
     # Switched off in the middle of a cue: silence at once.
     r2 = SoundRig(TRIAD_POS)
     r2.lift("c4")
-    r2.place("d4", 100)
+    r2.place("d4", 400)
     assert r2.sound.cue is CUE_ERROR
     r2.sound.set_on(False)
     assert r2.take()[-1] == 0 and r2.buzzer.enabled[-1] is False

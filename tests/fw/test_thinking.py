@@ -181,7 +181,7 @@ def test_a_knocked_piece_buttons_and_the_serial_line_answer_during_the_search():
                 seen["errors"] = ctl.errors
             if k == 12:
                 rig.w.buttons_down[3] = 0
-            if k == 30:
+            if k == 45:  # a fault is told once it rests (controller.PASS_MS)
                 seen["error_seen"] = ctl.errors > seen["errors"]
                 seen["missing_lit"] = app.frame[site * 3] | app.frame[site * 3 + 1] | app.frame[site * 3 + 2]
                 seen["values"] = ctl.values_until != 0

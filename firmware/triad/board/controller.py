@@ -21,6 +21,10 @@ from triad.board.player import Player
 from triad.board import thinker as _th
 
 SETTLE_MS = const(800)  # a piece must rest this long before the board acts
+# A piece that rests on a site no legal move explains is a fault only after
+# this long: a piece slid across the board brushes the sites in its way
+# (issue 16, defect 10), and a fault in passing must not flash or be told.
+PASS_MS = const(300)
 HINT_MS = const(4000)
 VALUES_MS = const(5000)
 BANNER_MS = const(2000)
@@ -184,7 +188,7 @@ class Controller:
         self.errors = 0  # count of error situations entered (for tests and the protocol)
         self.unsaved = False  # committed moves not (yet) on flash: told on the status LEDs
         self._flush_at = None
-        self._in_error = False
+        self.in_error = False
         self.selftest = None
         self._state_before_test = PLAY
         self._sync_expected()
@@ -441,7 +445,7 @@ class Controller:
             # The board equals the game: nothing is under way.
             if self.state == FINISH or self.state == CHOOSE:
                 self.state = PLAY
-            self._in_error = False
+            self.in_error = False
             _zero(self.visited, n)  # a piece put back leaves no trace
             self.lifted = self.choice_fixed = -1
             if self.kept >= 0:
@@ -457,11 +461,11 @@ class Controller:
                 self.seen[0] = 255
             return
         if self.n_cand == 0:
-            if not self._in_error:
-                self._in_error = True
+            if not self.in_error and stable_ms >= PASS_MS:
+                self.in_error = True
                 self.errors += 1
             return
-        self._in_error = False
+        self.in_error = False
         if self.choice_site >= 0:
             # A step's outcome is hidden (a die turned in place): the player
             # names it before anything else happens.
@@ -733,7 +737,7 @@ class Controller:
     def _enter_play(self):
         self.state = OVER if self.game.outcome(self.pos) >= 0 or self.draw else PLAY
         self._new_turn()
-        self._in_error = False
+        self.in_error = False
         self.events.event("play", self.game.format_position(self.pos))
 
     def _note_last(self, m):

@@ -14,6 +14,7 @@ _SETUP = 0
 _PLAY = 1
 _FINISH = 2
 _OVER = 3
+_SYNC = 4
 _CHOOSE = 5
 _SELFTEST = 6
 
@@ -59,7 +60,10 @@ def render(ctl, frame, now, occ):
     exp = ctl.expected
     lifted = ctl.lifted
     dest = ctl.dest
-    err = ctl.error_at >= 0
+    # A fault shows once the board has rested in it (controller.PASS_MS): a
+    # piece merely passing over a site does not flash red.
+    err = ctl.error_at >= 0 and ctl.in_error
+    fault = ctl.in_error or st == _SETUP or st == _SYNC
     if (ctl._idle_hints is not None and st == _PLAY and lifted < 0 and not ctl.n_started
             and not ctl.engine_move and not ctl.plays(pos.side)):
         # The untouched board: the game's guidance for the turn's first
@@ -95,7 +99,7 @@ def render(ctl, frame, now, occ):
         else:
             if st == _PLAY and lifted >= 0 and dest[i] and not err:
                 _set(frame, i, colour(g, dest[i]))
-            elif fast:
+            elif fast and fault:
                 _set(frame, i, pal.ERROR)
         i = _next_diff(occ, exp, i + 1, n)
     if st == _PLAY and lifted >= 0 and not err:
@@ -114,12 +118,14 @@ def render(ctl, frame, now, occ):
                 if occ[i] and exp[i] and nxt[i] >= ROLE_GAME:
                     _set(frame, i, colour(g, nxt[i]))
                 i = _next_set(nxt, i + 1, n)
-    if st == _PLAY and ctl.error_from >= 0 and fast:
+    if st == _PLAY and err and ctl.error_from >= 0 and fast:
         _set(frame, ctl.error_from, pal.SOURCE)
     if st == _CHOOSE and slow:
         _set(frame, ctl.choice_site, colour(g, ctl.choice_role))
     em = ctl.engine_move
-    if st == _PLAY and em and lifted < 0 and not err:
+    if st == _PLAY and em and lifted < 0 and not ctl.in_error:
+        # (Not while something is wrong, a piece knocked over say: the
+        # fault's own lights say what to put right first.)
         # The board's move, for a person to carry out: the piece to lift
         # breathes in the board's side colour, its destination in the role
         # it takes there, in counter-phase (the light flows from one to the
@@ -237,7 +243,7 @@ def _render_finish(ctl, frame, occ, fast, slow):
             if ctl.n_cand == 0:
                 if exp[i] and r == ROLE_REMOVE:
                     _set(frame, i, pal.SOURCE)
-                elif fast:
+                elif fast and ctl.in_error:
                     _set(frame, i, pal.ERROR)
             elif r == ROLE_REMOVE and not occ[i]:
                 _set(frame, i, pal.SOURCE)  # a removal choice in the hand
