@@ -145,18 +145,18 @@ def _random_footprint(rng, fp, n):
 
 
 def test_matcher_equals_its_plain_meaning():
-    # The per-move matcher (_match, _light_next, _free_extra) runs as viper
-    # on the board; its plain source must say the same on random
-    # footprints, boards, visits and picked outcomes.
+    # The per-move matcher (_match, _free_extra) runs as viper on the board;
+    # its plain source must say the same on random footprints, boards,
+    # visits, picked outcomes and differences to explain.
     from array import array
 
     match_py = _plain(C, "_match")
-    light_py = _plain(C, "_light_next")
     free_py = _plain(C, "_free_extra")
     rng = Lcg(11)
     n = 12
     fp = array("i", bytes(4 * 32))
-    for k in range(600):
+    kinds = {}
+    for k in range(1500):
         nf = _random_footprint(rng, fp, n)
         occ = bytearray(n)
         exp = bytearray(n)
@@ -165,16 +165,25 @@ def test_matcher_equals_its_plain_meaning():
             exp[i] = rng.next(2)
             occ[i] = exp[i] if rng.next(3) else exp[i] ^ 1
             vis[i] = 1 if occ[i] != exp[i] or rng.next(6) == 0 else 0
+        n_diff = 0
+        for i in range(n):
+            if occ[i] != exp[i]:
+                n_diff += 1
+        if rng.next(4) == 0:
+            n_diff = rng.next(4)  # a board some moves cannot explain
         fixed = rng.next(n) if rng.next(3) == 0 else 255
-        fixed |= (rng.next(4) + 16) << 8
+        only = rng.next(n + 1) - 1 if rng.next(2) else -1
+        ctx = fixed | ((rng.next(4) + 16) << 8) | (n_diff << 16) | ((only + 1) << 23)
         assert C._free_extra(occ, exp, vis, fp, nf - 1, n) == free_py(occ, exp, vis, fp, nf - 1, n), k
         w1 = bytearray(C.WORK_SIZE)
         w2 = bytearray(C.WORK_SIZE)
-        got = C._match(fp, nf, occ, exp, vis, w1, fixed)
-        want = match_py(fp, nf, occ, exp, vis, w2, fixed)
-        assert got == want, (k, got, want)
-        assert w1 == w2, (k, list(fp)[:nf], w1, w2)
         nxt1 = bytearray(n)
         nxt2 = bytearray(n)
-        assert C._light_next(fp, nf, w1, occ, exp, nxt1, n) == light_py(fp, nf, w2, occ, exp, nxt2, n), k
-        assert nxt1 == nxt2 and w1 == w2, (k, nxt1, nxt2)
+        got = C._match(fp, nf, occ, exp, vis, w1, ctx, nxt1, n)
+        want = match_py(fp, nf, occ, exp, vis, w2, ctx, nxt2, n)
+        assert got == want, (k, got, want)
+        assert w1 == w2 and nxt1 == nxt2, (k, list(fp)[:nf], w1, w2, nxt1, nxt2)
+        kinds[got & 255] = 1
+    # The random boards reach every verdict: none, candidate, under way,
+    # complete.
+    assert 0 in kinds and 1 in kinds and len(kinds) >= 5, sorted(kinds)

@@ -37,14 +37,15 @@ MAX_STEPS = const(32)  # the longest footprint of any game
 # "last on its site", then one move's figures, then the pieces in the hand.
 _W_STEP = const(0)
 _W_LAST = const(32)  # MAX_STEPS
-_R_FIRST = const(64)  # the first step not done
-_R_NET = const(65)  # sites the move changes
-_R_FINAL = const(66)  # ... of which already show their final state
-_R_HIDDEN = const(67)  # traceless steps done
-_R_OK = const(68)  # 1: every traceless step was done
-_R_PLACED = const(69)  # 1: a placement is done
-_W_HAND = const(70)  # sites of the pieces in the hand (up to MAX_STEPS)
-WORK_SIZE = const(102)
+_W_HAND = const(64)  # sites of the pieces in the hand (up to MAX_STEPS)
+WORK_SIZE = const(96)
+# What _match says of a move (0: it does not explain the board).
+_M_CANDIDATE = const(1)  # its done steps explain every difference
+_M_STARTED = const(2)  # ... and something of it has happened
+_M_FULL = const(4)  # the board shows it complete
+_M_PROGRESS = const(8)  # its first placement is done (or it began in place)
+_M_TOUCHED = const(16)  # it begins in place, and that piece alone was touched
+_M_PLACED = const(32)  # a placement of it is done
 # Footprint acts for the viper code (viper cannot read imported names):
 # the values of triad.games' LIFT, PLACE, TOUCH and WILD, checked below.
 _LIFT = const(0)
@@ -52,7 +53,8 @@ _PLACE = const(1)
 _TOUCH = const(2)
 _WILD = const(255)
 _ROLE_SOURCE = const(1)
-if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE) != (LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE):
+_TH_DONE = const(3)  # board/thinker.py's DONE, read every tick (checked below)
+if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE, _TH_DONE) != (LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE, _th.DONE):
     raise ImportError("controller: the footprint constants disagree with triad.games")
 
 # States
@@ -409,7 +411,7 @@ class Controller:
         """One control step: occ is the debounced snapshot (a bytearray of
         the game's sites), stable_ms how long it has been unchanged, button
         an event code or -1."""
-        if self.thinker.state == _th.DONE:
+        if self.thinker.state == _TH_DONE:
             self._collect(now)
         if button >= 0:
             self._button(button, now)
@@ -451,7 +453,7 @@ class Controller:
             if self.kept >= 0:
                 self.kept = -1  # everything taken back: the turn begins afresh
                 self.seen[0] = 255
-            if self.plays(self.pos.side) and not self.engine_move:
+            if (self.seats >> self.pos.side) & 1 and not self.engine_move:
                 self._think()
             return
         if self.state == CHOOSE:
@@ -558,8 +560,6 @@ class Controller:
         progress = True
         choice = -1
         fixed = self.choice_fixed
-        # The picked outcome, for the matcher: its site (255: none) and role.
-        fixed_word = (fixed & 255) | (self.fixed_role << 8)
         work = self.work
         # The one missing piece, when it is a source of legal moves: "lifted".
         lifted = -1
@@ -586,6 +586,11 @@ class Controller:
         dest = self.dest
         self.lifted = lifted
         only_visited = _only_one(vis, n)  # the one site visited this turn, or -1
+        # The matcher's context in one small int (30 bits): the outcome
+        # picked (its site, 255 none, and role), the differences to explain
+        # (a move explains at most MAX_STEPS), the one site visited + 1.
+        ctx = ((fixed & 255) | (self.fixed_role << 8) | ((n_diff if n_diff < 127 else 127) << 16)
+               | ((only_visited + 1) << 23))
         buf = self.buf
         cut = self._gen_cut is not None
         lm = self._lift_marks
@@ -624,31 +629,23 @@ class Controller:
                 wild = _free_extra(occ, exp, vis, fp, nf - 1, n)
                 if wild >= 0:
                     fp[nf - 1] = (fp[nf - 1] & ~255) | wild
-            # Which steps are done, and how the move explains the board
-            # (viper: this runs for every candidate move on a changed tick).
-            hit = _match(fp, nf, occ, exp, vis, work, fixed_word)
-            if hit != n_diff:
+            # Is the move under way on the board, what does it still need
+            # (lit into nxt), is it complete (viper: this runs for every
+            # move of a changed site on the tick that sees the change).
+            r = _match(fp, nf, occ, exp, vis, work, ctx, nxt, n)
+            if not r:
                 continue
             n_cand += 1
-            # A turn that begins in place (a die turned where it stands) has
-            # begun only when that piece alone was lifted and put back.
-            if (fp[0] >> 8) & 3 == _TOUCH:
-                touched = work[0] and only_visited == fp[0] & 255
-                if not touched:
-                    continue  # its piece went elsewhere too: not this turn
-            else:
-                touched = False
-                if hit == 0 and not work[_R_HIDDEN]:
-                    continue  # consistent only because nothing has happened
+            if not r & _M_STARTED:
+                continue
             n_started += 1
             self.cand = m
-            placed = work[_R_PLACED]
-            if not placed and not touched:
+            if not r & _M_PROGRESS:
                 progress = False
-            if work[_R_OK] and work[_R_FINAL] == work[_R_NET] == n_diff:
+            if r & _M_FULL:
                 n_full += 1
                 self.full = g.bind(pos, m, wild) if wild >= 0 else m
-            if touched and choice < 0:
+            if r & _M_TOUCHED and choice < 0:
                 choice = fp[0] & 255
             if cut and self.kept < 0 and not self.engine_move:
                 kept = _forfeit(fp, nf, work, occ)
@@ -659,9 +656,9 @@ class Controller:
                     self.kept = kept
                     self.seen[0] = 255
                     self.events.event("forfeit", g.SITE_NAMES[fp[0] & 255] + " " + str(kept))
-            # The next steps to light (viper); a piece in the hand may ask
-            # for the game's marks too (the Barriers in a jewel's way).
-            t = _light_next(fp, nf, work, occ, exp, nxt, n)
+            # A piece in the hand may ask for the game's marks too (the
+            # Barriers in a jewel's way).
+            t = r >> 8
             if lm is not None:
                 while t > 0:
                     t -= 1
@@ -669,6 +666,7 @@ class Controller:
                     while u > 0:
                         u -= 1
                         nxt[self.lm[u] & 255] = self.lm[u] >> 10
+            placed = r & _M_PLACED
             if placed and g.marks:
                 nm = g.marks(pos, m, fp)
                 t = 0
@@ -974,20 +972,33 @@ def _free_extra(occ, exp, vis, fp, nf: int, n: int) -> int:
 
 
 @micropython.viper
-def _match(fp, nf: int, occ, exp, vis, work, fixed: int) -> int:
-    """One move's footprint against the sensed board. Into work: which
-    steps are done, in a person's order (a placement counts only once the
-    lift before it is done: a stray object is not "the piece placed
-    early"; lifts and touches in any order), which step is the last on its
-    site, and the figures at _R_*. Returns how many differing sites the
-    move explains at a done step (-1: it contradicts the outcome picked,
-    fixed = site | role << 8). Viper: the matcher runs this for every
-    candidate move on a tick that sees a change."""
+def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int) -> int:
+    """One move's footprint against the sensed board.
+
+    Which steps are done, in a person's order: a placement counts only
+    once the lift before it is done (a stray object is not "the piece
+    placed early"); lifts and touches in any order. The move is a
+    candidate when its done steps explain every difference (ctx: the
+    outcome picked, site | role << 8, 255 none; the differences << 16;
+    the one site visited + 1 << 23); it is under way when something of it
+    happened; then the steps it still needs are lit in nxt (a role per
+    site): the first one not done, and with a lift the other lifts before
+    the next placement (any order); of TOUCHes in a row only the first (a
+    chain swapped in order); a drop's every empty site; and for pieces
+    moved in any order (Cornelson's jewels), once no TOUCH is owed, every
+    piece still to lift, and a piece in the hand (its LIFT done, the PLACE
+    after it not) shows its destination and is listed at work[_W_HAND...]
+    for the game's marks.
+
+    Returns 0 (no candidate) or _M_* flags | pieces in the hand << 8; work
+    keeps which steps are done (_W_STEP) for _forfeit. Viper: the board
+    runs this for every move of a changed site on the tick that sees it."""
     f = ptr32(fp)
     o = ptr8(occ)
     x = ptr8(exp)
     v = ptr8(vis)
     w = ptr8(work)
+    out = ptr8(nxt)
     j = 0
     while j < nf:
         s = f[j] & 255
@@ -1024,15 +1035,16 @@ def _match(fp, nf: int, occ, exp, vis, work, fixed: int) -> int:
         if done == 0 and first == nf:
             first = j
         j += 1
-    fsite = fixed & 255
-    frole = fixed >> 8
-    hit = 0
-    net = 0
-    at_final = 0
-    hidden = 0
-    ok = 1
+    fsite = ctx & 255
+    frole = (ctx >> 8) & 255
+    n_diff = (ctx >> 16) & 127
+    only = ((ctx >> 23) & 127) - 1
+    hit = 0  # differing sites this move explains (at a done step)
+    net = 0  # sites this move changes
+    at_final = 0  # ... that already show their final state
+    hidden = 0  # steps that leave no trace, done
+    ok = 1  # every traceless step was done
     placed = 0
-    bad = 0
     j = 0
     while j < nf:
         e = f[j]
@@ -1070,37 +1082,33 @@ def _match(fp, nf: int, occ, exp, vis, work, fixed: int) -> int:
             else:
                 ok = 0
             if act == _TOUCH and fsite == s and (e >> 10) != frole:
-                bad = 1  # another outcome than the one picked
+                return 0  # another outcome than the one picked
         if act == _PLACE and w[_W_STEP + j]:
             placed = 1
         j += 1
-    w[_R_FIRST] = first
-    w[_R_NET] = net
-    w[_R_FINAL] = at_final
-    w[_R_HIDDEN] = hidden
-    w[_R_OK] = ok
-    w[_R_PLACED] = placed
-    if bad:
-        return -1
-    return hit
-
-
-@micropython.viper
-def _light_next(fp, nf: int, work, occ, exp, nxt, n: int) -> int:
-    """Lights in nxt (a role per site) the steps a matched move still
-    needs: the first one not done, and with a lift the other lifts before
-    the next placement (any order); of TOUCHes in a row only the first (a
-    chain swapped in order); a drop's every empty site. Then, for pieces
-    moved in any order (Cornelson's jewels): once no TOUCH is owed, every
-    piece still to lift; a piece in the hand (its LIFT done, the PLACE after
-    it not) shows its destination and is listed at work[_W_HAND...] for the
-    game's marks. Returns how many pieces are in the hand."""
-    f = ptr32(fp)
-    w = ptr8(work)
-    o = ptr8(occ)
-    x = ptr8(exp)
-    out = ptr8(nxt)
-    first = int(w[_R_FIRST])
+    if hit != n_diff:
+        return 0
+    r = _M_CANDIDATE
+    touched = 0
+    e = f[0]
+    if (e >> 8) & 3 == _TOUCH:
+        # A turn that begins in place (a die turned where it stands) has
+        # begun only when that piece alone was lifted and put back.
+        if not (w[_W_STEP] and only == (e & 255)):
+            return r  # its piece went elsewhere too: not this turn
+        touched = 1
+    elif hit == 0 and hidden == 0:
+        return r  # consistent only because nothing has happened
+    r |= _M_STARTED
+    if placed:
+        r |= _M_PLACED
+    if touched:
+        r |= _M_TOUCHED
+    if placed or touched:
+        r |= _M_PROGRESS
+    if ok and at_final == net and net == n_diff:
+        r |= _M_FULL
+    # The steps it still needs, lit.
     j = first
     while j < nf:
         e = f[j]
@@ -1142,7 +1150,7 @@ def _light_next(fp, nf: int, work, occ, exp, nxt, n: int) -> int:
                     w[_W_HAND + hand] = g & 255
                     hand += 1
         j += 1
-    return hand
+    return r | (hand << 8)
 
 
 def seats_word(sides, seats):

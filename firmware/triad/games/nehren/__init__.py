@@ -4,7 +4,7 @@
 # the board, protocol, store, simulator and host tools use. Sites are the 36
 # cells, numbered rank * 6 + file (a1 = 0, f1 = 5, a6 = 30), which is also
 # how pico_v1 numbers them.
-from triad.compat import const
+from triad.compat import const, micropython, ptr8, ptr32
 from triad.games import KIND_CELL, LIFT, PLACE, TOUCH, ROLE_SOURCE, ROLE_REMOVE, ROLE_GAME, DRAW
 from triad.games.nehren import core, notation, repetition
 
@@ -130,21 +130,40 @@ def expected(pos, out):
         out[i] = 1 if board[_SQ[i]] else 0
 
 
-def footprint(pos, m, out):
-    fr = _SITE_OF_SQ[m & 127]
-    to = _SITE_OF_SQ[(m >> 7) & 127]
-    role = (ROLE_GAME - 1 + ((m >> 14) & 3)) << 10
+# The footprint's numbers for viper (which cannot read imported names):
+# triad.games' LIFT, PLACE, TOUCH, ROLE_SOURCE, ROLE_REMOVE and ROLE_GAME.
+_F_LIFT = const(0)
+_F_PLACE = const(1 << 8)
+_F_TOUCH = const(2 << 8)
+_F_SOURCE = const(1 << 10)
+_F_REMOVE = const(2 << 10)
+_F_VALUE0 = const(15)  # ROLE_GAME - 1: the role of value v is 15 + v
+if (_F_LIFT, _F_PLACE, _F_TOUCH, _F_SOURCE, _F_REMOVE, _F_VALUE0 + 1) != (
+        LIFT << 8, PLACE << 8, TOUCH << 8, ROLE_SOURCE << 10, ROLE_REMOVE << 10, ROLE_GAME):
+    raise ImportError("nehren: the footprint constants disagree with triad.games")
+
+
+@micropython.viper
+def footprint(pos, m: int, out) -> int:
+    """The steps of move m into out; their count. Viper: the board's
+    matcher asks for the footprint of every move of a lifted die."""
+    sq = ptr8(_SITE_OF_SQ)
+    o = ptr32(out)
+    fr = sq[m & 127]
+    to = sq[(m >> 7) & 127]
+    role = (_F_VALUE0 + ((m >> 14) & 3)) << 10
+    n = 0
     if fr == to:
         # Note 2 (a): the die is lifted, turned and put back where it stood.
-        out[0] = fr | (TOUCH << 8) | role
+        o[0] = fr | _F_TOUCH | role
         n = 1
     else:
-        out[0] = fr | (LIFT << 8) | (ROLE_SOURCE << 10)
-        out[1] = to | (PLACE << 8) | role
+        o[0] = fr | _F_LIFT | _F_SOURCE
+        o[1] = to | _F_PLACE | role
         n = 2
     rem = (m >> 18) & 127
     if rem:
-        out[n] = _SITE_OF_SQ[rem] | (LIFT << 8) | (ROLE_REMOVE << 10)
+        o[n] = sq[rem] | _F_LIFT | _F_REMOVE
         n += 1
     return n
 
