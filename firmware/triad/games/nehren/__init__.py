@@ -299,7 +299,8 @@ put it back, menu picks its value, confirm) or move a die its current value
 without turning it.
 Draw (the board's rule): the same position for the third time, or 200 moves
 in a row without a Triad.
-The board: a move counts once the die has rested 0.8 s on a lit cell."""
+The board: a move counts once the die has rested 0.8 s on a lit cell; a die
+that rests 0.3 s where it may not stand blinks red (sliding across is fine)."""
 DRAW_TEXT = ("", "by repetition: the same position stood for the third time",
              "by the 200-move rule: 200 moves in a row without a Triad")
 NOTICE_TEXT = {"note2": "Note 2: none of your dice can make a regular move. Move a die its current "
