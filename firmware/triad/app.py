@@ -11,7 +11,6 @@ from triad.board.controller import Controller
 from triad.board.thinker import ASKED
 from triad.board.protocol import Protocol
 from triad.board.store import GameStore, Settings
-from triad.board.sound import Sound
 from triad import games
 
 # The board's own settings; each game adds its own (game.SETTINGS, e.g.
@@ -44,7 +43,9 @@ class App:
         self.sleep_ms = sleep_ms or getattr(time, "sleep_ms", None)
         self.errors = 0
         # The optional piezo's cues (hw.buzzer None: the board has none).
-        self.sound = Sound(getattr(hw, "buzzer", None))
+        # (board/sound.py is imported only when the cues are switched on:
+        # most boards never do, and the RAM is the board's.)
+        self.sound = _NO_SOUND
         # Which of the board's games is played: kept in the board's own
         # settings; menu held at power-up steps to the next one.
         self.board_settings = Settings(root, {"game": 0}, fs, game="board")
@@ -100,7 +101,7 @@ class App:
         ctl.seats = self.settings.get("opponent") & ((1 << sides) - 1)
         ctl.level = min(5, max(1, self.settings.get("level")))
         self.hw.leds.set_brightness(self.settings.get("brightness"))
-        self.sound.set_on(self.settings.get("sound"))
+        self._set_sound(self.settings.get("sound"))
         if not ctl.load_saved():
             if self.store.last_error:
                 # A saved game is on flash but could not be read (no RAM, a
@@ -177,8 +178,18 @@ class App:
         elif name == "level":
             self.ctl.set_level(value)
         elif name == "sound":
-            return 1 if self.sound.set_on(value) else 0  # off where there is no piezo
+            return 1 if self._set_sound(value) else 0  # off where there is no piezo
         return value
+
+    def _set_sound(self, on):
+        buzzer = getattr(self.hw, "buzzer", None)
+        if self.sound is _NO_SOUND:
+            if not on or buzzer is None:
+                return False
+            from triad.board.sound import Sound
+
+            self.sound = Sound(buzzer)
+        return self.sound.set_on(on)
 
     def _safe_tick(self, now):
         try:
@@ -223,6 +234,13 @@ class App:
 def _copy_if_changed(src, dst):
     # Not dst[:] = src: that allocates a slice object on the board's MicroPython.
     return copy_if_changed(src, dst, len(src))
+
+
+class _NoSound:
+    on = False  # the cues were never switched on (App._set_sound)
+
+
+_NO_SOUND = _NoSound()
 
 
 class _LessonsOnDemand:
