@@ -137,17 +137,23 @@ class App:
         self.buttons.update(self.levels, now)
         ev = self.buttons.pop()
         stable = self.scanner.stable
-        les = self.lessons
-        if ev >= 0 and (les.active or self.ctl.state == 0):  # 0: SETUP (a lesson may start)
-            ev = les.button(ev, now)
+        # The teaching mode, once it was first asked for (a plain attribute
+        # read per tick: a property costs the board ~0.1 ms each time).
+        les = self.lessons._real
+        on = les is not None and les.active
+        if ev >= 0 and (on or self.ctl.state == 0):  # 0: SETUP (a lesson may start)
+            ev = self.lessons.button(ev, now)
+            les = self.lessons._real
+            on = les is not None and les.active
         self.ctl.update(now, stable, self.scanner.stable_for(now), ev)
-        if les.active:
+        if on:
             les.update(now)
+            on = les.active
         snd = self.sound
         if snd.on:
             snd.update(self.ctl, now)
         self.ctl.render(self.frame, now, stable)
-        if les.active:
+        if on:
             les.render(self.frame, now, stable)
         if _copy_if_changed(self.frame, self.shown):
             hw.leds.show(self.frame)

@@ -191,6 +191,7 @@ class Controller:
         self.unsaved = False  # committed moves not (yet) on flash: told on the status LEDs
         self._flush_at = None
         self.in_error = False
+        self._rest = False  # the board equals the game and that was dealt with
         self.selftest = None
         self._state_before_test = PLAY
         self._sync_expected()
@@ -365,6 +366,7 @@ class Controller:
         return self._gen(self.pos, buf, 0, site)
 
     def _new_turn(self):
+        self._rest = False
         self.visited[:] = bytes(self.n)
         self.seen[0] = 255  # forces a fresh analysis on the next update
         self.dest_from = -1
@@ -414,6 +416,7 @@ class Controller:
         if self.thinker.state == _TH_DONE:
             self._collect(now)
         if button >= 0:
+            self._rest = False
             self._button(button, now)
         if self.unsaved and self.store is not None:
             if self._flush_at is None:
@@ -441,18 +444,23 @@ class Controller:
                 self._enter_play()
             return
         if _copy_if_changed(occ, self.seen, n):
+            self._rest = False
             _visit(occ, self.expected, self.visited, n)
             self._analyse(occ, nmiss, nextra, d)
         if nmiss == 0 and nextra == 0 and self.n_started == 0:
-            # The board equals the game: nothing is under way.
-            if self.state == FINISH or self.state == CHOOSE:
-                self.state = PLAY
-            self.in_error = False
-            _zero(self.visited, n)  # a piece put back leaves no trace
-            self.lifted = self.choice_fixed = -1
-            if self.kept >= 0:
-                self.kept = -1  # everything taken back: the turn begins afresh
-                self.seen[0] = 255
+            # The board equals the game: nothing is under way. (Once said,
+            # it holds until the board or a button changes something: the
+            # steady tick skips it.)
+            if not self._rest:
+                self._rest = True
+                if self.state == FINISH or self.state == CHOOSE:
+                    self.state = PLAY
+                self.in_error = False
+                _zero(self.visited, n)  # a piece put back leaves no trace
+                self.lifted = self.choice_fixed = -1
+                if self.kept >= 0:
+                    self.kept = -1  # everything taken back: the turn begins afresh
+                    self.seen[0] = 255
             if (self.seats >> self.pos.side) & 1 and not self.engine_move:
                 self._think()
             return
