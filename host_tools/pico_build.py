@@ -388,6 +388,17 @@ def build_uf2(out, force=False):
     build_mpy_cross(mp_dir, jobs)
     bdir = os.path.join(cache, "build", "rp2-" + BOARD)
     manifest = os.path.join(ROOT, "manifest.py")
+    # MicroPython recompiles a frozen module only when its source is newer
+    # than the .mpy kept in the build tree; the tree is shared by every
+    # checkout on this machine, so another clone's firmware could stay
+    # frozen in this one's UF2. Our modules are compiled afresh instead (a
+    # few seconds of mpy-cross, and only when the inputs changed).
+    for name in ("triad", "main.mpy"):
+        stale = os.path.join(bdir, "frozen_mpy", name)
+        if os.path.isdir(stale):
+            shutil.rmtree(stale)
+        elif os.path.exists(stale):
+            os.remove(stale)
     run(["cmake", "-S", os.path.join(mp_dir, "ports/rp2"), "-B", bdir,
          "-DMICROPY_BOARD=" + BOARD, "-DPICO_NO_PICOTOOL=1",
          "-DMICROPY_FROZEN_MANIFEST=" + manifest], stdout=subprocess.DEVNULL)
