@@ -35,6 +35,12 @@ class Player:
                 # clock may release the player's (the seat changed).
                 eng = self.engine
                 if eng is None:
+                    # The engine's modules one at a time, the loop ticking
+                    # between (on the RP2040 loading Nehren's engine in one
+                    # piece took 35 ms: a gap in the scans).
+                    for name in getattr(g, "ENGINE_MODULES", ()):
+                        __import__(name)
+                        clock()
                     eng = self.engine = g.new_engine(level, ENGINE_TT)
                     clock()  # (the thinker's clock: the loop may tick here)
                 eng.set_level(level)
