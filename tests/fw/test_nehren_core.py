@@ -143,3 +143,15 @@ def test_malformed_and_illegal_moves_raise_notation_error():
     for text in ["", "a1", "a1a3a", "a1a2", "g1g2", "a0a2", "a1=4", "a1=2", "a1a3x", "a1a3xa3", "c1c2xz9"]:
         raises(notation.NotationError, notation.parse_move, pos, text)
     assert F(pos) == notation.START
+
+
+def test_a_new_position_is_the_empty_board():
+    # Position() copies a prepared empty board: border all round, the 36
+    # cells empty, black to move, no Triads; each position has its own board.
+    p = core.Position()
+    for i in range(core.WIDTH * core.WIDTH):
+        assert p.board[i] == (core.EMPTY if i in core.CELLS else core.BORDER)
+    assert p.side == core.BLACK and p.score[0] == 0 and p.score[1] == 0
+    q = core.Position()
+    q.board[core.CELLS[0]] = 1
+    assert p.board[core.CELLS[0]] == core.EMPTY

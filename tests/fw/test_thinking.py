@@ -266,3 +266,59 @@ def test_lifting_an_own_piece_cancels_the_hint_within_20_ms():
         assert rig.run_until(lambda: ctl.hint_move != 0, 300)
     finally:
         rig.close()
+
+
+def test_a_cancel_while_the_engine_loads_stops_the_search_within_20_ms():
+    # On the RP2040 loading the engine (first use) and the history keys take
+    # tens of ms, and the loop ticks in the clock reads between them, before
+    # the engine has read its deadline. A cancel there (here: the seat
+    # changed over the serial line) must still stop the search at once, not
+    # after the whole budget.
+    rig = Rig(START, 0)
+    ctl = rig.ctl
+    app = rig.app
+    th = app.thinker
+    clk = rig.clock
+    marks = {}
+    try:
+        ctl.think_ms = 2000
+        ctl.player.engine = None  # the first use: the engine is loaded
+        orig_tick = clk.ticks_ms
+
+        def ticks_ms():
+            if th.state == T.BUSY and "loading" not in marks:
+                marks["loading"] = clk.t
+                clk.t += 15  # what loading the engine costs on the chip
+            return orig_tick()
+
+        clk.ticks_ms = ticks_ms
+        app.ticks_ms = ticks_ms
+        ctl.player.now_ms = ticks_ms
+        orig_cancel = th.cancel
+        orig_run = th.run
+
+        def cancel():
+            if th.state == T.BUSY:
+                marks.setdefault("cancel", clk.t)
+            orig_cancel()
+
+        def run():
+            orig_run()
+            marks.setdefault("end", clk.t)
+
+        th.cancel = cancel
+        th.run = run
+
+        def hook(now):
+            if th.state == T.BUSY and "asked" not in marks:
+                marks["asked"] = now
+                rig.serial.inbox = b"set opponent off\n"
+
+        rig.hook = hook
+        assert rig.run_until(lambda: "end" in marks, 300)
+        assert "cancel" in marks and marks["cancel"] == marks["asked"], marks  # cancelled while loading
+        assert marks["end"] - marks["cancel"] <= 20, marks
+        assert ctl.engine_move == 0 and not ctl.thinking
+        assert not [x for x in rig.serial.out if x.startswith("evt error")], rig.serial.out
+    finally:
+        rig.close()

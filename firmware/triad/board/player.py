@@ -1,7 +1,7 @@
 # The engine's lifecycle for the board: loaded on first use through the
 # game's face, given back when nobody needs it, replaced by the game's
 # quick move when there is no RAM for it.
-from triad.compat import const
+from triad.compat import const, ticks_diff
 
 ENGINE_TT = const(512)  # transposition entries: about 6 KB on the RP2040
 ENGINE_NODES_PER_MS = const(20)  # above what the RP2040 searches, so time rules there
@@ -28,18 +28,34 @@ class Player:
         g = self.game
         try:
             if g.new_engine is not None:
-                clock = clock or self.now_ms or _no_clock
-                if self.engine is None:
-                    self.engine = g.new_engine(level, ENGINE_TT)
-                    clock()  # (the thinker's clock: the loop may tick here)
+                now = self.now_ms
+                t0 = now() if now is not None else 0  # (no tick here: the raw clock)
+                clock = clock or now or _no_clock
+                # The search keeps its own reference: a tick run from the
+                # clock may release the player's (the seat changed).
                 eng = self.engine
+                if eng is None:
+                    # The engine's modules one at a time, the loop ticking
+                    # between (on the RP2040 loading Nehren's engine in one
+                    # piece took 35 ms: a gap in the scans).
+                    for name in getattr(g, "ENGINE_MODULES", ()):
+                        __import__(name)
+                        clock()
+                    eng = self.engine = g.new_engine(level, ENGINE_TT)
+                    clock()  # (the thinker's clock: the loop may tick here)
                 eng.set_level(level)
                 keys = eng.history_keys(g.parse_position(start_text), history)
-                clock()
+                # The budget counts from the request: loading the engine and
+                # the history keys came out of it (about 50 ms on the RP2040
+                # at the engine's first use), and a cancel meanwhile (the
+                # thinker's clock then says "far past") leaves the search 1 ms.
+                left = budget_ms - ticks_diff(clock(), t0)
+                if left < 1:
+                    left = 1
                 # A node cap as well as the time: a clock that stands still while
                 # the board thinks (the simulator's virtual time) cannot stall it.
                 nodes = self.max_nodes or budget_ms * ENGINE_NODES_PER_MS
-                m = eng.choose(pos, budget_ms, clock, keys, nodes)
+                m = eng.choose(pos, left, clock, keys, nodes)
                 if m:
                     return m
         except MemoryError:

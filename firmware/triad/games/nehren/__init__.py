@@ -236,6 +236,11 @@ def apply_setting(pos, name, value):
         pos.note2_triads = bool(value)
 
 
+# What new_engine imports, in an order the board's player can import them one
+# at a time before it (the main loop ticks between: issue 15).
+ENGINE_MODULES = ("triad.games.nehren.engine.evaluate", "triad.games.nehren.engine.search")
+
+
 def new_engine(level, tt_entries):
     from triad.games.nehren.engine.search import Engine
 

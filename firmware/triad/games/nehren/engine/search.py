@@ -63,10 +63,11 @@ CELL_INDEX = bytes(_ci)
 del _ci
 
 
-# _TRI[a * 81 + b * 9 + c]: 1 when cell bytes a, b, c (0..8) form a Triad.
-_TRI = bytes(
-    1 if core.is_triad(a, b, c) else 0 for a in range(9) for b in range(9) for c in range(9)
-)
+# _TRI[a * 81 + b * 9 + c]: 1 when cell bytes a, b, c (0..8) form a Triad:
+# the rules core's table (built there from core.is_triad). Building a second
+# copy here cost 74 ms of the RP2040's time at the engine's first import,
+# one piece the board's loop could not tick through (issue 15).
+_TRI = core._TRI
 _DIRS = (1, -1, 10, -10, 9, -9, 11, -11)
 
 
@@ -158,11 +159,25 @@ class Rng:
 # (side, Triads made) and for the side to move. Key 1 indexes the table,
 # key 2 verifies the entry.
 def _keys(seed, n):
-    r = Rng(seed)
     a = array("i", bytes(4 * n))
-    for i in range(n):
-        a[i] = r.next()
+    _fill_keys(a, n, (seed & MASK30) or 0x2545F49)
     return a
+
+
+@micropython.viper
+def _fill_keys(a: ptr32, n: int, x: int):
+    # n values of Rng(seed).next() into a (the same xorshift, in viper: in
+    # bytecode the 592 keys cost 44 ms of the RP2040's time at import).
+    i = 0
+    while i < n:
+        x = x ^ ((x & 0x1FFFF) << 13)
+        x = x ^ (x >> 17)
+        x = x ^ ((x & 0x3FFFFFF) << 4)
+        x = x & 0x3FFFFFFF
+        if x == 0:
+            x = 0x2545F49
+        a[i] = x
+        i += 1
 
 
 Z1 = _keys(0x1234567, 36 * 8)
@@ -366,6 +381,16 @@ def _child_keys(keys: ptr32, j: int, m: int, st: int):
 
 
 @micropython.viper
+def _decay(hist: ptr16, n: int):
+    """Age the history table at the start of a search: hist[i] >>= 2 (in
+    bytecode 43 ms of the RP2040's time before the first node)."""
+    i = 0
+    while i < n:
+        hist[i] = hist[i] >> 2
+        i += 1
+
+
+@micropython.viper
 def _repeated(rep: ptr32, j: int, h1: int) -> bool:
     """Record h1 at rep[j]; True when it occurred before with the same side
     to move (every second entry back)."""
@@ -464,13 +489,27 @@ class Engine:
         start is the game's first position (not changed), moves the move
         ints played since (the current position is left out). Allocates: call
         it once per engine move, not in a loop."""
-        pos = start.copy()
-        keys = [hash_pair(pos, 1)]
+        # Each key from the one before (_child_keys, as the search does):
+        # rebuilding every position and hashing it from scratch cost about
+        # 1 ms of the RP2040's time a move, one piece before the search's
+        # first clock read (issue 15). Only the side to move and its
+        # Triads are followed: every move passes the turn, a removal is a
+        # Triad made.
+        k = array("i", bytes(16))
+        k[0] = hash_pair(start, 1)
+        k[1] = hash_pair(start, 2)
+        side = start.side
+        made = [start.score[0], start.score[1]]
+        keys = [k[0]]
         for m in moves:
-            pos.make(m)
+            _child_keys(k, 0, m, (side << 2) | made[side])
+            k[0] = k[2]
+            k[1] = k[3]
             if (m >> 18) & 127:
+                made[side] += 1
                 keys = []
-            keys.append(hash_pair(pos, 1))
+            side ^= 1
+            keys.append(k[0])
         keys.pop()
         if len(keys) > self.history_max:
             keys = keys[len(keys) - self.history_max :]
@@ -536,9 +575,7 @@ class Engine:
         self.rep_base = nb
         for i in range(2 * MAX_PLY):
             self.killers[i] = 0
-        hist = self.hist
-        for i in range(36 * 36):
-            hist[i] >>= 2
+        _decay(self.hist, 36 * 36)
         buf = self.buf
         end = p.gen(buf, 0)
         if end == 0:

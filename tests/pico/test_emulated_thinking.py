@@ -1,0 +1,107 @@
+"""The board stays alive while it thinks (issue 15), on the emulated Pico:
+the board's UF2 (firmware frozen, real drivers) plays Nehren's side to move
+at level 5 with its own think budget (THINK_BUDGET_MS: the whole budget is
+searched), then gives a hint, and tests/pico/device_thinking.py measures in
+EMULATED time (time.ticks_us of the emulated chip) what a player would
+notice: scans go on during the search, a die knocked over meanwhile is
+shown at once, lifting one of the mover's own dice cancels the hint, and
+the search stops soon after its budget and after a cancel.
+
+The emulated board has no dice on its switches: the script reads the real
+pins and then puts the game's occupancy (with the knocked or lifted die
+missing) into the raw scan, as bench/pico_suite.py does. One run serves
+every test here (about 4 minutes of wall time: the emulator runs about 30
+million cycles a second)."""
+import os
+
+import pytest
+
+from host_tools import emulator
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+UF2 = os.environ.get("TRIAD_UF2", os.path.join(ROOT, "build", "triad-board.uf2"))
+SCRIPT = os.path.join(ROOT, "tests", "pico", "device_thinking.py")
+TIMEOUT = 1500.0  # wall-clock seconds, generous for a busy machine
+BUDGET_MS = 2500  # the board's own think budget (board/controller.py THINK_BUDGET_MS)
+SCAN_MS = 10  # pico_v1.SCAN_HZ = 100
+DEBOUNCE = 3  # pico_v1.DEBOUNCE: scans before a change is believed
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    if not os.path.exists(UF2):
+        pytest.fail("no UF2 at %s: run `make uf2` (make test-pico does)" % UF2)
+    board = emulator.Pico(UF2, str(tmp_path_factory.mktemp("lfs")), timeout=TIMEOUT)
+    board.start()
+    try:
+        out, status = board.run_file(SCRIPT, ["nehren", "5", str(BUDGET_MS)])
+    finally:
+        board.stop()
+    assert status == 0, out
+    figs = {}
+    for ln in out.splitlines():
+        if ln.startswith("think_nehren_") and ": " in ln:
+            name, rest = ln[len("think_nehren_"):].split(": ", 1)
+            figs[name] = rest.split(" ", 1)[0]
+    assert figs.get("done") == "1", out
+    assert figs["in_play"] == "1", out
+    figs["_out"] = out
+    return figs
+
+
+def num(figs, name):
+    return float(figs[name])
+
+
+def test_scans_go_on_while_the_board_searches_its_move_and_a_hint(run, figures):
+    f = run
+    figures["thinking: longest scan gap, board's move / hint (emulated ms)"] = "%s / %s" % (
+        f["move_gap_ms"], f["hint_gap_ms"])
+    figures["thinking: nodes, nodes/s with the loop (search alone)"] = "%s, %s (%s)" % (
+        f["move_nodes"], f["move_rate"], f["move_search_rate"])
+    figures["thinking: free heap while searching (bytes)"] = f["heap_searching"]
+    assert f["move_found"] == "1", f["_out"]
+    # Ticks ran inside the search at about the scan period all along ...
+    assert num(f, "move_ticks") >= 0.8 * BUDGET_MS / SCAN_MS, f["_out"]
+    # ... and no two scans were further apart than 25 ms, from the request
+    # (the engine loaded on its first use) to the answer.
+    assert num(f, "move_gap_ms") < 25, f["_out"]
+    assert num(f, "hint_gap_ms") < 25, f["_out"]
+
+
+def test_a_die_knocked_over_during_the_search_is_shown_at_once(run, figures):
+    f = run
+    figures["thinking: knock -> shown (emulated ms)"] = f["knock_shown_ms"]
+    assert f["knock_done"] == "1", f["_out"]
+    # The controller counted the error and the LED frame showed the missing
+    # die in the tick whose debounced scan first missed it, while the
+    # search went on (it delivered its move afterwards).
+    assert num(f, "knock_seen_ms") > 0, f["_out"]
+    assert f["knock_stable_to_shown_ticks"] == "0", f["_out"]
+    assert 0 < num(f, "knock_shown_ms") <= (DEBOUNCE + 1) * SCAN_MS + 10, f["_out"]
+    assert f["knock_in_search"] == "1" and f["move_found"] == "1", f["_out"]
+    # Put back, the error is gone.
+    assert f["knock_errors_after"] == "0", f["_out"]
+
+
+def test_lifting_an_own_die_during_a_hint_cancels_it(run, figures):
+    f = run
+    figures["thinking: lift -> hint cancelled / lifted die shown (emulated ms)"] = "%s / %s" % (
+        f["hint_lift_to_cancel_ms"], f["hint_shown_ms"])
+    assert f["hint_asked"] == "1" and f["hint_lifted"] == "1", f["_out"]
+    assert f["hint_cancelled"] == "1", f["_out"]  # no hint lit afterwards
+    assert num(f, "hint_lift_to_cancel_ms") <= (DEBOUNCE + 1) * SCAN_MS + 10, f["_out"]
+    # The lifted die shows where it came from and where it may go, in the
+    # tick that saw it.
+    assert f["hint_dest_lit"] == "1", f["_out"]
+    assert f["hint_stable_to_shown_ticks"] == "0", f["_out"]
+
+
+def test_the_search_stops_within_20_ms_of_its_budget_and_of_a_cancel(run, figures):
+    f = run
+    figures["thinking: past the budget / cancel -> stopped (emulated ms)"] = "%s / %s" % (
+        f["move_overrun_ms"], f["hint_cancel_latency_ms"])
+    # From the request to the answer: the whole budget, and at most 20 ms more.
+    assert 0 <= num(f, "move_overrun_ms") <= 20, f["_out"]
+    assert 0 <= num(f, "hint_cancel_latency_ms") <= 20, f["_out"]
+    assert 0 <= num(f, "heap_cancel_latency_ms") <= 20, f["_out"]
