@@ -316,7 +316,10 @@ class Engine:
         self._prepare()
         self._post_values()
         pv = self.pv
+        now_ms = self.now_ms
         for i in range(end):
+            if not i & 7:
+                now_ms()  # (a tick for the scan loop: this pass is long on the board)
             m = root[i]
             v = self._set_value(m)
             pp = m & 63
@@ -386,11 +389,13 @@ class Engine:
     def _search(self, depth, ply, alpha, beta):
         n = self.nodes + 1
         self.nodes = n
-        if (n & CHECK_EVERY) == 0:
-            if self.max_nodes and n >= self.max_nodes:
-                self.stop = True
-            elif ticks_diff(self.now_ms(), self.deadline) >= 0:
-                self.stop = True
+        # The clock every node: on the board a node costs tens of ms of
+        # bytecode, and each clock read lends the scan loop its tick
+        # (board/thinker.py); the node budget keeps its 16-node grain.
+        if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
+            self.stop = True
+        elif ticks_diff(self.now_ms(), self.deadline) >= 0:
+            self.stop = True
         if self.stop:
             return 0
         p = self.pos
