@@ -265,7 +265,9 @@ def hook(t):
         else:
             if "seen" not in EV and ctl.errors > EV["errors0"]:
                 EV["seen"] = t  # (the tick before this one counted the error)
-            if "back" not in EV and diff(t, k) >= 300000:
+            # Put back after 0.5 s: a fault is told once the board has rested
+            # in it for the controller's PASS_MS (0.3 s).
+            if "back" not in EV and diff(t, k) >= 500000:
                 board.board[KNOCK] = 1
                 EV["back"] = t
     elif a == HOOK_LIFT or a == HOOK_HEAP:
@@ -363,7 +365,7 @@ if KNOCK >= 0:
         fig("knock_stable_to_shown_ticks", WATCH[3] - EV["stable"] if WATCH[3] and "stable" in EV else -1,
             "ticks from the debounced snapshot's change to the LED frame (0: the same tick)")
         fig("knock_in_search", int(diff(WATCH[2], S[RUN1]) < 0 if WATCH[2] else 0), "(1: shown before the search ended)")
-        fig("knock_errors_after", int(ctl._in_error), "(0: back in place, no error standing)")
+        fig("knock_errors_after", int(ctl.in_error), "(0: back in place, no error standing)")
     board.board[KNOCK] = 1
 
 # -- 2. a hint, cancelled by lifting one of the mover's pieces ---------------
@@ -397,7 +399,7 @@ def hint(action, what):
     fig(what + "_cancelled", int(bool(S[CANCEL]) and ctl.hint_move == 0 and not ctl.hinting), "(1: no hint came)")
     fig(what + "_dest_lit", int(ctl.lifted == LIFT and sum(ctl.dest) > 0), "(1: the lifted piece's destinations show)")
     board.board[LIFT] = 1
-    steps_until(lambda: ctl.lifted < 0 and not ctl._in_error, 500)
+    steps_until(lambda: ctl.lifted < 0 and not ctl.in_error, 500)
 
 
 fig("lift_site", LIFT, "")
