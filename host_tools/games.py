@@ -5,6 +5,7 @@ Every host tool reaches a game only through its face (docs/game-face.md):
 generic: they use the face's functions and a few optional attributes looked
 up with getattr (listed in OPTIONAL below), never a particular game's modules.
 """
+import importlib
 import sys
 from array import array
 
@@ -61,8 +62,23 @@ def load(name=None):
         usage_error(str(e))
 
 
+def words(game, name, default=None):
+    """A text of the game for people (RULES, STATE_TEXT, NOTICE_TEXT,
+    DRAW_TEXT, ...): from its face, else from its words.py, which only the
+    host side (the simulator page, these tools) imports: the board's RAM
+    holds no text it never shows."""
+    v = getattr(game, name, None)
+    if v is None:
+        try:
+            mod = importlib.import_module("triad.games." + game.NAME + ".words")
+        except ImportError:
+            return default
+        v = getattr(mod, name, None)
+    return default if v is None else v
+
+
 def word(game, attr, default=None):
-    v = getattr(game, attr, None)
+    v = words(game, attr)
     if v is None:
         v = _WORDS.get(game.NAME, {}).get(attr, default)
     return v

@@ -10,6 +10,7 @@ if _FIRMWARE not in sys.path:
     sys.path.append(_FIRMWARE)
 
 from triad import boards, games  # noqa: E402
+from host_tools import games as host_games  # noqa: E402
 from simulator import choice  # noqa: E402
 
 
@@ -87,10 +88,10 @@ def layout():
                   for p in range(n_sides)],
         "sites": sites,
         "status": status,
-        "state_text": dict(getattr(GAME, "STATE_TEXT", {})),
+        "state_text": dict(host_games.words(GAME, "STATE_TEXT", {})),
         "labels": list(getattr(GAME, "LABELS", ())),
-        "rules": getattr(GAME, "RULES", "") or "",
-        "notice_text": dict(getattr(GAME, "NOTICE_TEXT", None) or {}),
+        "rules": host_games.words(GAME, "RULES", ""),
+        "notice_text": dict(host_games.words(GAME, "NOTICE_TEXT", {})),
         "finish_event": getattr(GAME, "FINISH_EVENT", ""),
         # Words for people, the game's own: never a die where there are none.
         "piece": [PIECE, PIECES],
@@ -129,7 +130,7 @@ def result_words(text):
     if words[0] == "draw":
         why = " ".join(words[1:])
         names = list(getattr(GAME, "DRAW_NAMES", None) or ())
-        texts = getattr(GAME, "DRAW_TEXT", None)
+        texts = host_games.words(GAME, "DRAW_TEXT")
         if texts and why in names and names.index(why) < len(texts):
             why = texts[names.index(why)]
         else:

@@ -316,3 +316,13 @@ def test_settings_corrupt_or_missing_fall_back_to_defaults():
 def test_crc16_check_value():
     # CRC-16/CCITT-FALSE standard check value: the format must not drift.
     assert store.crc16(b"123456789") == 0x29B1
+
+
+def test_crc16_is_ccitt_false_and_chains():
+    # The standard check value of CRC-16/CCITT-FALSE; saves written by
+    # earlier firmware (table-driven) must still verify.
+    from triad.board import store as S
+
+    assert S.crc16(b"123456789") == 0x29B1
+    assert S.crc16(bytearray(b"56789"), S.crc16(b"1234")) == 0x29B1
+    assert S.crc16(b"") == 0xFFFF

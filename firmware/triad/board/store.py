@@ -76,7 +76,7 @@ try:
 except ImportError:  # pragma: no cover - every port has os (or uos)
     import uos as os  # type: ignore[no-redef]
 
-from array import array
+from triad.compat import micropython, ptr8
 
 COMPACT_EVERY = 16
 # A bigger file is not ours; refusing it keeps a stray upload from exhausting
@@ -97,24 +97,27 @@ ENOSPC = 28
 EROFS = 30
 
 
-def _make_table():
-    t = array("H", bytes(512))
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
-        t[i] = c & 0xFFFF
-    return t
-
-
-_TABLE = _make_table()
-
-
 def crc16(data, crc=0xFFFF):
     """CRC-16/CCITT-FALSE of bytes data, continuing from crc."""
-    t = _TABLE
-    for b in data:
-        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ b) & 0xFF]
+    return _crc16(data, len(data), crc)
+
+
+@micropython.viper
+def _crc16(data, n: int, crc: int) -> int:
+    # Bit by bit in viper: as fast as a 256-entry table in bytecode, and no
+    # table in RAM.
+    d = ptr8(data)
+    i = 0
+    while i < n:
+        crc ^= d[i] << 8
+        k = 0
+        while k < 8:
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+            k += 1
+        i += 1
     return crc
 
 

@@ -212,10 +212,6 @@ HOME = (
 )
 PHASE_NAMES = ("capture", "choose")
 FINISH_EVENT = "landed"
-STATE_TEXT = {
-    "play": "Slide one of your pieces in a straight line to a lit cell (never your own colour; the most captures).",
-    "capture": "Take the blinking captured pieces off, then drop a bunny piece on any empty cell (they pulse in its colour).",
-}
 SETTING_CHOICES = {}  # type: dict[str, tuple]
 
 
@@ -332,18 +328,5 @@ def _ends(pos, m):
     r = not (c[0] and c[1] and c[2])
     pos.unmake(m)
     return r
-
-# The rules card (the simulator's page).
-RULES = """Three players, Red, Green and Blue, nine pieces each; Red starts.
-A turn: slide one of your pieces in a straight line (six directions, over
-empty cells only) onto an empty cell of another colour. The owner of that
-cell moves next; the third player is the bunny.
-Every opponent piece next to the landing cell is captured and taken off.
-You must make a move that captures the most (choose among equals).
-Then drop a bunny piece on any empty cell (not when a player was just
-eliminated).
-The game ends as soon as a player is eliminated: the most pieces left wins,
-equal counts tie.
-The board: a move counts once the pieces have rested 0.8 s."""
 
 status_lights = None  # no status LEDs of its own beyond turn and score

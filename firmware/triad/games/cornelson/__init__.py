@@ -52,15 +52,6 @@ CENTRE = bytes((_FS + 20, _FS + 21, _FS + 22, _FS + 33, _FS + 32, _FS + 31))
 LEVEL_SITES = bytes(range(15, 22))
 HOME = (bytes((0, 1, 2, 3, 91, 92, 93)), bytes((33, 34, 35, 36, 94, 95, 96)))
 
-STATE_TEXT = {
-    "setup": "Set-up: put South's jewels on S1-S3 and North's on N1-N3; no gems.",
-    "play": "Place a gem on a lit post (posts that would capture show magenta), swap each "
-    "captured gem as it lights, then step each of your jewels once (a lifted jewel shows "
-    "its steps in orange and the Barriers in its way in red).",
-    "finish": "Swap the captured gem that is lit for one of yours, then step your jewels. "
-    "Lifting a jewel before every swap is done forfeits the captures left (rule 3.1).",
-    "choose": "Press menu to pick between turns that look the same, then confirm.",
-}
 PHASE_NAMES = ("swap", "choose")
 FINISH_EVENT = "capture"
 
@@ -418,17 +409,6 @@ def _quick(pos, buf):
             best_score = sc
             best = m
     return best
-
-# The rules card (the simulator's page).
-RULES = """Two players, South and North, three jewels on their docks each.
-A turn: place one gem on any empty post; a gem of the opponent's between two
-of yours on consecutive posts in a line is captured: swap it for one of
-yours. Then move all three jewels, each across one border to an adjacent
-empty trey (never onto or across a post, never back onto your own dock).
-A border between two of the opponent's gems is a barrier: no crossing.
-Win by Breach (a jewel reaches the opponent's dock), Trap (an opponent's
-jewel cannot move) or Capture (ten gems captured).
-The board: a move counts once the pieces have rested 0.8 s."""
 
 
 def status_lights(pos, options, out):

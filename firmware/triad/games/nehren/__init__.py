@@ -38,13 +38,6 @@ CENTRE = bytes((14, 15, 21, 20))  # c3 d3 d4 c4: round the centre, as the thinki
 LEVEL_SITES = bytes(range(12, 18))
 HOME = (bytes(range(0, 6)), bytes(range(30, 36)))
 
-STATE_TEXT = {
-    "setup": "Set-up: put the rolled dice on their lit cells (each cell blinks in its die's value colour).",
-    "play": "Lift one of your dice: the lit cells show where it can go and in its colour the value to turn it to.",
-    "finish": "Triad! Take one of your own dice of the Triad off the board (its cell blinks green).",
-    "choose": "Note 2: press menu to pick the value the die now shows, then confirm.",
-}
-
 
 def site_xy(i):
     return (float(i % 6), float(5 - i // 6))
@@ -290,27 +283,6 @@ bind = None
 PIECE_NAMES = ("die", "dice")
 SCORE_WORD = "Triad"
 MARKS_TEXT = "Triad: its cells pulse green; your dice in it may be taken off"
-RULES = """Each player has six dice showing 1, 2 or 3; Black starts.
-A turn: lift one of your dice, turn it to a different value and move it
-exactly that many cells (1 to 3) in a straight line: along a row, a column
-or a diagonal, never over or onto another die. It can never move its current
-value; the new value is the distance.
-A Triad: three dice in a row (any line, diagonals too) with both colours
-among them, showing all the same value or all different values.
-Made a Triad by your move: take one of your own dice of it off the board.
-Win: make three Triads.
-Note 2: when none of your dice can move, turn one die in place (lift it and
-put it back, menu picks its value, confirm) or move a die its current value
-without turning it.
-Draw (the board's rule): the same position for the third time, or 200 moves
-in a row without a Triad.
-The board: a move counts once the die has rested 0.8 s on a lit cell; a die
-that rests 0.3 s where it may not stand blinks red (sliding across is fine)."""
-DRAW_TEXT = ("", "by repetition: the same position stood for the third time",
-             "by the 200-move rule: 200 moves in a row without a Triad")
-NOTICE_TEXT = {"note2": "Note 2: none of your dice can make a regular move. Move a die its current "
-               "value without turning it, or lift a die and put it back, press menu to pick "
-               "the value it now shows and confirm (your dice that can act pulse grey)."}
 
 
 def LESSONS():
