@@ -74,6 +74,8 @@ QUIET = const(3)  # quiet drops per slide at the root
 MASK30 = const(0x3FFFFFFF)
 OUTLOOK_TIE = const(-300)
 NONE = const(-30001)  # _reply: no landing left to look at
+MC = const(16)  # the material table covers counts below MC
+UNSET = const(-32768)  # a material table entry not computed yet
 
 # level: (max depth, inner drops per slide, root noise, chance in 1/256 of a
 # random turn instead)
@@ -224,8 +226,15 @@ class Engine:
         self.l1 = bytearray(64)
         self.l2 = bytearray(64)
         self.mark = bytearray(core.WIDTH * core.WIDTH)
+        self.dmark = bytearray(core.WIDTH * core.WIDTH)  # _drops: cells listed
         self.dropv = array("i", bytes(4 * 64))
         self.dropq = bytearray(64)
+        # _material(0, a, b, c) for counts below MC, filled as needed
+        # (array "h": 8 KB; every score is within +-1200)
+        self.mt = array("h", bytes(2 * MC * MC * MC))
+        mt = self.mt
+        for i in range(MC * MC * MC):
+            mt[i] = UNSET
         self.rng = Rng(seed)
         self.now_ms = _no_clock
         self.deadline = 0
@@ -317,24 +326,43 @@ class Engine:
         drop_sq: a square just filled by a piece of drop_side (it is no
         landing and raises the captures next to it), 0 for none. t picks
         among its most-capturing landings the best for the engine when it
-        is the engine, the worst otherwise."""
+        is the engine, the worst otherwise. Works on the counts seen from
+        the engine (m0 its own, m1 and m2 the next sides) and reads the
+        scores of counts from the table _mat fills."""
         r = self.root
+        if r == 0:
+            m0 = c0
+            m1 = c1
+            m2 = c2
+        elif r == 1:
+            m0 = c1
+            m1 = c2
+            m2 = c0
+        else:
+            m0 = c2
+            m1 = c0
+            m2 = c1
+        tr = t - r
+        if tr < 0:
+            tr += 3
+        # bunny (seen from the engine) when t lands on a cell of colour col:
+        # 3 - t - col seen from r is (3 - tr - (col - r)) % 3
         lq = self.lq
         l1 = self.l1
         l2 = self.l2
         s1 = t + 1
         if s1 == 3:
             s1 = 0
-        s2 = 3 - t - s1
-        maxing = t == r
+        mt = self.mt
+        maxing = tr == 0
         most = -1
         val = 0
         i = 0
         while i < n:
             x = lq[i]
+            k1 = l1[i]
+            k2 = l2[i]
             i += 1
-            k1 = l1[i - 1]
-            k2 = l2[i - 1]
             if drop_sq:
                 if x == drop_sq:
                     continue
@@ -347,22 +375,19 @@ class Engine:
             k = k1 + k2
             if k < most:
                 continue
-            # counts after the capture
-            a0 = c0
-            a1 = c1
-            a2 = c2
-            if s1 == 0:
-                a0 -= k1
-            elif s1 == 1:
-                a1 -= k1
+            # counts after the capture, seen from the engine
+            if tr == 0:
+                a0 = m0
+                a1 = m1 - k1
+                a2 = m2 - k2
+            elif tr == 1:
+                a0 = m0 - k2
+                a1 = m1
+                a2 = m2 - k1
             else:
-                a2 -= k1
-            if s2 == 0:
-                a0 -= k2
-            elif s2 == 1:
-                a1 -= k2
-            else:
-                a2 -= k2
+                a0 = m0 - k1
+                a1 = m1 - k2
+                a2 = m2
             if a0 <= 0 or a1 <= 0 or a2 <= 0:
                 if a0 < 0:
                     a0 = 0
@@ -370,16 +395,28 @@ class Engine:
                     a1 = 0
                 if a2 < 0:
                     a2 = 0
-                v = _final(r, a0, a1, a2, -1, ply + 1)
+                v = _final(0, a0, a1, a2, -1, ply + 1)
             else:
-                bunny = 3 - t - CELL_COLOUR[x]
-                if bunny == 0:
+                b = CELL_COLOUR[x] - r
+                if b < 0:
+                    b += 3
+                b = 3 - tr - b
+                if b >= 3:
+                    b -= 3
+                if b == 0:
                     a0 += 1
-                elif bunny == 1:
+                elif b == 1:
                     a1 += 1
                 else:
                     a2 += 1
-                v = _material(r, a0, a1, a2)
+                if a0 < MC and a1 < MC and a2 < MC:
+                    j = (a0 * MC + a1) * MC + a2
+                    v = mt[j]
+                    if v == UNSET:
+                        v = _material(0, a0, a1, a2)
+                        mt[j] = v
+                else:
+                    v = _material(0, a0, a1, a2)
             if k > most:
                 most = k
                 val = v
@@ -456,6 +493,7 @@ class Engine:
             i += 1
         dq = self.dropq
         dv = self.dropv
+        dmark = self.dmark
         nd = 0
         # drops that block or raise a landing within one of the most
         i = 0
@@ -464,15 +502,9 @@ class Engine:
             i += 1
             for e in DIRECTIONS:
                 y = x + e
-                if board[y] != 0:
+                if board[y] != 0 or dmark[y] or nd >= 60:
                     continue
-                j = 0
-                while j < nd:
-                    if dq[j] == y:
-                        break
-                    j += 1
-                if j < nd or nd >= 60:
-                    continue
+                dmark[y] = 1
                 v = self._reply(cand, nt, ply + 1, c0, c1, c2, y, bunny)
                 if v == NONE:
                     v = self._reply(cand, n, ply + 1, c0, c1, c2, y, bunny)
@@ -482,12 +514,8 @@ class Engine:
                 dv[nd] = v
                 dq[nd] = y
                 nd += 1
-            j = 0
-            while j < nd:
-                if dq[j] == x:
-                    break
-                j += 1
-            if j == nd and nd < 60:
+            if not dmark[x] and nd < 60:
+                dmark[x] = 1
                 v = self._reply(cand, nt, ply + 1, c0, c1, c2, x, bunny)
                 if v == NONE:
                     v = self._reply(cand, n, ply + 1, c0, c1, c2, x, bunny)
@@ -505,14 +533,7 @@ class Engine:
             qbest = 0
             qv = -1000
             for sq in CELLS:
-                if board[sq] != 0:
-                    continue
-                j = 0
-                while j < nd:
-                    if dq[j] == sq:
-                        break
-                    j += 1
-                if j < nd:
+                if board[sq] != 0 or dmark[sq]:
                     continue
                 v = 0
                 for e in DIRECTIONS:
@@ -527,7 +548,12 @@ class Engine:
             # a quiet drop does not change the next reply
             dv[nd] = self._reply(cand, nt, ply + 1, c0, c1, c2, 0, 0)
             dq[nd] = qbest
+            dmark[qbest] = 1
             nd += 1
+        j = 0
+        while j < nd:
+            dmark[dq[j]] = 0
+            j += 1
         p.unmake(m)
         # keep the k best for the mover
         if k > nd:
