@@ -229,6 +229,10 @@ class Engine:
         self.dmark = bytearray(core.WIDTH * core.WIDTH)  # _drops: cells listed
         self.dropv = array("i", bytes(4 * 64))
         self.dropq = bytearray(64)
+        # _drops: captures and scores of the candidate's best landings
+        self.lk = bytearray(64)
+        self.lv0 = array("h", bytes(2 * 64))
+        self.lvb = array("h", bytes(2 * 64))
         # _material(0, a, b, c) for counts below MC, filled as needed
         # (array "h": 8 KB; every score is within +-1200)
         self.mt = array("h", bytes(2 * MC * MC * MC))
@@ -320,15 +324,62 @@ class Engine:
             i += 1
         return n
 
+    def _lval(self, tr, m0, m1, m2, col, k1, k2, ply):
+        """The engine's score once side t captures k1 pieces of t + 1 and
+        k2 of t + 2 landing on a cell of colour col, t's capture being the
+        turn of ply. Counts seen from the engine: m0 its own, m1 and m2 the
+        next sides; tr is t seen from the engine (0 for the engine). A
+        finished game is scored by _final, else the counts (with the
+        bunny's piece) by the table _material fills."""
+        if tr == 0:
+            a0 = m0
+            a1 = m1 - k1
+            a2 = m2 - k2
+        elif tr == 1:
+            a0 = m0 - k2
+            a1 = m1
+            a2 = m2 - k1
+        else:
+            a0 = m0 - k1
+            a1 = m1 - k2
+            a2 = m2
+        if a0 <= 0 or a1 <= 0 or a2 <= 0:
+            if a0 < 0:
+                a0 = 0
+            if a1 < 0:
+                a1 = 0
+            if a2 < 0:
+                a2 = 0
+            return _final(0, a0, a1, a2, -1, ply)
+        # the bunny, seen from the engine: 3 - t - col with both seen from r
+        b = col - self.root
+        if b < 0:
+            b += 3
+        b = 3 - tr - b
+        if b >= 3:
+            b -= 3
+        if b == 0:
+            a0 += 1
+        elif b == 1:
+            a1 += 1
+        else:
+            a2 += 1
+        if a0 < MC and a1 < MC and a2 < MC:
+            j = (a0 * MC + a1) * MC + a2
+            v = self.mt[j]
+            if v == UNSET:
+                v = _material(0, a0, a1, a2)
+                self.mt[j] = v
+            return v
+        return _material(0, a0, a1, a2)
+
     def _reply(self, t, n, ply, c0, c1, c2, drop_sq, drop_side):
         """Score for the engine of side t capturing at once from the
         landings lq[:n] (as _landings(t) left them) with counts c0..c2;
         drop_sq: a square just filled by a piece of drop_side (it is no
         landing and raises the captures next to it), 0 for none. t picks
         among its most-capturing landings the best for the engine when it
-        is the engine, the worst otherwise. Works on the counts seen from
-        the engine (m0 its own, m1 and m2 the next sides) and reads the
-        scores of counts from the table _mat fills."""
+        is the engine, the worst otherwise (_lval scores one)."""
         r = self.root
         if r == 0:
             m0 = c0
@@ -345,15 +396,12 @@ class Engine:
         tr = t - r
         if tr < 0:
             tr += 3
-        # bunny (seen from the engine) when t lands on a cell of colour col:
-        # 3 - t - col seen from r is (3 - tr - (col - r)) % 3
         lq = self.lq
         l1 = self.l1
         l2 = self.l2
         s1 = t + 1
         if s1 == 3:
             s1 = 0
-        mt = self.mt
         maxing = tr == 0
         most = -1
         val = 0
@@ -375,48 +423,7 @@ class Engine:
             k = k1 + k2
             if k < most:
                 continue
-            # counts after the capture, seen from the engine
-            if tr == 0:
-                a0 = m0
-                a1 = m1 - k1
-                a2 = m2 - k2
-            elif tr == 1:
-                a0 = m0 - k2
-                a1 = m1
-                a2 = m2 - k1
-            else:
-                a0 = m0 - k1
-                a1 = m1 - k2
-                a2 = m2
-            if a0 <= 0 or a1 <= 0 or a2 <= 0:
-                if a0 < 0:
-                    a0 = 0
-                if a1 < 0:
-                    a1 = 0
-                if a2 < 0:
-                    a2 = 0
-                v = _final(0, a0, a1, a2, -1, ply + 1)
-            else:
-                b = CELL_COLOUR[x] - r
-                if b < 0:
-                    b += 3
-                b = 3 - tr - b
-                if b >= 3:
-                    b -= 3
-                if b == 0:
-                    a0 += 1
-                elif b == 1:
-                    a1 += 1
-                else:
-                    a2 += 1
-                if a0 < MC and a1 < MC and a2 < MC:
-                    j = (a0 * MC + a1) * MC + a2
-                    v = mt[j]
-                    if v == UNSET:
-                        v = _material(0, a0, a1, a2)
-                        mt[j] = v
-                else:
-                    v = _material(0, a0, a1, a2)
+            v = self._lval(tr, m0, m1, m2, CELL_COLOUR[x], k1, k2, ply + 1)
             if k > most:
                 most = k
                 val = v
@@ -427,6 +434,44 @@ class Engine:
                 val = v
         if most < 0:
             return NONE  # the drop blocked every landing looked at
+        return val
+
+    def _dropped(self, nt, y, maxing):
+        """_reply for the landings lq[:nt] after a drop on y (0: a quiet
+        drop, next to none of them), from the
+        scores _drops put in lk (captures), lv0 (as they are) and lvb (with
+        the dropped piece next to it)."""
+        lq = self.lq
+        lk = self.lk
+        lv0 = self.lv0
+        lvb = self.lvb
+        most = -1
+        val = 0
+        i = 0
+        while i < nt:
+            x = lq[i]
+            i += 1
+            if x == y:
+                continue
+            dd = x - y + 12
+            if y and 0 <= dd < 25 and ADJ[dd]:
+                k = lk[i - 1] + 1
+                v = lvb[i - 1]
+            else:
+                k = lk[i - 1]
+                v = lv0[i - 1]
+            if k < most:
+                continue
+            if k > most:
+                most = k
+                val = v
+            elif maxing:
+                if v > val:
+                    val = v
+            elif v < val:
+                val = v
+        if most < 0:
+            return NONE
         return val
 
     def _leaf(self, ply):
@@ -491,6 +536,41 @@ class Engine:
                     l2[nt] = t
                 nt += 1
             i += 1
+        # the scores of the nt landings, as they are and with the bunny's
+        # piece next to them (_dropped reads them for every drop)
+        r = self.root
+        if r == 0:
+            m0 = c0
+            m1 = c1
+            m2 = c2
+        elif r == 1:
+            m0 = c1
+            m1 = c2
+            m2 = c0
+        else:
+            m0 = c2
+            m1 = c0
+            m2 = c1
+        tr = cand - r
+        if tr < 0:
+            tr += 3
+        cmax = tr == 0
+        raise1 = bunny == cand + 1 or bunny == cand - 2
+        lk = self.lk
+        lv0 = self.lv0
+        lvb = self.lvb
+        i = 0
+        while i < nt:
+            k1 = l1[i]
+            k2 = l2[i]
+            col = CELL_COLOUR[lq[i]]
+            lk[i] = k1 + k2
+            lv0[i] = self._lval(tr, m0, m1, m2, col, k1, k2, ply + 2)
+            if raise1:
+                lvb[i] = self._lval(tr, m0, m1, m2, col, k1 + 1, k2, ply + 2)
+            else:
+                lvb[i] = self._lval(tr, m0, m1, m2, col, k1, k2 + 1, ply + 2)
+            i += 1
         dq = self.dropq
         dv = self.dropv
         dmark = self.dmark
@@ -505,7 +585,7 @@ class Engine:
                 if board[y] != 0 or dmark[y] or nd >= 60:
                     continue
                 dmark[y] = 1
-                v = self._reply(cand, nt, ply + 1, c0, c1, c2, y, bunny)
+                v = self._dropped(nt, y, cmax)
                 if v == NONE:
                     v = self._reply(cand, n, ply + 1, c0, c1, c2, y, bunny)
                     if v == NONE:
@@ -516,7 +596,7 @@ class Engine:
                 nd += 1
             if not dmark[x] and nd < 60:
                 dmark[x] = 1
-                v = self._reply(cand, nt, ply + 1, c0, c1, c2, x, bunny)
+                v = self._dropped(nt, x, cmax)
                 if v == NONE:
                     v = self._reply(cand, n, ply + 1, c0, c1, c2, x, bunny)
                     if v == NONE:
@@ -546,7 +626,7 @@ class Engine:
             if not qbest:
                 break
             # a quiet drop does not change the next reply
-            dv[nd] = self._reply(cand, nt, ply + 1, c0, c1, c2, 0, 0)
+            dv[nd] = self._dropped(nt, 0, cmax)
             dq[nd] = qbest
             dmark[qbest] = 1
             nd += 1
