@@ -73,6 +73,7 @@ ROOT_DROPS = const(14)  # drops per slide at the root
 QUIET = const(3)  # quiet drops per slide at the root
 MASK30 = const(0x3FFFFFFF)
 OUTLOOK_TIE = const(-300)
+HOPE = -WIN_BOUND  # a root score at or below this: play for mistakes (_hope)
 NONE = const(-30001)  # _reply: no landing left to look at
 MC = const(16)  # the material table covers counts below MC
 UNSET = const(-32768)  # a material table entry not computed yet
@@ -233,6 +234,9 @@ class Engine:
         self.lk = bytearray(64)
         self.lv0 = array("h", bytes(2 * 64))
         self.lvb = array("h", bytes(2 * 64))
+        self.lord = bytearray(64)
+        self.lskip = bytearray(64)
+        self.lidx = bytearray(b"\xff" * (core.WIDTH * core.WIDTH))
         # _material(0, a, b, c) for counts below MC, filled as needed
         # (array "h": 8 KB; every score is within +-1200)
         self.mt = array("h", bytes(2 * MC * MC * MC))
@@ -438,38 +442,64 @@ class Engine:
 
     def _dropped(self, nt, y, maxing):
         """_reply for the landings lq[:nt] after a drop on y (0: a quiet
-        drop, next to none of them), from the
-        scores _drops put in lk (captures), lv0 (as they are) and lvb (with
-        the dropped piece next to it)."""
-        lq = self.lq
+        drop, next to none of them), from what _drops prepared: captures
+        lk, scores lv0 (as they are) and lvb (with the dropped piece next to
+        it), the landing of each square lidx (255: none) and the landings
+        best first for the candidate, lord. Only the landings on and next
+        to y change; the rest are represented by the first of lord that is
+        none of those."""
         lk = self.lk
-        lv0 = self.lv0
-        lvb = self.lvb
+        lidx = self.lidx
+        skip = self.lskip
         most = -1
         val = 0
+        if y:
+            j = lidx[y]
+            if j != 255:
+                skip[j] = 1  # blocked
+            for e in DIRECTIONS:
+                j = lidx[y + e]
+                if j == 255:
+                    continue
+                skip[j] = 1
+                k = lk[j] + 1
+                v = self.lvb[j]
+                if k > most:
+                    most = k
+                    val = v
+                elif k == most:
+                    if maxing:
+                        if v > val:
+                            val = v
+                    elif v < val:
+                        val = v
+        lord = self.lord
         i = 0
         while i < nt:
-            x = lq[i]
+            j = lord[i]
             i += 1
-            if x == y:
+            if skip[j]:
                 continue
-            dd = x - y + 12
-            if y and 0 <= dd < 25 and ADJ[dd]:
-                k = lk[i - 1] + 1
-                v = lvb[i - 1]
-            else:
-                k = lk[i - 1]
-                v = lv0[i - 1]
-            if k < most:
-                continue
-            if k > most:
-                most = k
-                val = v
-            elif maxing:
-                if v > val:
+            k = lk[j]
+            if k >= most:
+                v = self.lv0[j]
+                if k > most:
+                    most = k
                     val = v
-            elif v < val:
-                val = v
+                elif maxing:
+                    if v > val:
+                        val = v
+                elif v < val:
+                    val = v
+            break
+        if y:
+            j = lidx[y]
+            if j != 255:
+                skip[j] = 0
+            for e in DIRECTIONS:
+                j = lidx[y + e]
+                if j != 255:
+                    skip[j] = 0
         if most < 0:
             return NONE
         return val
@@ -559,17 +589,33 @@ class Engine:
         lk = self.lk
         lv0 = self.lv0
         lvb = self.lvb
+        lidx = self.lidx
+        lord = self.lord
         i = 0
         while i < nt:
             k1 = l1[i]
             k2 = l2[i]
             col = CELL_COLOUR[lq[i]]
-            lk[i] = k1 + k2
-            lv0[i] = self._lval(tr, m0, m1, m2, col, k1, k2, ply + 2)
+            lk[i] = k1 + k2  # (k is the drops wanted: not reused here)
+            v = self._lval(tr, m0, m1, m2, col, k1, k2, ply + 2)
+            lv0[i] = v
             if raise1:
                 lvb[i] = self._lval(tr, m0, m1, m2, col, k1 + 1, k2, ply + 2)
             else:
                 lvb[i] = self._lval(tr, m0, m1, m2, col, k1, k2 + 1, ply + 2)
+            lidx[lq[i]] = i
+            # lord: the landings by captures, then best first for the
+            # candidate (insertion)
+            kk = k1 + k2
+            j = i
+            while j > 0:
+                q = lord[j - 1]
+                kq = lk[q]
+                if kq > kk or (kq == kk and ((lv0[q] >= v) if cmax else (lv0[q] <= v))):
+                    break
+                lord[j] = q
+                j -= 1
+            lord[j] = i
             i += 1
         dq = self.dropq
         dv = self.dropv
@@ -634,6 +680,10 @@ class Engine:
         while j < nd:
             dmark[dq[j]] = 0
             j += 1
+        i = 0
+        while i < nt:
+            lidx[lq[i]] = 255
+            i += 1
         p.unmake(m)
         # keep the k best for the mover
         if k > nd:
@@ -757,7 +807,7 @@ class Engine:
             if sc >= WIN_BOUND or sc <= -WIN_BOUND:
                 break
             depth += 1
-        if self.score <= -WIN_BOUND and self.depth > 0:
+        if self.score <= HOPE and self.depth > 0:
             # Lost against two opponents playing together: play for their
             # mistakes instead (they do not play together).
             self.best = self._hope(first, end)
