@@ -35,13 +35,8 @@
 # when r moves and worst for r otherwise, its captures (an elimination
 # there is scored as the end of the game) and the bunny's +1. The counts are
 # then scored by who is likely to be eliminated first (_material: each side
-# weighted by 1 / count^2). When the coalition holds every root turn to a
-# tie or worse (a root score at or below TIE: a tie is no better than a loss
-# for finishing first alone, and at -900 or below the counts say the engine
-# is about to be eliminated or to end the game behind), the engine plays for
-# the opponents' mistakes instead (_hope): the turn with the best average
-# over the next player's turns. Two players who do not in fact play together
-# rarely find the coalition's line, and the average is what they leave.
+# weighted by 1 / count^2). When every root turn loses against the
+# coalition, the engine plays for the opponents' mistakes instead (_hope).
 #
 # The search is iterative deepening under a time and a node budget (looked
 # at every CHECK_EVERY + 1 nodes), the root moves re-ordered by the last
@@ -78,9 +73,7 @@ ROOT_DROPS = const(14)  # drops per slide at the root
 QUIET = const(3)  # quiet drops per slide at the root
 MASK30 = const(0x3FFFFFFF)
 OUTLOOK_TIE = const(-300)
-# A root score at or below this (the opponents together hold the engine to
-# a tie or worse): play for their mistakes instead (_hope).
-HOPE = TIE
+HOPE = -WIN_BOUND  # a root score at or below this: play for mistakes (_hope)
 NONE = const(-30001)  # _reply: no landing left to look at
 MC = const(16)  # the material table covers counts below MC
 UNSET = const(-32768)  # a material table entry not computed yet
@@ -821,65 +814,50 @@ class Engine:
         return self.best
 
     def _hope(self, first, end):
-        """The root turn buf[first:end] with the best _expect score: what a
-        lost position can still hope for."""
+        """The root turn buf[first:end] with the best average score over
+        the next player's slides (each as likely, no drop), wins and losses
+        counted as +-2000: what a lost position can still hope for."""
+        p = self.pos
         buf = self.buf
+        r = self.root
         best = -INF
         bm = buf[first]
         i = first
         while i < end:
             m = buf[i]
             i += 1
-            v = self._expect(m, end)
+            p.make(m)
+            c = p.counts
+            if not (c[0] and c[1] and c[2]):
+                v = _clip(_final(r, c[0], c[1], c[2], -1, 1))
+            else:
+                e = p.gen_slides(buf, end)
+                if e == end:
+                    v = _clip(_final(r, c[0], c[1], c[2], p.side, 1))
+                else:
+                    tot = 0
+                    j = end
+                    while j < e:
+                        s = buf[j]
+                        j += 1
+                        t = p.side
+                        p.make(s)
+                        c = p.counts
+                        if not (c[0] and c[1] and c[2]):
+                            tot += _clip(_final(r, c[0], c[1], c[2], -1, 2))
+                        else:
+                            # the bunny's piece still to come
+                            b = 3 - t - p.side
+                            c[b] += 1
+                            tot += _material(r, c[0], c[1], c[2])
+                            c[b] -= 1
+                        p.unmake(s)
+                    v = tot // (e - end)
+            p.unmake(m)
             if v > best:
                 best = v
                 bm = m
         return bm
-
-    def _expect(self, m, end):
-        """The engine's average score after root turn m over the next
-        player's turns, as likely as a player choosing any legal turn at
-        random makes them: a slide that eliminates is one turn, any other
-        as many as its drops (the empty cells after it); the drop itself is
-        not looked at. Wins and losses count as +-2000. buf[end:] is
-        free."""
-        p = self.pos
-        buf = self.buf
-        r = self.root
-        p.make(m)
-        c = p.counts
-        if not (c[0] and c[1] and c[2]):
-            v = _clip(_final(r, c[0], c[1], c[2], -1, 1))
-        else:
-            e = p.gen_slides(buf, end)
-            if e == end:
-                v = _clip(_final(r, c[0], c[1], c[2], p.side, 1))
-            else:
-                tot = 0
-                wt = 0
-                j = end
-                while j < e:
-                    s = buf[j]
-                    j += 1
-                    t = p.side
-                    p.make(s)
-                    c = p.counts
-                    if not (c[0] and c[1] and c[2]):
-                        tot += _clip(_final(r, c[0], c[1], c[2], -1, 2))
-                        wt += 1
-                    else:
-                        # the bunny's piece still to come, on one of the
-                        # w empty cells
-                        w = 61 - c[0] - c[1] - c[2]
-                        b = 3 - t - p.side
-                        c[b] += 1
-                        tot += w * _material(r, c[0], c[1], c[2])
-                        c[b] -= 1
-                        wt += w
-                    p.unmake(s)
-                v = tot // wt
-        p.unmake(m)
-        return v
 
     def _root(self, depth, first, end):
         p = self.pos
