@@ -208,3 +208,66 @@ def test_face_new_engine():
     assert eng.key(pos2) != k
     eng.set_level(5)
     assert eng.choose(pos, 100000, FakeClock(), eng.history_keys(pos, []), 100) in pos.legal_moves()
+
+
+def _random_positions(n, seed):
+    """Positions along seeded random games from the start (each game a few
+    turns long, so the counts and the board vary)."""
+    from triad.games.browne.engine import Rng
+
+    rng = Rng(seed)
+    buf = array("i", bytes(4 * core.MAX_MOVES))
+    out = []
+    while len(out) < n:
+        pos = P(G.START)
+        for _ in range(2 + rng.below(12)):
+            k = pos.gen(buf, 0)
+            if k == 0 or G.outcome(pos) >= 0:
+                break
+            pos.make(buf[rng.below(k)])
+        if G.outcome(pos) < 0:
+            out.append(pos)
+    return out
+
+
+def test_drop_scores_agree_with_a_plain_reply():
+    # _drops scores every drop from the candidate's landings scored once per
+    # slide (_dropped); a plain _reply over all the landings (as they are
+    # before the drop, the drop raising its neighbours and blocking its own
+    # cell) must give the same score for every drop it keeps.
+    eng = Engine(5)
+    slides = array("i", bytes(4 * core.MAX_SLIDES))
+    checked = 0
+    for pos in _random_positions(12, 7):
+        for root in (pos.side, (pos.side + 1) % 3):
+            p = eng.pos
+            p.set_from(pos)
+            eng.root = root
+            n = p.gen_slides(slides, 0)
+            for i in range(n):
+                m = slides[i]
+                p.make(m)
+                c = p.counts
+                if not (c[0] and c[1] and c[2]):
+                    p.unmake(m)
+                    continue
+                cand = p.side
+                bunny = 3 - pos.side - cand
+                cnt = [c[0], c[1], c[2]]
+                cnt[bunny] += 1
+                p.unmake(m)
+                maxing = pos.side == root
+                end = eng._drops(m, 0, 60, maxing, 0)
+                p.make(m)
+                k = eng._landings(cand)
+                for j in range(end):
+                    t = eng.buf[j]
+                    assert core.with_drop(m, core.m_drop(t)) == t
+                    got = eng.order[j] if maxing else -eng.order[j]
+                    sq = core.CELLS[core.m_drop(t)]
+                    want = eng._reply(cand, k, 1, cnt[0], cnt[1], cnt[2], sq, bunny)
+                    if want != -30001:  # the only landing blocked: no reply
+                        assert got == want, (F(pos), G.format_move(pos, t), got, want)
+                        checked += 1
+                p.unmake(m)
+    assert checked > 200, checked

@@ -73,7 +73,10 @@ ROOT_DROPS = const(14)  # drops per slide at the root
 QUIET = const(3)  # quiet drops per slide at the root
 MASK30 = const(0x3FFFFFFF)
 OUTLOOK_TIE = const(-300)
+HOPE = -WIN_BOUND  # a root score at or below this: play for mistakes (_hope)
 NONE = const(-30001)  # _reply: no landing left to look at
+MC = const(16)  # the material table covers counts below MC
+UNSET = const(-32768)  # a material table entry not computed yet
 
 # level: (max depth, inner drops per slide, root noise, chance in 1/256 of a
 # random turn instead)
@@ -224,8 +227,22 @@ class Engine:
         self.l1 = bytearray(64)
         self.l2 = bytearray(64)
         self.mark = bytearray(core.WIDTH * core.WIDTH)
+        self.dmark = bytearray(core.WIDTH * core.WIDTH)  # _drops: cells listed
         self.dropv = array("i", bytes(4 * 64))
         self.dropq = bytearray(64)
+        # _drops: captures and scores of the candidate's best landings
+        self.lk = bytearray(64)
+        self.lv0 = array("h", bytes(2 * 64))
+        self.lvb = array("h", bytes(2 * 64))
+        self.lord = bytearray(64)
+        self.lskip = bytearray(64)
+        self.lidx = bytearray(b"\xff" * (core.WIDTH * core.WIDTH))
+        # _material(0, a, b, c) for counts below MC, filled as needed
+        # (array "h": 8 KB; every score is within +-1200)
+        self.mt = array("h", bytes(2 * MC * MC * MC))
+        mt = self.mt
+        for i in range(MC * MC * MC):
+            mt[i] = UNSET
         self.rng = Rng(seed)
         self.now_ms = _no_clock
         self.deadline = 0
@@ -311,30 +328,93 @@ class Engine:
             i += 1
         return n
 
+    def _lval(self, tr, m0, m1, m2, col, k1, k2, ply):
+        """The engine's score once side t captures k1 pieces of t + 1 and
+        k2 of t + 2 landing on a cell of colour col, t's capture being the
+        turn of ply. Counts seen from the engine: m0 its own, m1 and m2 the
+        next sides; tr is t seen from the engine (0 for the engine). A
+        finished game is scored by _final, else the counts (with the
+        bunny's piece) by the table _material fills."""
+        if tr == 0:
+            a0 = m0
+            a1 = m1 - k1
+            a2 = m2 - k2
+        elif tr == 1:
+            a0 = m0 - k2
+            a1 = m1
+            a2 = m2 - k1
+        else:
+            a0 = m0 - k1
+            a1 = m1 - k2
+            a2 = m2
+        if a0 <= 0 or a1 <= 0 or a2 <= 0:
+            if a0 < 0:
+                a0 = 0
+            if a1 < 0:
+                a1 = 0
+            if a2 < 0:
+                a2 = 0
+            return _final(0, a0, a1, a2, -1, ply)
+        # the bunny, seen from the engine: 3 - t - col with both seen from r
+        b = col - self.root
+        if b < 0:
+            b += 3
+        b = 3 - tr - b
+        if b >= 3:
+            b -= 3
+        if b == 0:
+            a0 += 1
+        elif b == 1:
+            a1 += 1
+        else:
+            a2 += 1
+        if a0 < MC and a1 < MC and a2 < MC:
+            j = (a0 * MC + a1) * MC + a2
+            v = self.mt[j]
+            if v == UNSET:
+                v = _material(0, a0, a1, a2)
+                self.mt[j] = v
+            return v
+        return _material(0, a0, a1, a2)
+
     def _reply(self, t, n, ply, c0, c1, c2, drop_sq, drop_side):
         """Score for the engine of side t capturing at once from the
         landings lq[:n] (as _landings(t) left them) with counts c0..c2;
         drop_sq: a square just filled by a piece of drop_side (it is no
         landing and raises the captures next to it), 0 for none. t picks
         among its most-capturing landings the best for the engine when it
-        is the engine, the worst otherwise."""
+        is the engine, the worst otherwise (_lval scores one)."""
         r = self.root
+        if r == 0:
+            m0 = c0
+            m1 = c1
+            m2 = c2
+        elif r == 1:
+            m0 = c1
+            m1 = c2
+            m2 = c0
+        else:
+            m0 = c2
+            m1 = c0
+            m2 = c1
+        tr = t - r
+        if tr < 0:
+            tr += 3
         lq = self.lq
         l1 = self.l1
         l2 = self.l2
         s1 = t + 1
         if s1 == 3:
             s1 = 0
-        s2 = 3 - t - s1
-        maxing = t == r
+        maxing = tr == 0
         most = -1
         val = 0
         i = 0
         while i < n:
             x = lq[i]
+            k1 = l1[i]
+            k2 = l2[i]
             i += 1
-            k1 = l1[i - 1]
-            k2 = l2[i - 1]
             if drop_sq:
                 if x == drop_sq:
                     continue
@@ -347,39 +427,7 @@ class Engine:
             k = k1 + k2
             if k < most:
                 continue
-            # counts after the capture
-            a0 = c0
-            a1 = c1
-            a2 = c2
-            if s1 == 0:
-                a0 -= k1
-            elif s1 == 1:
-                a1 -= k1
-            else:
-                a2 -= k1
-            if s2 == 0:
-                a0 -= k2
-            elif s2 == 1:
-                a1 -= k2
-            else:
-                a2 -= k2
-            if a0 <= 0 or a1 <= 0 or a2 <= 0:
-                if a0 < 0:
-                    a0 = 0
-                if a1 < 0:
-                    a1 = 0
-                if a2 < 0:
-                    a2 = 0
-                v = _final(r, a0, a1, a2, -1, ply + 1)
-            else:
-                bunny = 3 - t - CELL_COLOUR[x]
-                if bunny == 0:
-                    a0 += 1
-                elif bunny == 1:
-                    a1 += 1
-                else:
-                    a2 += 1
-                v = _material(r, a0, a1, a2)
+            v = self._lval(tr, m0, m1, m2, CELL_COLOUR[x], k1, k2, ply + 1)
             if k > most:
                 most = k
                 val = v
@@ -390,6 +438,70 @@ class Engine:
                 val = v
         if most < 0:
             return NONE  # the drop blocked every landing looked at
+        return val
+
+    def _dropped(self, nt, y, maxing):
+        """_reply for the landings lq[:nt] after a drop on y (0: a quiet
+        drop, next to none of them), from what _drops prepared: captures
+        lk, scores lv0 (as they are) and lvb (with the dropped piece next to
+        it), the landing of each square lidx (255: none) and the landings
+        best first for the candidate, lord. Only the landings on and next
+        to y change; the rest are represented by the first of lord that is
+        none of those."""
+        lk = self.lk
+        lidx = self.lidx
+        skip = self.lskip
+        most = -1
+        val = 0
+        if y:
+            j = lidx[y]
+            if j != 255:
+                skip[j] = 1  # blocked
+            for e in DIRECTIONS:
+                j = lidx[y + e]
+                if j == 255:
+                    continue
+                skip[j] = 1
+                k = lk[j] + 1
+                v = self.lvb[j]
+                if k > most:
+                    most = k
+                    val = v
+                elif k == most:
+                    if maxing:
+                        if v > val:
+                            val = v
+                    elif v < val:
+                        val = v
+        lord = self.lord
+        i = 0
+        while i < nt:
+            j = lord[i]
+            i += 1
+            if skip[j]:
+                continue
+            k = lk[j]
+            if k >= most:
+                v = self.lv0[j]
+                if k > most:
+                    most = k
+                    val = v
+                elif maxing:
+                    if v > val:
+                        val = v
+                elif v < val:
+                    val = v
+            break
+        if y:
+            j = lidx[y]
+            if j != 255:
+                skip[j] = 0
+            for e in DIRECTIONS:
+                j = lidx[y + e]
+                if j != 255:
+                    skip[j] = 0
+        if most < 0:
+            return NONE
         return val
 
     def _leaf(self, ply):
@@ -454,8 +566,60 @@ class Engine:
                     l2[nt] = t
                 nt += 1
             i += 1
+        # the scores of the nt landings, as they are and with the bunny's
+        # piece next to them (_dropped reads them for every drop)
+        r = self.root
+        if r == 0:
+            m0 = c0
+            m1 = c1
+            m2 = c2
+        elif r == 1:
+            m0 = c1
+            m1 = c2
+            m2 = c0
+        else:
+            m0 = c2
+            m1 = c0
+            m2 = c1
+        tr = cand - r
+        if tr < 0:
+            tr += 3
+        cmax = tr == 0
+        raise1 = bunny == cand + 1 or bunny == cand - 2
+        lk = self.lk
+        lv0 = self.lv0
+        lvb = self.lvb
+        lidx = self.lidx
+        lord = self.lord
+        i = 0
+        while i < nt:
+            k1 = l1[i]
+            k2 = l2[i]
+            col = CELL_COLOUR[lq[i]]
+            lk[i] = k1 + k2  # (k is the drops wanted: not reused here)
+            v = self._lval(tr, m0, m1, m2, col, k1, k2, ply + 2)
+            lv0[i] = v
+            if raise1:
+                lvb[i] = self._lval(tr, m0, m1, m2, col, k1 + 1, k2, ply + 2)
+            else:
+                lvb[i] = self._lval(tr, m0, m1, m2, col, k1, k2 + 1, ply + 2)
+            lidx[lq[i]] = i
+            # lord: the landings by captures, then best first for the
+            # candidate (insertion)
+            kk = k1 + k2
+            j = i
+            while j > 0:
+                q = lord[j - 1]
+                kq = lk[q]
+                if kq > kk or (kq == kk and ((lv0[q] >= v) if cmax else (lv0[q] <= v))):
+                    break
+                lord[j] = q
+                j -= 1
+            lord[j] = i
+            i += 1
         dq = self.dropq
         dv = self.dropv
+        dmark = self.dmark
         nd = 0
         # drops that block or raise a landing within one of the most
         i = 0
@@ -464,16 +628,10 @@ class Engine:
             i += 1
             for e in DIRECTIONS:
                 y = x + e
-                if board[y] != 0:
+                if board[y] != 0 or dmark[y] or nd >= 60:
                     continue
-                j = 0
-                while j < nd:
-                    if dq[j] == y:
-                        break
-                    j += 1
-                if j < nd or nd >= 60:
-                    continue
-                v = self._reply(cand, nt, ply + 1, c0, c1, c2, y, bunny)
+                dmark[y] = 1
+                v = self._dropped(nt, y, cmax)
                 if v == NONE:
                     v = self._reply(cand, n, ply + 1, c0, c1, c2, y, bunny)
                     if v == NONE:
@@ -482,13 +640,9 @@ class Engine:
                 dv[nd] = v
                 dq[nd] = y
                 nd += 1
-            j = 0
-            while j < nd:
-                if dq[j] == x:
-                    break
-                j += 1
-            if j == nd and nd < 60:
-                v = self._reply(cand, nt, ply + 1, c0, c1, c2, x, bunny)
+            if not dmark[x] and nd < 60:
+                dmark[x] = 1
+                v = self._dropped(nt, x, cmax)
                 if v == NONE:
                     v = self._reply(cand, n, ply + 1, c0, c1, c2, x, bunny)
                     if v == NONE:
@@ -505,14 +659,7 @@ class Engine:
             qbest = 0
             qv = -1000
             for sq in CELLS:
-                if board[sq] != 0:
-                    continue
-                j = 0
-                while j < nd:
-                    if dq[j] == sq:
-                        break
-                    j += 1
-                if j < nd:
+                if board[sq] != 0 or dmark[sq]:
                     continue
                 v = 0
                 for e in DIRECTIONS:
@@ -525,9 +672,18 @@ class Engine:
             if not qbest:
                 break
             # a quiet drop does not change the next reply
-            dv[nd] = self._reply(cand, nt, ply + 1, c0, c1, c2, 0, 0)
+            dv[nd] = self._dropped(nt, 0, cmax)
             dq[nd] = qbest
+            dmark[qbest] = 1
             nd += 1
+        j = 0
+        while j < nd:
+            dmark[dq[j]] = 0
+            j += 1
+        i = 0
+        while i < nt:
+            lidx[lq[i]] = 255
+            i += 1
         p.unmake(m)
         # keep the k best for the mover
         if k > nd:
@@ -651,7 +807,7 @@ class Engine:
             if sc >= WIN_BOUND or sc <= -WIN_BOUND:
                 break
             depth += 1
-        if self.score <= -WIN_BOUND and self.depth > 0:
+        if self.score <= HOPE and self.depth > 0:
             # Lost against two opponents playing together: play for their
             # mistakes instead (they do not play together).
             self.best = self._hope(first, end)
