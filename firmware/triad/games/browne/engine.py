@@ -729,8 +729,14 @@ class Engine:
             return e
         maxing = p.side == self.root
         out = e
+        # At the root the drops of every slide are scored before any node is
+        # searched (a second of bytecode on the board): the clock is read
+        # per slide there, which lends the board's scan loop its ticks.
+        tick = self.now_ms if ply == 0 else None
         i = start
         while i < e:
+            if tick is not None:
+                tick()
             m = buf[i]
             i += 1
             if (m >> 12) & 63 == NO_DROP and _eliminates(p, m):
@@ -822,8 +828,10 @@ class Engine:
         r = self.root
         best = -INF
         bm = buf[first]
+        tick = self.now_ms
         i = first
         while i < end:
+            tick()  # (a tick for the board's scan loop: this pass is long there)
             m = buf[i]
             i += 1
             p.make(m)
@@ -910,11 +918,13 @@ class Engine:
         side moves, MIN elsewhere."""
         n = self.nodes + 1
         self.nodes = n
-        if (n & CHECK_EVERY) == 0:
-            if self.max_nodes and n >= self.max_nodes:
-                self.stop = True
-            elif ticks_diff(self.now_ms(), self.deadline) >= 0:
-                self.stop = True
+        # The clock every node: on the board a node costs tens of ms of
+        # bytecode, and each clock read lends the scan loop its tick
+        # (board/thinker.py); the node budget keeps its 16-node grain.
+        if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
+            self.stop = True
+        elif ticks_diff(self.now_ms(), self.deadline) >= 0:
+            self.stop = True
         if self.stop:
             return 0
         p = self.pos
