@@ -17,7 +17,7 @@ class RecordError(ValueError):
 
 def header_order(game):
     """The header keys a record of this game writes, in order."""
-    return ("Game", "Date") + tuple(game.SIDE_NAMES) + ("Setup", "Start", "Result", "Final", "Board")
+    return ("Game", "Date") + tuple(game.SIDE_NAMES) + ("Setup", "Settings", "Start", "Result", "Final", "Board")
 
 
 def results(game):
@@ -30,9 +30,62 @@ def _load_game(name):
     return games.load(name)
 
 
+def game_settings(game, wire_settings):
+    """The game's own settings (its rules: Cornelson's mode and tourney
+    tally, Nehren's note2-triads) from the board's settings ({wire name:
+    word}, as `status` reports them), those that differ from the default."""
+    out = {}
+    choices = getattr(game, "SETTING_CHOICES", {}) or {}
+    for key, default in game.SETTINGS.items():
+        wire = key.replace("_", "-")
+        if wire not in wire_settings:
+            continue
+        word = wire_settings[wire]
+        words = choices.get(key)
+        base = words[default] if words else str(default)
+        if word != base:
+            out[wire] = word
+    return out
+
+
+def apply_settings(game, pos, settings):
+    """Put the record's settings ({wire name: word}) in effect on pos (the
+    start position, before any move). RecordError for an unknown one."""
+    choices = getattr(game, "SETTING_CHOICES", {}) or {}
+    for wire, word in settings.items():
+        key = wire.replace("-", "_")
+        if key not in game.SETTINGS:
+            raise RecordError("Settings: %s is not a setting of %s" % (wire, game.NAME))
+        words = choices.get(key)
+        if words:
+            if word not in words:
+                raise RecordError("Settings: %s must be %s" % (wire, _or(words)))
+            value = words.index(word)
+        else:
+            try:
+                value = int(word)
+            except ValueError:
+                raise RecordError("Settings: %s must be a number" % wire)
+        game.apply_setting(pos, key, value)
+
+
+def settings_text(settings):
+    return " ".join("%s=%s" % kv for kv in settings.items())
+
+
+def parse_settings(text):
+    out = {}
+    for item in text.split():
+        k, sep, v = item.partition("=")
+        if not sep or not k or not v:
+            raise RecordError("Settings: '%s' is not name=value" % item)
+        out[k] = v
+    return out
+
+
 class Record:
     def __init__(self, start=None, moves=(), date=None, black="?", white="?", setup="-", result="*",
-                 board="", extra=None, game=DEFAULT_GAME, players=None):
+                 board="", extra=None, game=DEFAULT_GAME, players=None, settings=None):
         self.game = _load_game(game) if isinstance(game, str) else game
         n = len(self.game.SIDES)
         self.start = start if start is not None else self.game.START
@@ -43,6 +96,13 @@ class Record:
         self.result = result
         self.board = board
         self.extra = dict(extra or {})
+        self.settings = dict(settings or {})  # the game's rules in effect (Settings: header)
+
+    def start_position(self):
+        """The start position with the record's settings in effect."""
+        pos = self.game.parse_position(self.start)
+        apply_settings(self.game, pos, self.settings)
+        return pos
 
     @property
     def black(self):
@@ -63,7 +123,7 @@ class Record:
     def _moves(self):
         """(position before, move int) for every move, checking legality."""
         g = self.game
-        pos = g.parse_position(self.start)
+        pos = self.start_position()
         out = []
         for i, text in enumerate(self.moves):
             try:
@@ -101,6 +161,8 @@ class Record:
         }
         for name, player in zip(self.game.SIDE_NAMES, self.players):
             head[name] = player
+        if self.settings:
+            head["Settings"] = settings_text(self.settings)
         if self.board:
             head["Board"] = self.board
         lines = ["# " + MAGIC]
@@ -162,8 +224,11 @@ def parse(text):
         start = game.format_position(game.parse_position(head["Start"]))
     except game.NotationError as e:
         raise RecordError("Start: %s" % e)
+    settings = parse_settings(head.get("Settings", ""))
+    first = game.parse_position(start)
+    apply_settings(game, first, settings)
     try:
-        moves = games.group_turns(game, game.parse_position(start), moves)
+        moves = games.group_turns(game, first, moves)
     except game.NotationError as e:
         raise RecordError("moves: %s" % e)
     result = head.get("Result", "*")
@@ -180,6 +245,7 @@ def parse(text):
         board=head.get("Board", ""),
         extra={k: v for k, v in head.items() if k not in known},
         game=game,
+        settings=settings,
     )
     rec.positions()  # every move legal in turn
     if "Final" in head and head["Final"] != rec.final():
@@ -222,6 +288,7 @@ class Tracker:
         n = len(self.game.SIDES)
         self.players = list(players) if players is not None else ([black, white] + ["?"] * n)[:n]
         self.board = board
+        self.settings = {}  # the game's own settings, as the board last reported them
         self.current = None
         self.pos = None
         self.done = []
@@ -235,11 +302,13 @@ class Tracker:
     def white(self):
         return self.players[1]
 
-    def begin(self, start, moves=(), setup="-"):
+    def begin(self, start, moves=(), setup="-", settings=None):
         finished = self._finish_open()
+        if settings is not None:
+            self.settings = game_settings(self.game, settings)
         self.current = Record(start=start, moves=(), players=self.players, setup=setup, board=self.board,
-                              game=self.game)
-        self.pos = self.game.parse_position(start)
+                              game=self.game, settings=self.settings)
+        self.pos = self.current.start_position()
         # The board's `moves` are words: a game whose moves have several
         # (Cornelson's turns) reads them grouped.
         for m in games.group_turns(self.game, self.pos, moves):
@@ -249,7 +318,8 @@ class Tracker:
 
     def from_status(self, st):
         """Start from the board's full state (on connect or after a resume)."""
-        return self.begin(st["start"], st.get("moves", ()), setup_from_meta(st.get("meta", ""), st["start"]))
+        return self.begin(st["start"], st.get("moves", ()), setup_from_meta(st.get("meta", ""), st["start"]),
+                          st.get("settings"))
 
     def _finish_open(self):
         rec = self.current
@@ -276,10 +346,18 @@ class Tracker:
         """One event (text after "evt "). status: callable returning the full
         state, used when the event alone does not say enough (resume)."""
         kind, _, arg = event.partition(" ")
+        # A new game: its rules are the board's settings now (a mode may
+        # have been set since the last status), when the board can be asked.
+        settings = None
+        if kind in ("setup", "position") and status is not None:
+            try:
+                settings = status().get("settings")
+            except Exception:  # the board did not answer: keep the last known
+                settings = None
         if kind == "setup":
-            return self.begin(arg, (), setup_of_start(arg, self.game))
+            return self.begin(arg, (), setup_of_start(arg, self.game), settings)
         if kind == "position":
-            return self.begin(arg, (), "-")
+            return self.begin(arg, (), "-", settings)
         if kind == "resume":
             if status is not None:
                 return self.from_status(status())
@@ -393,9 +471,12 @@ def to_script(rec, header=True):
     out = []
     if header:
         out.append("# %s, %s (replayed from a record)" % (" vs ".join(rec.players), rec.date))
-    out.append("position " + rec.start)
+    for wire, word in rec.settings.items():
+        out.append("serial set %s %s" % (wire, word))  # the game's rules first
+    # (the start as those rules have it: Capture takes the jewels away)
+    pos = rec.start_position()
+    out.append("position " + g.format_position(pos))
     out.append("wait %d" % SETTLE_WAIT)
-    pos = g.parse_position(rec.start)
     for text in rec.moves:
         m = g.parse_move(pos, text)
         steps = games.footprint(g, pos, m)

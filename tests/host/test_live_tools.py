@@ -175,3 +175,48 @@ def test_record_and_replay_a_cornelson_game_on_the_simulator(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "the simulated board played the record: 2 moves" in r.stdout
+
+
+def _capture_mode_turns(n):
+    from array import array
+    from host_tools import games as hg
+
+    g = hg.load("cornelson")
+    pos = g.parse_position(g.START)
+    g.apply_setting(pos, "mode", g.SETTING_CHOICES["mode"].index("capture"))
+    buf = array("i", bytes(4 * g.MAX_MOVES))
+    out = []
+    for _ in range(n):
+        k = g.gen(pos, buf)
+        m = buf[k // 2]
+        out.append(g.format_move(pos, m))
+        pos.make(m)
+    return out
+
+
+def test_a_record_keeps_the_games_mode_and_the_replay_sets_it(tmp_path):
+    # A game of Capture (no jewels) read back under the standard rules was
+    # illegal from its first turn: the record carries the rules in a
+    # Settings: header, the recorder takes them from the board's status,
+    # and the replay sets them before the start position.
+    turns = _capture_mode_turns(3)
+    rec = records.Record(game="cornelson", moves=turns, settings={"mode": "capture"})
+    text = rec.format()
+    assert "\nSettings: mode=capture\n" in text
+    assert records.parse(text).final() == rec.final()
+    with pytest.raises(records.RecordError):
+        records.parse(text.replace("Settings: mode=capture\n", ""))
+    script = records.to_script(rec)
+    assert script.index("serial set mode capture") < script.index("position ")
+    path = tmp_path / "capture.txt"
+    path.write_text(script)
+    out = tmp_path / "r"
+    env = dict(os.environ)
+    env.pop("TRIAD_SIM_BOARD", None)
+    r = subprocess.run([sys.executable, "-m", "host_tools", "record", "--sim", "--game", "cornelson", "--script",
+                        str(path), "--out", str(out), "--idle", "2"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    last = sorted(os.listdir(out), key=lambda n: (len(n), n))[-1]
+    back = records.load(str(out / last))
+    assert back.settings == {"mode": "capture"} and back.moves == turns
