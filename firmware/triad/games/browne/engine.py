@@ -515,6 +515,13 @@ class Engine:
             return _final(self.root, c[0], c[1], c[2], t, ply)
         return self._reply(t, n, ply, c[0], c[1], c[2], 0, 0)
 
+    def _past(self):
+        """Read the clock (on the board: the scan loop's tick) and say
+        whether the time is up (then the search stops)."""
+        if ticks_diff(self.now_ms(), self.deadline) >= 0:
+            self.stop = True
+        return self.stop
+
     def _drops(self, m, out, k, maxing, ply):
         """Write slide m completed with up to k drops into buf from out,
         best first for the mover (maxing: the mover is the engine); order[]
@@ -624,6 +631,10 @@ class Engine:
         # drops that block or raise a landing within one of the most
         i = 0
         while i < nt:
+            if self._past() and (ply or nd):
+                # Out of time (or cancelled): this node's turns no longer
+                # count; the root keeps at least one, to answer with.
+                break
             x = lq[i]
             i += 1
             for e in DIRECTIONS:
@@ -729,14 +740,14 @@ class Engine:
             return e
         maxing = p.side == self.root
         out = e
-        # At the root the drops of every slide are scored before any node is
-        # searched (a second of bytecode on the board): the clock is read
-        # per slide there, which lends the board's scan loop its ticks.
-        tick = self.now_ms if ply == 0 else None
+        # Scoring the drops of every slide is most of a node's time (at the
+        # root a second of bytecode on the board): the clock is read per
+        # slide (and per landing in _drops), which lends the board's scan
+        # loop its ticks and stops the work once the time is up.
         i = start
         while i < e:
-            if tick is not None:
-                tick()
+            if self._past() and (ply or out > self.gfrom):
+                break
             m = buf[i]
             i += 1
             if (m >> 12) & 63 == NO_DROP and _eliminates(p, m):

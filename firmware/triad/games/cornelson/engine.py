@@ -746,8 +746,12 @@ class Engine:
             sets[0] = 0
             ns = 1
         self._prepare()
+        tick = self.now_ms  # (scoring the step sets is most of a node on the board)
         for j in range(ns):
+            if not j & 7:
+                tick()
             sv[j] = self._set_value(sets[j])
+        tick()
         end = start
         if p.filled >= g.N_POSTS:
             k = ns if ns < MAX_CANDS else MAX_CANDS
