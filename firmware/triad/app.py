@@ -45,7 +45,7 @@ class App:
         # The optional piezo's cues (hw.buzzer None: the board has none).
         # (board/sound.py is imported only when the cues are switched on:
         # most boards never do, and the RAM is the board's.)
-        self.sound = _NO_SOUND
+        self.sound = _unset(_NO_SOUND)
         # Which of the board's games is played: kept in the board's own
         # settings; menu held at power-up steps to the next one.
         self.board_settings = Settings(root, {"game": 0}, fs, game="board")
@@ -242,6 +242,12 @@ def _copy_if_changed(src, dst):
     return copy_if_changed(src, dst, len(src))
 
 
+def _unset(value):
+    # value, typed as anything: the attribute takes another type later
+    # (mypy reads an untyped def's result as Any).
+    return value
+
+
 class _NoSound:
     on = False  # the cues were never switched on (App._set_sound)
 
@@ -255,7 +261,7 @@ class _LessonsOnDemand:
 
     def __init__(self, ctl, events):
         self._args = (ctl, events)
-        self._real = None
+        self._real = _unset(None)  # board/lessons.Lessons once asked for
 
     @property
     def active(self):
