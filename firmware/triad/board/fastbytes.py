@@ -32,18 +32,6 @@ def copy_if_changed(src, dst, n: int) -> int:
 
 
 @micropython.viper
-def differs(a, b, n: int) -> int:
-    x = ptr8(a)
-    y = ptr8(b)
-    i = 0
-    while i < n:
-        if x[i] != y[i]:
-            return 1
-        i += 1
-    return 0
-
-
-@micropython.viper
 def mark_differences(a, b, out, n: int):
     """out[i] = 1 wherever a[i] != b[i] (out keeps its other marks)."""
     x = ptr8(a)
