@@ -47,8 +47,8 @@ class Player:
                 keys = eng.history_keys(g.parse_position(start_text), history)
                 # The budget counts from the request: loading the engine and
                 # the history keys came out of it (about 50 ms on the RP2040
-                # at the engine's first use), and a cancel meanwhile (the
-                # thinker's clock then says "far past") leaves the search 1 ms.
+                # at the engine's first use). (A cancel meanwhile raises out
+                # of the thinker's clock.)
                 left = budget_ms - ticks_diff(clock(), t0)
                 if left < 1:
                     left = 1

@@ -6,8 +6,10 @@
 # runs the request between two ticks (run), and the search lends the CPU
 # back to the loop: every engine reads its clock every few nodes, and the
 # clock the thinker hands it (self.clock) first runs the loop's tick when
-# one is due, then says the time. A cancel makes that clock say "far past
-# the deadline", so the search stops at its next look at the clock.
+# one is due, then says the time. After a cancel that clock raises
+# Cancelled out of the search at its next read, so a cancel
+# never waits for the engine to unwind its iterations (an engine may finish
+# a root pass or score a drop after its time is up, to have a move to give).
 #
 # Shared state: the search works on its own copy of the position and of the
 # move history, made when the request is posted; the loop never touches the
@@ -15,7 +17,7 @@
 # player, the search keeps its own reference). The only fields both sides
 # write are this object's small ints (state, cancelled, move), and both run
 # on one thread, so no lock is needed.
-from triad.compat import const, ticks_add
+from triad.compat import const
 
 IDLE = const(0)  # nothing asked, or the answer was taken / dropped
 ASKED = const(1)  # a request waits for the loop to run it
@@ -25,7 +27,15 @@ DONE = const(3)  # the answer waits in .move for the controller
 MOVE = const(1)  # the board's own move
 HINT = const(2)  # a hint for the player to move
 
-_FAR = const(0x10000000)  # beyond any budget: ticks_diff(now + _FAR, deadline) > 0
+
+class Cancelled(Exception):
+    """Raised by the thinker's clock into a search whose request was
+    dropped: the engine stops at that clock read. Every engine copies its
+    position afresh in choose(), so an interrupted search leaves nothing
+    behind that the next one reads."""
+
+
+_CANCELLED = Cancelled()  # made once: raising it allocates nothing new
 
 
 class Thinker:
@@ -88,6 +98,8 @@ class Thinker:
         try:
             m = self.player.choose(self.pos, self.start_text, self.history, self.level, self.budget_ms,
                                    self.events, self.clock)
+        except Cancelled:
+            m = 0
         except Exception as e:  # a bug in an engine must not stop the board
             self.events.event("error", "engine: %s %s" % (type(e).__name__, e))
             try:
@@ -113,8 +125,7 @@ class Thinker:
                 t()
             finally:
                 self._in_tick = False
-        now = self.player.now_ms
-        now = now() if now is not None else 0
         if self.cancelled:
-            return ticks_add(now, _FAR)
-        return now
+            raise _CANCELLED
+        now = self.player.now_ms
+        return now() if now is not None else 0
