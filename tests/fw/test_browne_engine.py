@@ -277,3 +277,43 @@ def test_drop_scores_agree_with_a_plain_reply():
                         checked += 1
                 p.unmake(m)
     assert checked > 200, checked
+
+
+def test_the_written_out_distance_table_is_the_hex_distance_from_the_centre():
+    from triad.games.browne import engine as E
+
+    def dist(r, n):
+        # rows A..I are r = 0..8, E5 (r 4, n 5) the centre; steps (0, 1),
+        # (1, 1), (1, 0) and their opposites
+        dr = r - 4
+        dn = n - 5
+        if dr < 0:
+            dr, dn = -dr, -dn
+        if dn >= 0:
+            return max(dr, dn)
+        return dr - dn
+
+    seen = 0
+    for sq in range(core.WIDTH * core.WIDTH):
+        if sq in core.CELLS:
+            r = core.row_of(sq)
+            n = core.num_of(sq)
+            assert E.DIST[sq] == dist(r, n), (sq, r, n, E.DIST[sq])
+            seen += 1
+        else:
+            assert E.DIST[sq] == 0, sq
+    assert seen == 61 and E.DIST[core.sq_of(4, 5)] == 0 and max(E.DIST) == 4
+
+
+def test_every_material_score_fits_the_table_beside_its_unset_mark():
+    # The table stores _material - MT_BIAS with 0 for "not computed": no
+    # score may map to 0 or leave the array's 16 bits.
+    from triad.games.browne import engine as E
+
+    for a in range(1, E.MC):
+        for b in range(1, E.MC):
+            for c in range(1, E.MC):
+                v = E._material(0, a, b, c)
+                assert -E.MT_BIAS < v < E.MT_BIAS and -32768 <= v - E.MT_BIAS < 0, (a, b, c, v)
+    eng = Engine(5)
+    assert not any(eng.mt)  # a new table is all "not computed"

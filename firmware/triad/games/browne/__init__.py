@@ -237,6 +237,11 @@ def apply_setting(pos, name, value):
     pass
 
 
+# What new_engine imports, for the board's player to import before it (the
+# main loop ticks between: issue 15).
+ENGINE_MODULES = ("triad.games.browne.engine",)
+
+
 def new_engine(level, tt_entries):
     """The searching engine (triad.games.browne.engine): paranoid
     alpha-beta over slides with a few chosen drops; no table, so tt_entries

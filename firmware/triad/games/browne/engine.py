@@ -76,7 +76,10 @@ OUTLOOK_TIE = const(-300)
 HOPE = -WIN_BOUND  # a root score at or below this: play for mistakes (_hope)
 NONE = const(-30001)  # _reply: no landing left to look at
 MC = const(16)  # the material table covers counts below MC
-UNSET = const(-32768)  # a material table entry not computed yet
+# The material table holds _material() - MT_BIAS, so that its zero bytes
+# mean "not computed yet" (scores are within +-1400): a new table needs no
+# fill (a 4 096-step loop took 80 ms of the engine's first load on the chip).
+MT_BIAS = const(4000)
 
 # level: (max depth, inner drops per slide, root noise, chance in 1/256 of a
 # random turn instead)
@@ -97,24 +100,23 @@ ADJ = bytes(_adj)
 del _adj
 
 # Quiet drops: the mover's own pieces next to a cell, and the centre first
-# among equals (a square's distance rank from E5, smaller is nearer).
-_CENTRE = core.sq_of(4, 5)
-
-
-def _dist(sq):
-    """Hex distance of a square from the centre E5."""
-    dr = sq // 11 - _CENTRE // 11
-    dn = sq % 11 - _CENTRE % 11
-    if dr < 0:
-        dr = -dr
-        dn = -dn
-    # steps (0, 1), (1, 1), (1, 0) and their opposites
-    if dn >= 0:
-        return dr if dr > dn else dn
-    return dr - dn
-
-
-DIST = bytes(_dist(sq) if sq in CELLS else 0 for sq in range(core.WIDTH * core.WIDTH))
+# among equals. DIST[sq]: the hex distance of a cell from the centre E5 (0
+# off the board), one row of the padded 11 x 11 board a line; written out,
+# not computed at import (tests/fw/test_browne_engine.py computes it):
+# the engine loads in the board's scan loop (issue 15).
+DIST = (
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x04\x04\x04\x04\x04\x00\x00\x00\x00\x00"
+    b"\x00\x04\x03\x03\x03\x03\x04\x00\x00\x00\x00"
+    b"\x00\x04\x03\x02\x02\x02\x03\x04\x00\x00\x00"
+    b"\x00\x04\x03\x02\x01\x01\x02\x03\x04\x00\x00"
+    b"\x00\x04\x03\x02\x01\x00\x01\x02\x03\x04\x00"
+    b"\x00\x00\x04\x03\x02\x01\x01\x02\x03\x04\x00"
+    b"\x00\x00\x00\x04\x03\x02\x02\x02\x03\x04\x00"
+    b"\x00\x00\x00\x00\x04\x03\x03\x03\x03\x04\x00"
+    b"\x00\x00\x00\x00\x00\x04\x04\x04\x04\x04\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+)
 
 
 def _no_clock():
@@ -237,12 +239,9 @@ class Engine:
         self.lord = bytearray(64)
         self.lskip = bytearray(64)
         self.lidx = bytearray(b"\xff" * (core.WIDTH * core.WIDTH))
-        # _material(0, a, b, c) for counts below MC, filled as needed
-        # (array "h": 8 KB; every score is within +-1200)
+        # _material(0, a, b, c) - MT_BIAS for counts below MC, filled as
+        # needed (array "h": 8 KB; 0: not computed yet)
         self.mt = array("h", bytes(2 * MC * MC * MC))
-        mt = self.mt
-        for i in range(MC * MC * MC):
-            mt[i] = UNSET
         self.rng = Rng(seed)
         self.now_ms = _no_clock
         self.deadline = 0
@@ -371,10 +370,11 @@ class Engine:
         if a0 < MC and a1 < MC and a2 < MC:
             j = (a0 * MC + a1) * MC + a2
             v = self.mt[j]
-            if v == UNSET:
+            if v == 0:
                 v = _material(0, a0, a1, a2)
-                self.mt[j] = v
-            return v
+                self.mt[j] = v - MT_BIAS
+                return v
+            return v + MT_BIAS
         return _material(0, a0, a1, a2)
 
     def _reply(self, t, n, ply, c0, c1, c2, drop_sq, drop_side):
