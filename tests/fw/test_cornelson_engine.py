@@ -163,6 +163,7 @@ def test_candidates_below_the_root_are_legal_in_each_mode():
         while pos.result == -1 and ply < 30:
             legal = pos.legal_moves()
             eng._copy(pos)
+            eng.deadline = 1000  # (its clock says 0: the time is not up)
             end = eng._cands(0)
             assert end > 0
             for i in range(end):
@@ -217,3 +218,12 @@ def test_search_allocates_nothing_per_node():
         micropython.heap_unlock()
     assert m in pos.legal_moves() and m2 in mid.legal_moves()
     assert eng.nodes > 100 and eng.depth >= 2
+
+
+def test_the_written_out_tables_are_what_the_geometry_gives():
+    from triad.games.cornelson import engine as E
+
+    assert E.BORDER_AT == E._border_at()
+    s, n = E._progress()
+    assert E.PROG_S == s and E.PROG_N == n
+    assert len(E.BORDER_AT) == 6 * 37 and len(E.PROG_S) == len(E.PROG_N) == 72

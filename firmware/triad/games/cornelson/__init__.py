@@ -305,6 +305,11 @@ def apply_setting(pos, name, value):
     pos.derive_result()
 
 
+# What new_engine imports, for the board's player to import before it (the
+# main loop ticks between: issue 15).
+ENGINE_MODULES = ("triad.games.cornelson.engine",)
+
+
 def new_engine(level, tt_entries=0):
     """The searching engine (engine.py), loaded on first use."""
     from triad.games.cornelson.engine import Engine

@@ -91,7 +91,30 @@ def _border_at():
     return bytes(t)
 
 
-BORDER_AT = _border_at()
+# Written out (the engine loads in the board's scan loop: issue 15; computing
+# these at import took most of its 75 ms there); tests/fw/test_cornelson_engine.py
+# checks them against _border_at(). Two posts (6 directions each) a line.
+BORDER_AT = (
+    b"\x00\x01\x02\xff\xff\xff\x03\x04\x05\x00\xff\xff"
+    b"\x06\x07\x08\x03\xff\xff\xff\x09\x0a\x06\xff\xff"
+    b"\x0b\x0c\x0d\xff\xff\x02\x0e\x0f\x10\x0b\x01\x05"
+    b"\x11\x12\x13\x0e\x04\x08\x14\x15\x16\x11\x07\x0a"
+    b"\xff\x17\x18\x14\x09\xff\x19\x1a\x1b\xff\xff\x0d"
+    b"\x1c\x1d\x1e\x19\x0c\x10\x1f\x20\x21\x1c\x0f\x13"
+    b"\x22\x23\x24\x1f\x12\x16\x25\x26\x27\x22\x15\x18"
+    b"\xff\x28\x29\x25\x17\xff\x2a\x2b\xff\xff\xff\x1b"
+    b"\x2c\x2d\x2e\x2a\x1a\x1e\x2f\x30\x31\x2c\x1d\x21"
+    b"\x32\x33\x34\x2f\x20\x24\x35\x36\x37\x32\x23\x27"
+    b"\x38\x39\x3a\x35\x26\x29\xff\xff\x3b\x38\x28\xff"
+    b"\x3c\x3d\xff\xff\x2b\x2e\x3e\x3f\x40\x3c\x2d\x31"
+    b"\x41\x42\x43\x3e\x30\x34\x44\x45\x46\x41\x33\x37"
+    b"\x47\x48\x49\x44\x36\x3a\xff\xff\x4a\x47\x39\x3b"
+    b"\x4b\x4c\xff\xff\x3d\x40\x4d\x4e\x4f\x4b\x3f\x43"
+    b"\x50\x51\x52\x4d\x42\x46\x53\x54\x55\x50\x45\x49"
+    b"\xff\xff\x56\x53\x48\x4a\x57\xff\xff\xff\x4c\x4f"
+    b"\x58\xff\xff\x57\x4e\x52\x59\xff\xff\x58\x51\x55"
+    b"\xff\xff\xff\x59\x54\x56"
+)
 
 # Progress of a jewel by its distance in steps to the opponent's docks
 # (ignoring gems and jewels; portals included).
@@ -119,7 +142,23 @@ def _progress():
     return out[0], out[1]
 
 
-PROG_S, PROG_N = _progress()
+# Written out as BORDER_AT (checked against _progress()), by space index.
+PROG_S = (
+    b"\x06\x04\x02\x01\x02\x04\x06\x0d\x09\x06\x04\x06"
+    b"\x04\x06\x09\x0d\x18\x12\x0d\x09\x0d\x09\x0d\x09"
+    b"\x0d\x12\x18\x12\x18\x12\x18\x12\x18\x12\x18\x12"
+    b"\x18\x12\x20\x2e\x20\x2e\x20\x2e\x20\x2e\x20\x46"
+    b"\x78\x46\x78\x46\x78\x46\x02\x00\x02\x00\x00\x00"
+    b"\x09\x12\x20\x0d\x18\x2e\x2e\x18\x0d\x20\x12\x09"
+)
+PROG_N = (
+    b"\x46\x78\x46\x78\x46\x78\x46\x20\x2e\x20\x2e\x20"
+    b"\x2e\x20\x2e\x20\x12\x18\x12\x18\x12\x18\x12\x18"
+    b"\x12\x18\x12\x18\x12\x0d\x09\x0d\x09\x0d\x09\x0d"
+    b"\x12\x18\x0d\x09\x06\x04\x06\x04\x06\x09\x0d\x06"
+    b"\x04\x02\x01\x02\x04\x06\x00\x00\x00\x02\x00\x02"
+    b"\x2e\x18\x0d\x20\x12\x09\x09\x12\x20\x0d\x18\x2e"
+)
 _ZERO72 = bytes(g.N_SPACES)
 
 # Open exits of a jewel -> value. For the side to move (it steps next) and
@@ -287,6 +326,8 @@ class Engine:
             return self.best
         self._order_root(end)
         self.best = root[0]
+        if self.stop:
+            return self.best
         noise = self.rnoise
         for i in range(end):
             noise[i] = self.rng.below(self.noise + 1) if self.noise else 0
@@ -316,10 +357,9 @@ class Engine:
         self._prepare()
         self._post_values()
         pv = self.pv
-        now_ms = self.now_ms
         for i in range(end):
-            if not i & 7:
-                now_ms()  # (a tick for the scan loop: this pass is long on the board)
+            if self.stop or (not i & 7 and self._past()):
+                break  # (the first moves stay in the order generated)
             m = root[i]
             v = self._set_value(m)
             pp = m & 63
@@ -330,6 +370,8 @@ class Engine:
                     v = BIG  # the placement alone: a capture win
             rsc[i] = v
         self._unprepare()
+        if self.stop:
+            return
         k = end if end < ROOT_BEAM else ROOT_BEAM
         _select(root, rsc, self.rnoise, 0, end, k)
 
@@ -384,6 +426,14 @@ class Engine:
             noise[0] = b
         return alpha
 
+    def _past(self):
+        """Read the clock (on the board: the scan loop's tick) and say
+        whether the time is up; then the search stops, and a node's set-up
+        (ordering its turns is most of a node on the chip) stops with it."""
+        if ticks_diff(self.now_ms(), self.deadline) >= 0:
+            self.stop = True
+        return self.stop
+
     # -- the tree ----------------------------------------------------------
 
     def _search(self, depth, ply, alpha, beta):
@@ -408,6 +458,8 @@ class Engine:
             return self.evaluate(ply)
         start = ply * MAX_CANDS
         end = self._cands(start)
+        if self.stop:
+            return 0
         if end == start:
             return self.evaluate(ply)
         mv = self.mv
@@ -671,6 +723,10 @@ class Engine:
         barrier = p._barrier
         p._mark_barriers(1)
         for pp in range(g.N_POSTS):
+            # (26 ms for all posts on the chip: the clock every 8, and the
+            # caller looks at self.stop before it reads pv)
+            if not pp & 7 and pp and self._past():
+                break
             if posts[pp]:
                 continue
             v = 0
@@ -746,12 +802,17 @@ class Engine:
             sets[0] = 0
             ns = 1
         self._prepare()
-        tick = self.now_ms  # (scoring the step sets is most of a node on the board)
+        # Scoring the step sets and the posts is most of a node on the chip:
+        # the clock every few (the scan loop ticks there), and a node whose
+        # time ran out meanwhile gives no turns (_search then stops).
         for j in range(ns):
-            if not j & 7:
-                tick()
+            if not j & 7 and self._past():
+                self._unprepare()
+                return start
             sv[j] = self._set_value(sets[j])
-        tick()
+        if self._past():
+            self._unprepare()
+            return start
         end = start
         if p.filled >= g.N_POSTS:
             k = ns if ns < MAX_CANDS else MAX_CANDS
@@ -765,6 +826,9 @@ class Engine:
             _sort(mv, mo, start, end)
             return end
         self._post_values()
+        if self.stop:
+            self._unprepare()
+            return start
         pv = self.pv
         pflag = self.pflag
         np_ = _top_posts(p.posts, pv, self.pi, self.kp)
@@ -785,6 +849,8 @@ class Engine:
                     mo[end] = v if v < BIG else BIG
                     end += 1
             else:
+                if self._past():
+                    break
                 cnt = p._place(pp, q, 0)
                 sets2 = self.sets2
                 sv2 = self.sv2
