@@ -317,3 +317,82 @@ def test_every_material_score_fits_the_table_beside_its_unset_mark():
                 assert -E.MT_BIAS < v < E.MT_BIAS and -32768 <= v - E.MT_BIAS < 0, (a, b, c, v)
     eng = Engine(5)
     assert not any(eng.mt)  # a new table is all "not computed"
+
+
+def test_the_viper_landings_are_the_plain_ones():
+    # _landings_v is what the board runs (on CPython its source runs as
+    # Python): the same cells, in the same order, with the same counts as
+    # the readable _landings_py, over the positions of random games.
+    from triad.games.browne import engine as E
+
+    eng = Engine(5)
+    rnd = Engine(1)
+    rnd.seed(11)
+    seen = 0
+    for game in range(6):
+        pos = P(G.START)
+        rnd.seed(game + 1)
+        for ply in range(40):
+            if G.outcome(pos) >= 0:
+                break
+            eng.pos.set_from(pos)
+            for side in range(3):
+                n = eng._landings_py(side)
+                plain = (bytes(eng.lq[:n]), bytes(eng.l1[:n]), bytes(eng.l2[:n]))
+                assert not any(eng.mark)
+                eng.lq[:] = bytes(64)
+                m = E._landings_v(eng.pos.board, eng.mark, eng.lq, eng.l1, eng.l2, side)
+                assert m == n and (bytes(eng.lq[:m]), bytes(eng.l1[:m]), bytes(eng.l2[:m])) == plain, (F(pos), side)
+                assert not any(eng.mark)
+                seen += n
+            m = rnd.choose(pos, 1000, FakeClock(), None, 20)
+            pos.make(m)
+    assert seen > 500
+
+
+def test_the_viper_sorts_and_quiet_drop_are_the_plain_ones():
+    from triad.games.browne import engine as E
+
+    rnd = Engine(1)
+    rnd.seed(5)
+    for trial in range(40):
+        n = 1 + rnd.rng.below(120)
+        start = rnd.rng.below(5)
+        end = start + n
+        buf = array("i", bytes(4 * (end + 3)))
+        order = array("h", bytes(2 * (end + 3)))
+        extra = array("h", bytes(2 * (end + 3)))
+        for i in range(end + 3):
+            buf[i] = rnd.rng.next()
+            order[i] = rnd.rng.below(60001) - 30000 if trial % 3 else rnd.rng.below(7) - 3  # ties too
+            extra[i] = rnd.rng.below(601) - 300
+        b1, o1, x1 = array("i", buf), array("h", order), array("h", extra)
+        E._sort_py(b1, o1, start, end)
+        b2, o2 = array("i", buf), array("h", order)
+        E._sort_v(b2, o2, start, end)
+        assert list(b1) == list(b2) and list(o1) == list(o2), trial
+        for i in range(start + 1, end):
+            assert o1[i - 1] >= o1[i]
+        b1, o1 = array("i", buf), array("h", order)
+        E._sort2_py(b1, o1, x1, start, end)
+        b2, o2, x2 = array("i", buf), array("h", order), array("h", extra)
+        E._sort2_v(b2, o2, x2, start, end)
+        assert list(b1) == list(b2) and list(o1) == list(o2) and list(x1) == list(x2), trial
+    # the quiet drop over the positions of random games, some cells listed
+    seen = 0
+    for game in range(5):
+        pos = P(G.START)
+        rnd.seed(game + 7)
+        for ply in range(30):
+            if G.outcome(pos) >= 0:
+                break
+            dmark = bytearray(core.WIDTH * core.WIDTH)
+            for k in range(4):
+                dmark[core.CELLS[rnd.rng.below(61)]] = 1
+            for side in range(3):
+                q = E._quiet_py(pos.board, dmark, 1 << side)
+                assert E._quiet_v(pos.board, dmark, 1 << side) == q, (F(pos), side)
+                assert q and pos.board[q] == 0 and not dmark[q]
+                seen += 1
+            pos.make(rnd.choose(pos, 1000, FakeClock(), None, 20))
+    assert seen > 100
