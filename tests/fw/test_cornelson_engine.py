@@ -227,3 +227,27 @@ def test_the_written_out_tables_are_what_the_geometry_gives():
     s, n = E._progress()
     assert E.PROG_S == s and E.PROG_N == n
     assert len(E.BORDER_AT) == 6 * 37 and len(E.PROG_S) == len(E.PROG_N) == 72
+
+
+def test_the_viper_selection_is_the_plain_one():
+    from array import array
+    from triad.games.cornelson import engine as E
+
+    rng = E.Rng(9)
+    for trial in range(60):
+        n = 1 + rng.below(300)
+        start = rng.below(4)
+        end = start + n
+        k = rng.below(40)
+        if k > n:
+            k = n
+        buf = array("i", [rng.next() for _ in range(end + 2)])
+        sc = array("h", [(rng.below(60001) - 30000) if trial % 2 else (rng.below(9) - 4) for _ in range(end + 2)])
+        noise = array("h", [rng.below(80) for _ in range(end + 2)])
+        a = (array("i", buf), array("h", sc), array("h", noise))
+        b = (array("i", buf), array("h", sc), array("h", noise))
+        E._select_py(a[0], a[1], a[2], start, end, k)
+        E._select_v(b[0], b[1], b[2], start, end, k)
+        assert [list(x) for x in a] == [list(x) for x in b], (trial, n, k)
+        for i in range(start + 1, start + k):
+            assert a[1][i - 1] >= a[1][i]

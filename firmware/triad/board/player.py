@@ -44,7 +44,13 @@ class Player:
                     eng = self.engine = g.new_engine(level, ENGINE_TT)
                     clock()  # (the thinker's clock: the loop may tick here)
                 eng.set_level(level)
-                keys = eng.history_keys(g.parse_position(start_text), history)
+                keys = None
+                if getattr(eng, "uses_history", True):
+                    # (an engine of a game without repetitions says so: the
+                    # start's parse alone was 21 ms of Browne's on the chip)
+                    start = g.parse_position(start_text)
+                    clock()
+                    keys = eng.history_keys(start, history)
                 # The budget counts from the request: loading the engine and
                 # the history keys came out of it (about 50 ms on the RP2040
                 # at the engine's first use). (A cancel meanwhile raises out

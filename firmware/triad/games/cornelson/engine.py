@@ -35,7 +35,7 @@
 # without RULE_JEWELS only gems and tallies count.
 from array import array
 
-from triad.compat import const, ticks_add, ticks_diff
+from triad.compat import MICROPYTHON, const, micropython, ptr16, ptr32, ticks_add, ticks_diff
 from triad.games.cornelson import core
 from triad.games.cornelson import geometry as g
 
@@ -206,6 +206,10 @@ def _no_clock():
 
 
 class Engine:
+    # No repetition rule: the board's player need not rebuild the game's
+    # start position for history_keys (its parse is tens of ms on the chip).
+    uses_history = False
+
     def __init__(self, level=5, tt_entries=0, seed=1):
         """tt_entries is accepted for the face's signature; this engine keeps
         no transposition table (transpositions are rare: a gem never leaves
@@ -354,6 +358,7 @@ class Engine:
         p = self.pos
         root = self.root
         rsc = self.rsc
+        self.now_ms()  # (a tick between the root's generation and its tables)
         self._prepare()
         self._post_values()
         pv = self.pv
@@ -725,7 +730,7 @@ class Engine:
         for pp in range(g.N_POSTS):
             # (26 ms for all posts on the chip: the clock every 8, and the
             # caller looks at self.stop before it reads pv)
-            if not pp & 7 and pp and self._past():
+            if not pp & 7 and self._past():
                 break
             if posts[pp]:
                 continue
@@ -942,7 +947,7 @@ def _swap(buf, sc, noise, i, j):
     noise[j] = x
 
 
-def _select(buf, sc, noise, start, end, k):
+def _select_py(buf, sc, noise, start, end, k):
     """Bring the k best of buf[start:end] by sc to the front, best first
     (selection: k passes; k is small)."""
     for i in range(start, start + k):
@@ -954,3 +959,39 @@ def _select(buf, sc, noise, start, end, k):
                 bi = j
         if bi != i:
             _swap(buf, sc, noise, i, bi)
+
+
+# sc[] and noise[] are array("h"): viper loads their entries as 0..65535,
+# Python as -32768..32767; ((x + 0x8000) & 0xFFFF) - 0x8000 is the signed
+# value in both.
+@micropython.viper
+def _select_v(buf: ptr32, sc: ptr16, noise: ptr16, start: int, end: int, k: int):
+    """_select_py in viper: 32 passes over a few hundred root turns were up
+    to 84 ms of bytecode on the chip between two clock reads."""
+    i = start
+    while i < start + k:
+        bi = i
+        bv = ((int(sc[i]) + 0x8000) & 0xFFFF) - 0x8000
+        j = i + 1
+        while j < end:
+            v = ((int(sc[j]) + 0x8000) & 0xFFFF) - 0x8000
+            if v > bv:
+                bv = v
+                bi = j
+            j += 1
+        if bi != i:
+            m = buf[i]
+            buf[i] = buf[bi]
+            buf[bi] = m
+            x = sc[i]
+            sc[i] = sc[bi]
+            sc[bi] = x
+            x = noise[i]
+            noise[i] = noise[bi]
+            noise[bi] = x
+        i += 1
+
+
+# MicroPython runs the viper form; CPython (the host's matches) the plain
+# one, which tests/fw/test_cornelson_engine.py holds the viper source to.
+_select = _select_v if MICROPYTHON else _select_py
