@@ -389,6 +389,10 @@ def hint(action, what):
     app.step()
     lift = EV.get("lift")
     fig(what + "_gap_ms", S[GAP] / 1000, "ms, the longest gap between two scans during the hint's search")
+    fig(what + "_gap_at", S[GAP_AT], "(tick number inside the search ending that gap; 1: the first)")
+    fig(what + "_first_gap_ms", S[FIRST_GAP] / 1000, "ms from run() to the first tick inside the search")
+    fig(what + "_ticks", S[NTICKS], "ticks inside the search")
+    fig(what + "_tick_max_ms", S[TICK_MAX] / 1000, "ms, the longest tick inside the search")
     fig(what + "_lifted", int(lift is not None), "(1: an own piece was lifted during the search)")
     if lift is not None and S[CANCEL]:
         fig(what + "_lift_to_cancel_ms", ms_of(lift, S[CANCEL]), "ms lift -> hint cancelled (the scan's debounce)")
