@@ -503,6 +503,32 @@ def test_gen_sel_keeps_the_turns_of_one_post():
     assert sorted(C.format_move(pos, buf[i]) for i in range(n)) == ["D4 a3-a2", "D4 a3-a4", "D4 a3-b4"]
 
 
+def test_gen_sel_is_gen_filtered_by_first_site_over_random_games():
+    # gen(sel) skips the work for the posts and pieces no turn begins at;
+    # it must still give exactly the turns whose first site is sel, in
+    # gen's order, and leave the position as it was.
+    seed = 777
+    buf = core.MoveStack(1).buf
+    one = core.MoveStack(1).buf
+    checked = 0
+    for mode in C.MODE_NAMES:
+        pos = P(C.START, mode)
+        for ply in range(70):
+            n = pos.gen(buf, 0)
+            if n == 0:
+                break
+            before = F(pos)
+            for site in range(g.N_POSTS + g.N_SPACES):
+                want = [buf[i] for i in range(n) if pos.first_site(buf[i]) == site]
+                k = pos.gen(one, 0, site)
+                assert [one[i] for i in range(k)] == want, (mode, before, site)
+                checked += k
+            assert F(pos) == before
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            pos.make(buf[seed % n])
+    assert checked > 1000
+
+
 def test_make_unmake_over_random_games():
     seed = 12345
     buf = core.MoveStack(1).buf

@@ -109,3 +109,82 @@ def test_an_interrupted_engine_answers_the_next_request_as_a_fresh_one():
         if not hasattr(eng, "tt_lock"):  # (a table of earlier results may change the order)
             assert again == fresh, (name, g.format_move(pos, again), g.format_move(pos, fresh))
         assert ev.seen == [], (name, ev.seen)
+
+
+class _Pos:
+    def copy(self):
+        return self
+
+
+class _StillClock:
+    """Time moves only by work (1 ms between two reads) and by ticks."""
+
+    def __init__(self):
+        self.t = 5000
+
+    def now(self):
+        return self.t
+
+
+class _LoopPlayer:
+    """An engine's pattern: 1 ms of work between clock reads until the
+    budget is spent, then `extra` reads more (an engine finishing work to
+    have a move)."""
+
+    def __init__(self, clk, extra):
+        self.clk = clk
+        self.now_ms = clk.now
+        self.extra = extra
+        self.reads_after = []
+        self.game = None
+
+    def choose(self, pos, start_text, history, level, budget_ms, events, clock):
+        from triad.compat import ticks_diff
+
+        t0 = self.now_ms()  # (as the board's player: the raw clock)
+        while ticks_diff(clock(), t0 + budget_ms) < 0:
+            self.clk.t += 1
+        for _ in range(self.extra):
+            self.clk.t += 1
+            self.reads_after.append(clock())
+        return 7
+
+
+def test_the_read_that_ends_the_budget_leaves_its_tick_to_the_loop():
+    # The tick due at the budget's last read would run inside the search and
+    # make it end that much later; the thinker answers that read at once
+    # (the loop ticks right after run() returns), and only that one.
+    for extra in (0, 30):
+        clk = _StillClock()
+        pl = _LoopPlayer(clk, extra)
+        th = T.Thinker(pl, Events())
+        th.inline = False
+        ticks = []
+        next_due = [0]
+
+        next_due[0] = clk.t
+
+        def tick():
+            t = clk.t
+            if t >= next_due[0]:
+                ticks.append(t)
+                clk.t += 5  # a tick costs 5 ms, one is due every 20 ms:
+                next_due[0] += 20  # one falls due at the budget's last read
+
+        th.tick = tick
+        th.ask(T.MOVE, _Pos(), "", [], 5, 200)
+        t_run = clk.t
+        th.run()
+        assert th.state == T.DONE and th.take() == 7
+        end = t_run + 200
+        if extra == 0:
+            assert ticks and ticks[-1] < end, ticks  # no tick at the budget's last read ...
+            assert clk.t - t_run == 200, clk.t - t_run  # ... so the search ended at its budget
+        else:
+            # an engine that goes on gets its ticks again from the next read
+            # (the loop must not stall for it)
+            assert [t for t in ticks if t > end], ticks
+            assert len(pl.reads_after) == 30
+        # and the ticks kept their period all through
+        gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+        assert gaps and max(gaps) <= 21, gaps

@@ -17,12 +17,14 @@
 # player, the search keeps its own reference). The only fields both sides
 # write are this object's small ints (state, cancelled, move), and both run
 # on one thread, so no lock is needed.
-from triad.compat import const
+from triad.compat import const, ticks_add, ticks_diff
 
 IDLE = const(0)  # nothing asked, or the answer was taken / dropped
 ASKED = const(1)  # a request waits for the loop to run it
 BUSY = const(2)  # the search runs (the loop ticks from inside it)
 DONE = const(3)  # the answer waits in .move for the controller
+
+_FAR = const(0x10000000)  # past any engine's deadline: ticks_diff(now + _FAR, d) > 0
 
 MOVE = const(1)  # the board's own move
 HINT = const(2)  # a hint for the player to move
@@ -58,6 +60,8 @@ class Thinker:
         self.clock = self._clock  # bound once: the engine calls it every few nodes
         self.checks = 0  # clock reads by the engine during the last search
         self._in_tick = False
+        self.deadline = 0  # the request's budget, from run() (ms)
+        self._late = False  # a clock read has said "the budget is spent"
 
     def ask(self, kind, pos, start_text, history, level, budget_ms):
         """Post a request (the thinker must be IDLE)."""
@@ -94,6 +98,9 @@ class Thinker:
         self.state = BUSY
         self.cancelled = False
         self.checks = 0
+        self._late = False
+        now = self.player.now_ms
+        self.deadline = ticks_add(now() if now is not None else 0, self.budget_ms)
         m = 0
         try:
             m = self.player.choose(self.pos, self.start_text, self.history, self.level, self.budget_ms,
@@ -118,6 +125,19 @@ class Thinker:
     def _clock(self):
         # The engine's clock: the loop ticks here when a tick is due.
         self.checks += 1
+        now = self.player.now_ms
+        late = now is not None and ticks_diff(now(), self.deadline) >= 0
+        if late and not self._late:
+            # The first read past the request's budget answers at once, and
+            # "far past" (an engine's own deadline, taken after a tick in its
+            # first read, may be a tick later): the engine stops here, and
+            # the tick that was due runs as soon as run() returns (App.step)
+            # instead of inside the budget's last read, which made the
+            # search end a tick (up to 12 ms on the chip) later. Once only:
+            # an engine that goes on (it must have a move to give) gets its
+            # ticks again from the next read.
+            self._late = True
+            return ticks_add(now(), _FAR)
         t = self.tick
         if t is not None and not self._in_tick:
             self._in_tick = True
@@ -127,5 +147,6 @@ class Thinker:
                 self._in_tick = False
         if self.cancelled:
             raise _CANCELLED
-        now = self.player.now_ms
-        return now() if now is not None else 0
+        if now is None:
+            return 0
+        return ticks_add(now(), _FAR) if late else now()

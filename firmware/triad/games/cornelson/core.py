@@ -459,6 +459,13 @@ class Position:
         if self.result != -1:
             return start
         posts = self.posts
+        vacant = self.filled < g.N_POSTS
+        if sel >= 0 and vacant and (sel >= g.N_POSTS or posts[sel]):
+            # A post is vacant, so every turn begins with the gem on one:
+            # no turn begins at sel. (The board asks this for each of the
+            # mover's pieces when one is lifted that cannot begin a turn:
+            # 6 ms a piece of bytecode on the chip.)
+            return start
         jewels = self.mode & RULE_JEWELS
         sets = self._sets
         if jewels:
@@ -467,7 +474,7 @@ class Position:
             sets[0] = 0
             ns = 1
         n = start
-        if self.filled < g.N_POSTS:
+        if vacant:
             q = self._q
             # Which vacant posts capture, found from the mover's gems (an
             # own gem x, an opponent's at x+d, x+2d vacant): few gems early
@@ -491,6 +498,9 @@ class Position:
             marked = False
             for p in range(g.N_POSTS):
                 if posts[p]:
+                    continue
+                if sel >= 0 and p != sel:
+                    cap[p] = 0  # (every marked post is cleared: see above)
                     continue
                 if not cap[p]:
                     for j in range(ns):
