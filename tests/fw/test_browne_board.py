@@ -128,3 +128,39 @@ def test_a_piece_that_cannot_move_shows_the_pieces_that_can():
     assert rig.ctl.moves_text() == ""
     rig.place("A1", 1000)
     assert rig.ctl.blocked == -1 and rig.colours("E3", 700) == [(0, 0, 0)]
+
+
+def test_the_sources_from_one_generation_are_those_of_each_piece():
+    # With the face's first_site the controller finds the pieces that can
+    # move from one generation of all slides; it must light exactly the
+    # pieces whose own moves it would find one site at a time.
+    from array import array
+
+    rig = Rig()
+    ctl = rig.ctl
+    fp = array("i", bytes(4 * C.MAX_STEPS))
+    buf = array("i", bytes(4 * G.MAX_MOVES))
+    pos = G.parse_position(G.START)
+    seed = 99
+    compared = 0
+    for ply in range(60):
+        if G.outcome(pos) >= 0:
+            break
+        ctl.load(G.format_position(pos))
+        for k in range(G.gen_open(pos, buf, 0)):
+            m = buf[k]
+            G.footprint(pos, m, fp)
+            assert G.first_site(pos, m) == fp[0] & 255  # the footprint's first site
+        ctl._fill_sources()
+        fast = bytes(ctl.sources)
+        keep = ctl._first_site
+        ctl._first_site = None
+        ctl._fill_sources()
+        ctl._first_site = keep
+        assert fast == bytes(ctl.sources), G.format_position(pos)
+        assert any(fast)
+        compared += 1
+        n = G.gen(pos, buf, 0)
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        pos.make(buf[seed % n])
+    assert compared > 5

@@ -75,6 +75,12 @@ def bind(pos, m, site):
     return core.with_drop(m, site)
 
 
+def first_site(pos, m):
+    """The site a move's footprint begins at (the moving piece's): every
+    open move fits the board's buffer (MAX_SEL_OPEN is all slides)."""
+    return m & 63
+
+
 outcome = core.outcome
 perft = core.perft
 draw_watch = None
