@@ -101,6 +101,20 @@ def test_the_untouched_board_shows_where_a_gem_may_go():
     assert rig.led("D4") == NORTH_RGB
 
 
+def test_the_hints_follow_the_position_after_a_turn():
+    # (their colours are made once a position: a turn played must remake them)
+    rig = Rig(G.START)
+    assert rig.led("A1") == SOUTH_RGB
+    rig.set("D4", 1, 1000)
+    for fr, to in (("S1", "a2"), ("S2", "a4"), ("S3", "a6")):
+        rig.set(fr, 0, 100)
+        rig.set(to, 1, 1000)
+    assert rig.ctl.moves_text() == "D4 S1-a2 S2-a4 S3-a6" and rig.ctl.pos.side == 1
+    rig.wait(1000)
+    assert rig.led("A1") == NORTH_RGB and rig.led("G4") == NORTH_RGB
+    assert rig.led("D4") not in (SOUTH_RGB, NORTH_RGB)  # taken (it shows the last move)
+
+
 def test_a_capturing_placement_has_its_own_role_in_the_footprint():
     pos = G.parse_position("..../...../....../sn...../....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0")
     fp = [0] * 32

@@ -187,3 +187,27 @@ def test_matcher_equals_its_plain_meaning():
     # The random boards reach every verdict: none, candidate, under way,
     # complete.
     assert 0 in kinds and 1 in kinds and len(kinds) >= 5, sorted(kinds)
+
+
+def test_paint_where_equals_the_plain_loop():
+    seed = 5
+    for trial in range(30):
+        n = 1 + trial * 4
+        frame = bytearray(3 * n + 6)
+        src = bytearray(3 * n)
+        mask = bytearray(n)
+        occ = bytearray(n)
+        for i in range(3 * n):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            src[i] = seed & 255
+            frame[i] = (seed >> 8) & 255
+        for i in range(n):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            mask[i] = (seed >> 3) % 3  # 0, 1 or 2: any set value counts
+            occ[i] = (seed >> 9) & 1
+        want = bytearray(frame)
+        for i in range(n):
+            if mask[i] and not occ[i]:
+                want[3 * i:3 * i + 3] = src[3 * i:3 * i + 3]
+        fastbytes.paint_where(frame, src, mask, occ, n)
+        assert frame == want, trial

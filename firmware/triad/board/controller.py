@@ -129,6 +129,8 @@ class Controller:
         # The game's guidance for the untouched board (optional idle_hints:
         # Cornelson's posts where a gem may go), role per site.
         self.idle = bytearray(n)
+        self.idle_rgb = bytearray(3 * n)  # their colours (board/lights.py)
+        self.idle_key = -1  # the position (_ver) idle_rgb was made for
         self._idle_hints = getattr(game, "idle_hints", None)
         # Optional lift_marks: more sites to light while a piece is in the
         # hand (Cornelson's Barriers in a lifted jewel's way).

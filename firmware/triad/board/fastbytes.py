@@ -76,3 +76,21 @@ def next_set(a, i: int, n: int) -> int:
             return i
         i += 1
     return n
+
+
+@micropython.viper
+def paint_where(frame, src, mask, occ, n: int):
+    """frame's RGB of site i = src's, wherever mask[i] is set and occ[i] is
+    not (a site's colours made once, drawn every tick)."""
+    f = ptr8(frame)
+    s = ptr8(src)
+    m = ptr8(mask)
+    o = ptr8(occ)
+    i = 0
+    while i < n:
+        if m[i] and not o[i]:
+            j = i * 3
+            f[j] = s[j]
+            f[j + 1] = s[j + 1]
+            f[j + 2] = s[j + 2]
+        i += 1
