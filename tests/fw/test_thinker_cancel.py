@@ -188,3 +188,49 @@ def test_the_read_that_ends_the_budget_leaves_its_tick_to_the_loop():
         # and the ticks kept their period all through
         gaps = [b - a for a, b in zip(ticks, ticks[1:])]
         assert gaps and max(gaps) <= 21, gaps
+
+
+def test_giving_the_engine_back_collects_at_once_but_not_inside_a_search():
+    # A collection costs 12-20 ms on the RP2040: done when the engine is
+    # given back (nobody plays), not forced later by the engine's buffers
+    # when a hint loads it again; never from a tick inside a search (which
+    # still holds the engine: nothing would come back).
+    import triad.board.player as P
+
+    class Gc:
+        n = 0
+
+        def collect(self):
+            Gc.n += 1
+
+    real = P.gc
+    P.gc = Gc()
+    try:
+        for name, g in _games():
+            th, pl, ev = _thinker(g)
+            pl.max_nodes = 40
+            done = []
+
+            def tick():
+                if not done and pl.engine is not None:
+                    done.append(Gc.n)
+                    pl.release()  # the seat changed during the search
+                    done.append(Gc.n)
+
+            th.tick = tick
+            th.ask(T.MOVE, g.parse_position(g.START), g.START, [], 5, 100000)
+            th.run()
+            assert done and done[0] == done[1], (name, done)  # not inside the search
+            assert th.state == T.DONE and th.take(), name  # the search kept its engine
+            assert pl.engine is None
+            th.tick = None
+            th.ask(T.HINT, g.parse_position(g.START), g.START, [], 5, 100000)
+            th.run()
+            assert pl.engine is not None
+            n = Gc.n
+            pl.release()
+            assert pl.engine is None and Gc.n == n + 1, name
+            pl.release()  # nothing to give back: no collection
+            assert Gc.n == n + 1, name
+    finally:
+        P.gc = real
