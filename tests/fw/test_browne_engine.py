@@ -129,6 +129,7 @@ def test_respects_the_node_budget():
 def test_respects_the_time_budget():
     pos = P(G.START)
     eng = Engine(5)
+    eng.ready()  # (the buffers' own clock reads come before the budget)
     clock = FakeClock()
     # (the root's turns are all generated whatever the time, reading the
     # clock about fifty times here: the budget is beyond that)
@@ -239,6 +240,7 @@ def test_drop_scores_agree_with_a_plain_reply():
     # before the drop, the drop raising its neighbours and blocking its own
     # cell) must give the same score for every drop it keeps.
     eng = Engine(5)
+    eng.ready()
     slides = array("i", bytes(4 * core.MAX_SLIDES))
     checked = 0
     for pos in _random_positions(12, 7):
@@ -316,6 +318,7 @@ def test_every_material_score_fits_the_table_beside_its_unset_mark():
                 v = E._material(0, a, b, c)
                 assert -E.MT_BIAS < v < E.MT_BIAS and -32768 <= v - E.MT_BIAS < 0, (a, b, c, v)
     eng = Engine(5)
+    eng.ready()
     assert not any(eng.mt)  # a new table is all "not computed"
 
 

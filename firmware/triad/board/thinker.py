@@ -126,8 +126,7 @@ class Thinker:
         # The engine's clock: the loop ticks here when a tick is due.
         self.checks += 1
         now = self.player.now_ms
-        late = now is not None and ticks_diff(now(), self.deadline) >= 0
-        if late and not self._late:
+        if now is not None and not self._late and ticks_diff(now(), self.deadline) >= 0:
             # The first read past the request's budget answers at once, and
             # "far past" (an engine's own deadline, taken after a tick in its
             # first read, may be a tick later): the engine stops here, and
@@ -149,4 +148,9 @@ class Thinker:
             raise _CANCELLED
         if now is None:
             return 0
-        return ticks_add(now(), _FAR) if late else now()
+        t = now()
+        if ticks_diff(t, self.deadline) >= 0:
+            # (past the request's budget, the tick included: "far past", so
+            # that an engine whose own deadline is a tick later stops now)
+            return ticks_add(t, _FAR)
+        return t

@@ -223,10 +223,11 @@ class Engine:
     def __init__(self, level=5, tt_entries=0, seed=1):
         self.set_level(level)
         self.pos = core.Position()
-        self.buf = array("i", bytes(4 * STACK))
-        # static and search scores (all within +-INF) and the root's noise
-        self.order = array("h", bytes(2 * STACK))
-        self.root_scores = array("h", bytes(2 * STACK))
+        # The big buffers (41 KB) are made by ready(), at the first choose.
+        self.buf = None
+        self.order = None  # static and search scores (all within +-INF)
+        self.root_scores = None  # the root's noise
+        self.mt = None
         # The landings of one side (_landings): square, pieces of side+1 and
         # side+2 next to it; mark dedupes squares reached along two rays.
         self.lq = bytearray(64)
@@ -243,9 +244,6 @@ class Engine:
         self.lord = bytearray(64)
         self.lskip = bytearray(64)
         self.lidx = bytearray(b"\xff" * (core.WIDTH * core.WIDTH))
-        # _material(0, a, b, c) - MT_BIAS for counts below MC, filled as
-        # needed (array "h": 8 KB; 0: not computed yet)
-        self.mt = array("h", bytes(2 * MC * MC * MC))
         self.rng = Rng(seed)
         self.now_ms = _no_clock
         self.deadline = 0
@@ -257,6 +255,21 @@ class Engine:
         self.best = 0
         self.root = 0
         self.gfrom = 0
+
+    def ready(self, now_ms=_no_clock):
+        """Make the big buffers once, with a clock read between them (on
+        the board each read lends the scan loop a tick: made in the
+        constructor in one piece they were a 14 ms stretch without one)."""
+        if self.mt is not None:
+            return
+        self.buf = array("i", bytes(4 * STACK))
+        now_ms()
+        self.order = array("h", bytes(2 * STACK))
+        self.root_scores = array("h", bytes(2 * STACK))
+        now_ms()
+        # _material(0, a, b, c) - MT_BIAS for counts below MC, filled as
+        # needed (array "h": 8 KB; 0: not computed yet)
+        self.mt = array("h", bytes(2 * MC * MC * MC))
 
     def set_level(self, level):
         if level < 1:
@@ -776,6 +789,7 @@ class Engine:
         (wrapping like time.ticks_ms); keys: ignored (no repetition rule);
         max_nodes: stop after about this many nodes (0: no limit). pos is
         not changed."""
+        self.ready(now_ms)
         p = self.pos
         board = p.board
         src = pos.board
