@@ -861,6 +861,8 @@ class Engine:
                 sv2 = self.sv2
                 ns2 = p._step_sets(sets2)
                 for j in range(ns2):
+                    if j & 7 == 7:
+                        self.now_ms()  # (a tick: 8 step sets are ~3 ms on the chip)
                     sv2[j] = self._set_value(sets2[j])
                 n2 = _top(sv2, ns2, self.si, self.ks)
                 p._unplace(q, 0, cnt)
