@@ -410,3 +410,21 @@ def test_a_failed_save_is_shown_until_the_store_writes_the_game_again():
     assert pal.ERROR not in rig.leds_over("a1", 10) + [rig.status(pico_v1.STATUS_TURN_BLACK)]
     back = GameStore("", fs, game="nehren").load()
     assert back[1] == ["c1c4"]
+
+
+def test_the_move_whose_triad_was_announced_is_the_one_committed():
+    # Found by the stateful test: a phantom die on c3 (switch noise that
+    # passed the debounce) as d4 was lifted, then the die placed on e3: the
+    # board announced the Triad of d4e3 and waited for a removal; the moved
+    # die was taken off e3. Both d4e3xe3 and d4c3xc3 (c3 "visited", empty
+    # now) then explained the board, and it committed d4c3xc3.
+    rig = Rig("w3..w2.w1/.w1..../...b3../.w3.b2.w3/...b1../..b2b2.b3 b 0 0")
+    rig.set("d4", 0)
+    rig.set("c3", 1)  # the phantom, the same scan as the lift
+    rig.wait(30)
+    rig.set("c3", 0)
+    rig.set("e3", 1)
+    rig.wait(1500)
+    assert ("triad", "d4e3") in rig.events.seen and rig.ctl.state == C.FINISH
+    rig.lift("e3", 1500)
+    assert rig.moves() == "d4e3xe3"

@@ -183,6 +183,12 @@ class Controller:
         self.n_full = 0  # moves the sensed board completes
         self.n_started = 0  # candidates the player has begun
         self.full = 0  # one of them
+        # The move under way when FINISH was announced (its footprint): of
+        # several moves the board completes, the one that continues it
+        # (noise that passed the debounce can make another move's steps look
+        # done: a Triad announced for d4e3 was committed as d4c3xc3).
+        self.finish_fp = array("i", bytes(4 * MAX_STEPS))
+        self.finish_n = 0
         self.progress = False  # every candidate has its first placement done
         self.choice_site = -1  # CHOOSE: the site whose hidden outcome is picked
         self.choice_role = 0
@@ -508,6 +514,7 @@ class Controller:
             self._commit(self.full)
         elif self.progress and self.state == PLAY:
             self.state = FINISH
+            self.finish_n = self.game.footprint(self.pos, self.cand, self.finish_fp)
             self._announce_finish()
         elif not self.progress and self.state == FINISH:
             self.state = PLAY
@@ -585,6 +592,7 @@ class Controller:
         n_cand = 0  # moves consistent with the board
         n_started = 0  # ... of which the player has begun
         n_full = 0  # ... which the board completes
+        best_k = -1  # (of those, the longest agreement with the FINISH move)
         progress = True
         choice = -1
         fixed = self.choice_fixed
@@ -672,7 +680,16 @@ class Controller:
                 progress = False
             if r & _M_FULL:
                 n_full += 1
-                self.full = g.bind(pos, m, wild) if wild >= 0 else m
+                agree = 0
+                if self.state == FINISH:
+                    # how far it follows the move announced (site and act)
+                    ff = self.finish_fp
+                    fn = self.finish_n
+                    while agree < nf and agree < fn and (fp[agree] & 1023) == (ff[agree] & 1023):
+                        agree += 1
+                if agree >= best_k:  # (equals: the later one, as before)
+                    best_k = agree
+                    self.full = g.bind(pos, m, wild) if wild >= 0 else m
             if r & _M_TOUCHED and choice < 0:
                 choice = fp[0] & 255
             if cut and self.kept < 0 and not self.engine_move:
