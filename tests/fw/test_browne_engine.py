@@ -135,8 +135,25 @@ def test_respects_the_time_budget():
     # clock about fifty times here: the budget is beyond that)
     eng.choose(pos, 200, clock)
     # the clock is read at every node and while a node's drops are scored:
-    # once the time is up the search stops within a look or two
-    assert 200 < clock.t <= 200 + 3 and eng.nodes > 0
+    # the search stops within a look or two of three quarters of the budget,
+    # and the ranking of the best turns (_hope) reads it at every step and
+    # stops at the budget
+    assert 150 < clock.t <= 200 + 3 and eng.nodes > 0
+    # a long ranking is cut at the budget
+    eng2 = Engine(5)
+    n = [0]
+    orig = eng2._expect
+
+    def slow(depth, ply, start):
+        n[0] += 1
+        clock.t += 5
+        return orig(depth, ply, start)
+
+    eng2._expect = slow
+    clock.t = 0
+    m = eng2.choose(pos, 200, clock)
+    assert m in pos.legal_moves()
+    assert n[0] > 0 and 150 < clock.t <= 200 + 6
 
 
 def test_finished_game_gives_no_turn():

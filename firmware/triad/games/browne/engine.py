@@ -35,8 +35,18 @@
 # when r moves and worst for r otherwise, its captures (an elimination
 # there is scored as the end of the game) and the bunny's +1. The counts are
 # then scored by who is likely to be eliminated first (_material: each side
-# weighted by 1 / count^2). When every root turn loses against the
-# coalition, the engine plays for the opponents' mistakes instead (_hope).
+# weighted by 1 / count^2).
+#
+# Playing for mistakes among the safe turns. The paranoid scores are
+# coarse: behind (as Blue three pieces down before its first turn, most
+# often) every turn scores about -1000 against the coalition, and ahead
+# many turns score alike. So at level 5 the turns within HOPE_MARGIN of the
+# best (lost: those lost latest; a forced win is played as found) are
+# ranked by their chances against opponents who do not play together
+# (_hope): HOPE_DEPTH slides deep, each opponent slide as likely, the
+# engine's own the best (_expect). A turn more than HOPE_MARGIN worse
+# against the coalition is never taken. Levels 1 to 4 rank so only when
+# every turn ties or loses against the coalition (a root score <= TIE).
 #
 # The search is iterative deepening under a time and a node budget (looked
 # at every CHECK_EVERY + 1 nodes), the root moves re-ordered by the last
@@ -73,7 +83,13 @@ ROOT_DROPS = const(14)  # drops per slide at the root
 QUIET = const(3)  # quiet drops per slide at the root
 MASK30 = const(0x3FFFFFFF)
 OUTLOOK_TIE = const(-300)
-HOPE = -WIN_BOUND  # a root score at or below this: play for mistakes (_hope)
+# _hope: the root turns within HOPE_MARGIN of the best are ranked by their
+# prospects against opponents who slide at random, looked at HOPE_DEPTH
+# slides deep (_expect); the search stops at SEARCH_QUARTERS / 4 of the
+# time budget, the ranking has the rest.
+HOPE_MARGIN = const(100)
+HOPE_DEPTH = const(3)
+SEARCH_QUARTERS = const(3)
 NONE = const(-30001)  # _reply: no landing left to look at
 MC = const(16)  # the material table covers counts below MC
 # The material table holds _material() - MT_BIAS, so that its zero bytes
@@ -247,6 +263,7 @@ class Engine:
         self.rng = Rng(seed)
         self.now_ms = _no_clock
         self.deadline = 0
+        self.hope_deadline = 0
         self.max_nodes = 0
         self.stop = False
         self.nodes = 0
@@ -804,7 +821,11 @@ class Engine:
         budget = budget_ms
         if budget < 1:
             budget = 1
-        self.deadline = ticks_add(now_ms(), budget)
+        t0 = now_ms()
+        # the search stops at SEARCH_QUARTERS / 4 of the budget, _hope at
+        # the budget
+        self.deadline = ticks_add(t0, (budget * SEARCH_QUARTERS + 3) // 4)
+        self.hope_deadline = ticks_add(t0, budget)
         self.max_nodes = max_nodes
         self.stop = False
         self.nodes = 0
@@ -843,59 +864,89 @@ class Engine:
             if sc >= WIN_BOUND or sc <= -WIN_BOUND:
                 break
             depth += 1
-        if self.score <= HOPE and self.depth > 0:
-            # Lost against two opponents playing together: play for their
-            # mistakes instead (they do not play together).
-            self.best = self._hope(first, end)
+        if self.depth > 0 and self.score < WIN_BOUND and (self.level == 5 or self.score <= TIE):
+            # Among the turns about as good against two opponents playing
+            # together (lost: those lost latest), the one with the best
+            # chances against opponents who do not (below level 5: only
+            # when every turn ties or loses against them).
+            floor = self.score if self.score <= -WIN_BOUND else self.score - HOPE_MARGIN
+            self.best = self._hope(first, end, floor)
         return self.best
 
-    def _hope(self, first, end):
-        """The root turn buf[first:end] with the best average score over
-        the next player's slides (each as likely, no drop), wins and losses
-        counted as +-2000: what a lost position can still hope for."""
+    def _hope(self, first, end, floor):
+        """Of the root turns buf[first:end] (by the search's order) that
+        score at least floor, the one with the best _expect: the next
+        players' slides each as likely, the engine's own the best, wins and
+        losses counted as +-2000. The clock is read at every step; once the
+        time is up the best turn looked at so far is kept (the search's best
+        when none was)."""
         p = self.pos
         buf = self.buf
-        r = self.root
+        order = self.order
+        self.deadline = self.hope_deadline
+        self.stop = False
         best = -INF
         bm = buf[first]
-        tick = self.now_ms
         i = first
         while i < end:
-            tick()  # (a tick for the board's scan loop: this pass is long there)
             m = buf[i]
-            i += 1
+            if order[i] < floor:
+                # (the order is by score unless the last depth was cut
+                # short, when only the best is moved first)
+                i += 1
+                continue
             p.make(m)
-            c = p.counts
-            if not (c[0] and c[1] and c[2]):
-                v = _clip(_final(r, c[0], c[1], c[2], -1, 1))
-            else:
-                e = p.gen_slides(buf, end)
-                if e == end:
-                    v = _clip(_final(r, c[0], c[1], c[2], p.side, 1))
-                else:
-                    tot = 0
-                    j = end
-                    while j < e:
-                        s = buf[j]
-                        j += 1
-                        t = p.side
-                        p.make(s)
-                        c = p.counts
-                        if not (c[0] and c[1] and c[2]):
-                            tot += _clip(_final(r, c[0], c[1], c[2], -1, 2))
-                        else:
-                            # the bunny's piece still to come
-                            b = 3 - t - p.side
-                            c[b] += 1
-                            tot += _material(r, c[0], c[1], c[2])
-                            c[b] -= 1
-                        p.unmake(s)
-                    v = tot // (e - end)
+            v = self._expect(HOPE_DEPTH, 1, end)
             p.unmake(m)
+            if self.stop:
+                break
             if v > best:
                 best = v
                 bm = m
+            i += 1
         return bm
+
+    def _expect(self, depth, ply, start):
+        """The engine's expected score (_material's scale) with `depth`
+        slides still to look at: the mean over an opponent's slides (each as
+        likely), the best of the engine's; the bunny's piece of each slide
+        is counted but not placed (where an opponent drops it is its choice);
+        after the last slide _leaf plays out the next capture."""
+        p = self.pos
+        c = p.counts
+        if not (c[0] and c[1] and c[2]):
+            return _clip(_final(self.root, c[0], c[1], c[2], -1, ply))
+        if self._past():
+            return 0
+        if depth <= 0 or start + MAX_SLIDES >= STACK:
+            return _clip(self._leaf(ply))
+        buf = self.buf
+        e = p.gen_slides(buf, start)
+        if e == start:
+            return _clip(_final(self.root, c[0], c[1], c[2], p.side, ply))
+        maxing = p.side == self.root
+        tot = 0
+        best = -INF
+        j = start
+        while j < e:
+            m = buf[j]
+            j += 1
+            t = p.side
+            p.make(m)
+            if c[0] and c[1] and c[2]:
+                b = 3 - t - p.side
+                c[b] += 1
+                v = self._expect(depth - 1, ply + 1, e)
+                c[b] -= 1
+            else:
+                v = _clip(_final(self.root, c[0], c[1], c[2], -1, ply + 1))
+            p.unmake(m)
+            tot += v
+            if v > best:
+                best = v
+        if maxing:
+            return best
+        return tot // (e - start)
 
     def _root(self, depth, first, end):
         p = self.pos
@@ -934,13 +985,16 @@ class Engine:
         elif best_i > first:
             m = buf[best_i]
             b = noise[best_i]
+            o = order[best_i]
             j = best_i
             while j > first:
                 buf[j] = buf[j - 1]
                 noise[j] = noise[j - 1]
+                order[j] = order[j - 1]
                 j -= 1
             buf[first] = m
             noise[first] = b
+            order[first] = o
         return alpha
 
     def _search(self, depth, ply, alpha, beta, start):
