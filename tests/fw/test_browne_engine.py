@@ -141,6 +141,7 @@ def test_respects_the_time_budget():
     assert 150 < clock.t <= 200 + 3 and eng.nodes > 0
     # a long ranking is cut at the budget
     eng2 = Engine(5)
+    eng2.ready()
     n = [0]
     orig = eng2._expect
 
