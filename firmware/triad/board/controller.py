@@ -189,6 +189,7 @@ class Controller:
         # done: a Triad announced for d4e3 was committed as d4c3xc3).
         self.finish_fp = array("i", bytes(4 * MAX_STEPS))
         self.finish_n = 0
+        self._best_k = 0
         self.progress = False  # every candidate has its first placement done
         self.choice_site = -1  # CHOOSE: the site whose hidden outcome is picked
         self.choice_role = 0
@@ -341,22 +342,26 @@ class Controller:
             self._fill_sources()
 
     def _fill_sources(self):
-        src = self.sources
-        fs = self._first_site
-        if fs is not None and self.live and not self.engine_move and self.kept < 0:
-            _zero(src, self.n)
-            pos = self.pos
-            buf = self.buf
-            exp = self.expected
-            n = self._gen(pos, buf, 0, -1)
-            self._c_site = -1  # (buf holds every move now, no one site's)
-            for k in range(n):
-                s = fs(pos, buf[k])
-                if exp[s]:
-                    src[s] = 1
+        if self._first_site is not None and self.live and not self.engine_move and self.kept < 0:
+            self._fill_sources_at_once()
             return
+        src = self.sources
         for s in range(self.n):
             src[s] = 1 if self.expected[s] and self._first_site_moves(s) else 0
+
+    def _fill_sources_at_once(self):
+        src = self.sources
+        fs = self._first_site
+        _zero(src, self.n)
+        pos = self.pos
+        buf = self.buf
+        exp = self.expected
+        n = self._gen(pos, buf, 0, -1)
+        self._c_site = -1  # (buf holds every move now, no one site's)
+        for k in range(n):
+            s = fs(pos, buf[k])
+            if exp[s]:
+                src[s] = 1
 
     def _first_site_moves(self, site):
         """Into buf: the allowed legal moves whose first step is at site; the
@@ -592,7 +597,6 @@ class Controller:
         n_cand = 0  # moves consistent with the board
         n_started = 0  # ... of which the player has begun
         n_full = 0  # ... which the board completes
-        best_k = -1  # (of those, the longest agreement with the FINISH move)
         progress = True
         choice = -1
         fixed = self.choice_fixed
@@ -680,15 +684,9 @@ class Controller:
                 progress = False
             if r & _M_FULL:
                 n_full += 1
-                agree = 0
-                if self.state == FINISH:
-                    # how far it follows the move announced (site and act)
-                    ff = self.finish_fp
-                    fn = self.finish_n
-                    while agree < nf and agree < fn and (fp[agree] & 1023) == (ff[agree] & 1023):
-                        agree += 1
-                if agree >= best_k:  # (equals: the later one, as before)
-                    best_k = agree
+                # (in FINISH, the one that follows the move announced the
+                # furthest; equals: the later one, as before)
+                if self.state != FINISH or self._follows(nf, n_full):
                     self.full = g.bind(pos, m, wild) if wild >= 0 else m
             if r & _M_TOUCHED and choice < 0:
                 choice = fp[0] & 255
@@ -730,6 +728,22 @@ class Controller:
             self.error_at = ((d >> 23) & 127) - 1
         elif n_cand == 0 and self.state == FINISH and nmiss == 1:
             self.error_at = ((d >> 16) & 127) - 1
+
+    def _follows(self, nf, n_full):
+        """Does the footprint in fp follow the move FINISH was announced
+        for at least as far (site and act) as the full move kept so far?
+        (A method of its own: the tick runs on top of the search's
+        recursion, and every local of _analyse is stack there.)"""
+        fp = self.fp
+        ff = self.finish_fp
+        fn = self.finish_n
+        k = 0
+        while k < nf and k < fn and (fp[k] & 1023) == (ff[k] & 1023):
+            k += 1
+        if n_full == 1 or k >= self._best_k:
+            self._best_k = k
+            return True
+        return False
 
     def _outcomes(self, site):
         """The outcomes the moves offer for a hidden step on site (roles of

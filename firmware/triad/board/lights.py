@@ -68,17 +68,7 @@ def render(ctl, frame, now, occ):
             and not ctl.engine_move and not ctl.plays(pos.side)):
         # The untouched board: the game's guidance for the turn's first
         # step (Cornelson: where a gem may go, and where it would capture).
-        # Their colours are made once per position (ctl.idle_key): drawn
-        # site by site they were 4 ms of every tick on the RP2040.
-        idle = ctl.idle
-        rgb = ctl.idle_rgb
-        if ctl.idle_key != ctl._ver:
-            ctl.idle_key = ctl._ver
-            i = _next_set(idle, 0, n)
-            while i < n:
-                _set(rgb, i, colour(g, idle[i]))
-                i = _next_set(idle, i + 1, n)
-        _paint_where(frame, rgb, idle, occ, n)
+        _render_idle(ctl, frame, occ, n)
     # Differences between the board and the game (nothing is drawn when
     # there are none, except the set-up's pieces).
     if st == _SETUP:
@@ -314,6 +304,22 @@ def _draw_status(ctl, frame, now):
             k = len(slots)
         for j in range(k):
             _set(frame, base + slots[j], pal.STATUS_ON)
+
+
+def _render_idle(ctl, frame, occ, n):
+    # Their colours are made once per position (ctl.idle_key): drawn site by
+    # site they were 4 ms of every tick on the RP2040. (A function of its
+    # own: render's locals are stack under a search's recursion.)
+    idle = ctl.idle
+    rgb = ctl.idle_rgb
+    if ctl.idle_key != ctl._ver:
+        ctl.idle_key = ctl._ver
+        g = ctl.game
+        i = _next_set(idle, 0, n)
+        while i < n:
+            _set(rgb, i, colour(g, idle[i]))
+            i = _next_set(idle, i + 1, n)
+    _paint_where(frame, rgb, idle, occ, n)
 
 
 def _set(frame, slot, rgb):

@@ -19,7 +19,7 @@ class Player:
         self.now_ms = now_ms  # a live clock for the time budget, or None
         self.engine = None
         self.max_nodes = 0  # a node cap instead of time (tests, no clock)
-        self.searching = False
+        self.searching = False  # (set by the thinker around a search)
 
     def release(self):
         """Give the engine's RAM back (nobody plays), collected at once:
@@ -37,7 +37,6 @@ class Player:
         clock: what the engine reads the time from (the thinker's, which
         lets the main loop tick while the engine searches), else now_ms."""
         g = self.game
-        self.searching = True
         try:
             if g.new_engine is not None:
                 now = self.now_ms
@@ -60,9 +59,7 @@ class Player:
                 if getattr(eng, "uses_history", True):
                     # (an engine of a game without repetitions says so: the
                     # start's parse alone was 21 ms of Browne's on the chip)
-                    start = g.parse_position(start_text)
-                    clock()
-                    keys = eng.history_keys(start, history)
+                    keys = eng.history_keys(g.parse_position(start_text), history)
                 # The budget counts from the request: loading the engine and
                 # the history keys came out of it (about 50 ms on the RP2040
                 # at the engine's first use). (A cancel meanwhile raises out
@@ -79,6 +76,4 @@ class Player:
         except MemoryError:
             self.engine = None
             events.event("error", "no memory for the engine: a quick hint instead")
-        finally:
-            self.searching = False
         return g.quick_move(pos)

@@ -99,8 +99,8 @@ class Thinker:
         self.cancelled = False
         self.checks = 0
         self._late = False
-        now = self.player.now_ms
-        self.deadline = ticks_add(now() if now is not None else 0, self.budget_ms)
+        self.deadline = ticks_add(self._time(), self.budget_ms)
+        self.player.searching = True
         m = 0
         try:
             m = self.player.choose(self.pos, self.start_text, self.history, self.level, self.budget_ms,
@@ -113,6 +113,7 @@ class Thinker:
                 m = self.player.game.quick_move(self.pos)
             except Exception:
                 m = 0
+        self.player.searching = False
         self.pos = None
         self.history = None
         if self.cancelled:
@@ -121,6 +122,10 @@ class Thinker:
         else:
             self.state = DONE
             self.move = m or 0
+
+    def _time(self):
+        now = self.player.now_ms
+        return now() if now is not None else 0
 
     def _clock(self):
         # The engine's clock: the loop ticks here when a tick is due.
