@@ -352,6 +352,8 @@ class Controller:
     def _fill_sources_at_once(self):
         src = self.sources
         fs = self._first_site
+        if fs is None:
+            return
         _zero(src, self.n)
         pos = self.pos
         buf = self.buf
