@@ -321,7 +321,7 @@ class Engine:
     def _landings(self, side):
         """List the cells side can land on (pos.board as it is) in lq with
         the pieces of side + 1 (l1) and side + 2 (l2) next to each; return
-        their number. Allocates nothing. (_landings_fast on MicroPython: a
+        their number. Allocates nothing. (_landings_v on MicroPython: a
         leaf's landings were 20 ms of bytecode on the chip, between two
         clock reads.)"""
         if MICROPYTHON:
