@@ -72,6 +72,15 @@ def test_play_answers_a_bad_move_about_the_move():
     assert "is not a move" in said and "bad cell" not in said and "'yz'" not in said
 
 
+def test_play_at_the_end_of_its_input_ends_the_line_and_says_so():
+    # An empty line and then nothing (a pipe that ran dry, Ctrl-D): the
+    # prompt's line is ended and the person told the game was left.
+    r = cli("play", "--game", "browne", "--seed", "3", "--level", "1", "--ms", "5", "--color", "never",
+            input="\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.endswith("Red> Red> \nend of input: game left at move 1\n"), r.stdout[-200:]
+
+
 def test_moves_of_the_opponents_piece_or_an_empty_cell_say_why_there_are_none():
     r = cli("moves", START, "--cell", "a6")
     assert r.returncode == 0 and r.stdout == ""
