@@ -30,10 +30,10 @@ def _layout(board):
     xs = [x for x, _ in board.site_xy]
     ys = [y for _, y in board.site_xy]
     ox = BORDER + mg.MODULE_W / 2 - min(xs) * p
-    oy = BORDER + 25.0 + mg.MODULE_H / 2 - min(ys) * p  # room for the title
+    oy = BORDER + 30.0 + mg.MODULE_H / 2 - min(ys) * p  # room for the title
     centres = [(ox + x * p, oy + y * p) for x, y in board.site_xy]
     w = (max(xs) - min(xs)) * p + mg.MODULE_W + 2 * BORDER
-    h = (max(ys) - min(ys)) * p + mg.MODULE_H + 2 * BORDER + 25.0 + 20.0  # + scale bar
+    h = (max(ys) - min(ys)) * p + mg.MODULE_H + 2 * BORDER + 30.0 + 20.0  # + scale bar
     return p, centres, round(w, 1), round(h, 1)
 
 
@@ -44,8 +44,13 @@ def drawing(board):
     line, circle, text = out.append, out.append, out.append
     line(("rect", 0.5, 0.5, w - 1.0, h - 1.0, 0.3, "#000000"))
     text(("text", BORDER, 12.0, 5.0, "Triad board %s: top plate, 1:1 (print at 100%%, no scaling)" % board.name, "start", "#000000"))
-    text(("text", BORDER, 19.0, 3.2, "pitch %.0f mm per unit; %d spots; LED window %.1f mm drill, module fixing hole %.1f mm drill; "
-          "numbers: #chain position, r/c matrix row/column" % (p, len(centres), mg.LED_DRILL, mg.FIX_DRILL), "start", "#000000"))
+    legend = (
+        "pitch %.0f mm per unit of the game's layout; %d spots; grey: a sensor module's outline" % (p, len(centres)),
+        "red: drill the LED window (%.1f mm) and the module's fixing hole (%.1f mm); crosshair: the spot's centre, over the reed's glass" % (mg.LED_DRILL, mg.FIX_DRILL),
+        "#n: LED chain position (blue: the data line's path); row/col: matrix row and column (wiring.csv: ROWr, COLc)",
+    )
+    for k, s in enumerate(legend):
+        text(("text", BORDER, 17.5 + 4.0 * k, 2.8, s, "start", "#000000"))
     where = {site: (r, c) for r, c, site in board.sensing()}
     pos = {slot: k for k, slot in enumerate(board.led_chain)}
     # The LED chain's path, through the LEDs in chain order (spots only;
@@ -72,9 +77,10 @@ def drawing(board):
         fx, fy = cx + mg.FIX_DX, cy + mg.FIX_DY
         circle(("circle", fx, fy, mg.FIX_DRILL / 2, 0.3, "#d02020"))
         r, c = where.get(site, ("?", "?"))
-        text(("text", cx - hw + 1.0, cy - hh + 3.0, 2.8, board.site_names[site], "start", "#000000"))
+        # The name bottom left: the fixing hole takes the top left corner.
+        text(("text", cx - hw + 1.0, cy + hh - 1.0, 2.8, board.site_names[site], "start", "#000000"))
         text(("text", cx + hw - 1.0, cy - hh + 3.0, 2.2, "#%s" % pos.get(site, "?"), "end", "#2070d0"))
-        text(("text", cx + hw - 1.0, cy + hh - 1.0, 2.2, "r%s c%s" % (r, c), "end", "#000000"))
+        text(("text", cx + hw - 1.0, cy + hh - 1.0, 2.2, "row %s col %s" % (r, c), "end", "#000000"))
     # 100 mm scale bar, ticks every 10 mm: check it with a ruler.
     sx, sy = BORDER, h - 14.0
     line(("line", sx, sy, sx + 100.0, sy, 0.4, "#000000"))

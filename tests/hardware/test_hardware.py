@@ -34,7 +34,19 @@ def _files(top):
                 yield os.path.relpath(os.path.join(d, f), top)
 
 
+def _made_with():
+    with open(os.path.join(HW, "pico_v1", "erc.txt")) as f:
+        return re.search(r"Generic ERC \((SKiDL [^,]+, KiCad [^ ]+) symbols\)", f.read()).group(1)
+
+
 def test_the_committed_outputs_are_what_make_hardware_makes_today(fresh):
+    from host_tools.hardware import skidl_out
+
+    here = skidl_out.tool_name().replace(" symbols", "")
+    if here != _made_with():
+        # Another KiCad writes other footprint text and Gerber headers: the
+        # files can only be compared with the tools that made them.
+        pytest.skip("hardware/ was made with %s, this machine has %s" % (_made_with(), here))
     made = sorted(_files(fresh))
     assert made == sorted(f for f in _files(HW)), "hardware/ holds other files than make hardware writes: run make hardware"
     for rel in made:
