@@ -271,3 +271,19 @@ def test_the_module_drc_catches_a_track_across_a_pad(tmp_path):
     bad = {c: p for c, p in module_pcb.drc(board) if p}
     assert any("D2.2" in p and "track ROW" in p for p in bad[next(c for c in bad if c.startswith("copper clearance"))])
     assert pcbnew.ToMM(1000000) == 1.0  # the coordinates above are mm
+
+
+def test_the_hardware_page_s_totals_are_the_boms(fresh):
+    import csv
+
+    with open(os.path.join(HW, "README.md")) as f:
+        page = f.read()
+    m = re.search(r"\| \*\*Parts in total\*\* \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \|", page)
+    assert m, "hardware/README.md has lost its parts-per-board table"
+    for name, total in zip(("pico_v1", "hex_v1", "tri_v1"), m.groups()):
+        with open(os.path.join(fresh, name, "bom.csv")) as f:
+            rows = list(csv.DictReader(f))
+        assert sum(int(r["quantity"]) for r in rows) == int(total), name
+        qty = {r["value"]: r["quantity"] for r in rows}
+        line = re.search(r"\| Reed switch \| (\d+) \| (\d+) \| (\d+) \|", page).groups()
+        assert qty["Reed SPST-NO"] == line[("pico_v1", "hex_v1", "tri_v1").index(name)]
