@@ -96,6 +96,9 @@ def design(path):
     ds = board.GetDesignSettings()
     ds.m_TrackMinWidth = _mm(0.2)
     ds.m_MinClearance = _mm(CLEARANCE)
+    # Gerber and drill coordinates from the board's bottom left corner (the
+    # design's origin is the spot's centre): positive, as fabs expect.
+    ds.SetAuxOrigin(_pt(-mg.MODULE_W / 2, 8.5))
     nets = {}
     for name in ("COL", "ROW", "SW_D", "GND", "+5V", "DIN", "DOUT"):
         n = pcbnew.NETINFO_ITEM(board, name)
@@ -285,14 +288,15 @@ def build(out_dir):
     po.SetUseGerberX2format(True)
     po.SetIncludeGerberNetlistInfo(False)
     po.SetSubtractMaskFromSilk(True)
-    po.SetUseAuxOrigin(False)
+    origin = board.GetDesignSettings().GetAuxOrigin()
+    po.SetUseAuxOrigin(True)
     for layer, name in _LAYERS:
         pc.SetLayer(layer)
         pc.OpenPlotfile(name, pcbnew.PLOT_FORMAT_GERBER, name)
         pc.PlotLayer()
     pc.ClosePlot()
     dw = pcbnew.EXCELLON_WRITER(board)
-    dw.SetOptions(False, False, pcbnew.wxPoint(0, 0), True)  # one file, PTH and NPTH merged
+    dw.SetOptions(False, False, origin, True)  # one file, PTH and NPTH merged
     dw.SetFormat(True)
     dw.CreateDrillandMapFilesSet(gdir, True, False)
     names = sorted(os.listdir(gdir))
