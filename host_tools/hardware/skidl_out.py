@@ -10,11 +10,17 @@ import os
 import re
 
 os.environ.setdefault("KICAD6_SYMBOL_DIR", "/usr/share/kicad/symbols")
-os.environ.setdefault("KICAD_SYMBOL_DIR", os.environ["KICAD6_SYMBOL_DIR"])
+# SKiDL looks for every KiCad version's libraries at import and warns for
+# each one missing; the KiCad 6 tool is the one used (run() says so).
+for _v in ("", "7", "8", "9", "10"):
+    os.environ.setdefault("KICAD%s_SYMBOL_DIR" % _v, os.environ["KICAD6_SYMBOL_DIR"])
 
 import skidl  # noqa: E402
 from skidl import KICAD6, SKIDL, TEMPLATE, Net, Part, Pin  # noqa: E402
 from skidl.pin import pin_drives  # noqa: E402
+
+# No __main__.log / __main__.erc next to whatever imported SKiDL.
+skidl.logger.stop_log_file_output()
 
 from host_tools.hardware.circuit import GND  # noqa: E402
 
