@@ -175,7 +175,8 @@ HW_ENV       := KICAD6_SYMBOL_DIR=$(KICAD_SYMBOLS)
 
 # Exit 0 with KiCad importable; 3 (saying why) when it cannot be installed.
 hardware-deps:
-	@if [ -d $(KICAD_SYMBOLS) ] && [ -d /usr/share/kicad/footprints ] && $(HW_PYTHON) -c 'import pcbnew' 2>/dev/null; then exit 0; fi; \
+	@if [ -d $(KICAD_SYMBOLS) ] && [ -d /usr/share/kicad/footprints ] && \
+	  $(HW_PYTHON) -c 'import pcbnew, sys; sys.exit(not pcbnew.Version().startswith("6."))' 2>/dev/null; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then SUDO=; \
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; \
 	else echo "hardware-deps: Debian's kicad, kicad-symbols, kicad-footprints are missing and apt-get needs root"; exit 3; fi; \
@@ -183,7 +184,9 @@ hardware-deps:
 	echo "hardware-deps: installing Debian's kicad, kicad-symbols, kicad-footprints (KiCad 6)"; \
 	( $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends \
 	    kicad kicad-symbols kicad-footprints python3-venv ) >/dev/null \
-	  || { echo "hardware-deps: apt-get could not install KiCad"; exit 3; }
+	  || { echo "hardware-deps: apt-get could not install KiCad"; exit 3; }; \
+	v=$$($(HW_PYTHON) -c 'import pcbnew; print(pcbnew.Version())' 2>/dev/null); \
+	case "$$v" in 6.*) ;; *) echo "hardware-deps: the generator needs KiCad 6's pcbnew (Debian bookworm), found '$$v'"; exit 3;; esac
 
 $(HW_STAMP): requirements-hardware.txt
 	test -x $(HW_VENV)/bin/python || $(HW_PYTHON) -m venv --system-site-packages $(HW_VENV)
