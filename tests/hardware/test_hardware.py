@@ -287,3 +287,16 @@ def test_the_hardware_page_s_totals_are_the_boms(fresh):
         qty = {r["value"]: r["quantity"] for r in rows}
         line = re.search(r"\| Reed switch \| (\d+) \| (\d+) \| (\d+) \|", page).groups()
         assert qty["Reed SPST-NO"] == line[("pico_v1", "hex_v1", "tri_v1").index(name)]
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_the_netlist_joins_exactly_the_pins_the_description_asks_for(fresh, name):
+    # The board checks read netlist.net: it must be the circuit built from
+    # the description, pin for pin, through SKiDL and KiCad's symbols.
+    want = circuit.build(describe.load(name))
+    with open(os.path.join(fresh, name, "netlist.net")) as f:
+        got = circuit.parse_netlist(f.read())
+    assert sorted(got.parts) == sorted(want.parts)
+    assert {n: sorted(p) for n, p in got.nets.items() if len(p) > 1} == {n: sorted(p) for n, p in want.nets.items()}
+    for ref, p in got.parts.items():
+        assert p.footprint == want.parts[ref].footprint
