@@ -106,3 +106,39 @@ def test_menu_in_setup_starts_the_lessons(game, tmp_path):
     events, _ = _script(game, "serial new\npress menu\nwait 500\nserial lesson\nreply ok lesson 1 of %d\n" % n,
                         tmp_path)
     assert events and events[0].startswith("1 ")
+
+
+def test_cornelson_a_forfeit_is_wrong_twice_then_the_turn_is_shown(tmp_path):
+    # Lesson 8 (rule 3.1): the jewel lifted before the swap forfeits the
+    # capture (C5!0); after two such tries the board lights the right turn,
+    # and the capture swapped first solves it.
+    wrong = ("place C5\nwait 300\nlift b2\nplace b1\nwait 1500\n"
+             "lift C5\nlift b1\nplace b2\nwait 1500\n")
+    right = "place C5\nwait 300\nlift C4\nwait 100\nplace C4\nwait 300\nlift b2\nplace b1\nwait 1000\n"
+    events, result = _script("cornelson", "lesson 8\n" + wrong * 2 + right, tmp_path)
+    assert events.count("wrong 8 C5!0 b2-b1") == 2
+    assert "hint 8 C5 b2-b1" in events
+    assert events[-1] == "solved 8 C5 b2-b1"
+    assert result[1] == "moves: C5 b2-b1"
+
+
+def test_cornelson_lessons_run_in_their_mode_and_the_mode_returns(tmp_path):
+    # In a game of Capture the jewels leave the board; lesson 1 (a standard
+    # game) still has them, lesson 9 sets Capture itself, and leaving the
+    # lessons the saved game is again a game of Capture (no jewels).
+    r = subprocess.run(
+        [sys.executable, "-m", "simulator", "script", "--game", "cornelson", "-v", _write(tmp_path, (
+            "serial set mode capture\nlesson 1\nserial state\nreply ok state play ..../...../....../......./"
+            "....../...../.... S:a4 N:f4 s 0 0\nlesson 9\nplace B4\nwait 300\nlift B3\nwait 100\nplace B3\n"
+            "wait 1000\nlesson off\nserial state\nreply ok state sync ..../...../....../......./....../"
+            "...../.... S:- N:- s 0 0\n"))],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "evt lesson solved 9 B4" in r.stdout + r.stderr
+
+
+def _write(tmp_path, text):
+    path = str(tmp_path / "m.txt")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
