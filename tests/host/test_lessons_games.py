@@ -142,3 +142,15 @@ def _write(tmp_path, text):
     with open(path, "w") as f:
         f.write(text)
     return path
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_lesson_data_loads_only_when_asked_for(game):
+    # On the board the lessons cost RAM only once a lesson is asked for: the
+    # game (and its engine's modules) never import the data module.
+    code = ("import sys; sys.path.append('firmware'); from triad import games; g = games.load(%r); "
+            "import triad.board.controller, triad.board.lessons; "
+            "print('triad.games.%s.lessons' in sys.modules); g.LESSONS(); "
+            "print('triad.games.%s.lessons' in sys.modules)") % (game, game, game)
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.stdout.split() == ["False", "True"], r.stderr

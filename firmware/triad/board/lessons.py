@@ -56,7 +56,7 @@ class Lessons:
         self._store = None
         self._held = None
         self._seats = 0
-        self._options = None  # the game's settings held while lessons run
+        self._options = _unset()  # the game's settings held while lessons run
 
     def count(self):
         return len(self.items if self.items is not None else lessons_of(self.ctl.game))
@@ -101,8 +101,10 @@ class Lessons:
         ctl.store = self._store
         ctl.held_store = self._held
         ctl.seats = self._seats
-        for k in self._options or ():
-            ctl.set_option(k, self._options[k])
+        opts = self._options
+        if opts:
+            for k in opts:
+                ctl.set_option(k, opts[k])
         self._options = None
         self._store = self._held = None
         self.active = False
