@@ -6,7 +6,7 @@
 # (triad/games/nehren/lessons.py): solved is the accepted turns as texts or
 # a predicate f(pos, m) over the position before the turn and the turn; show
 # is a right turn, lit after two wrong tries; settings, when given, are the
-# (name, value) pairs the lesson is played under (mode 3: a game of Capture),
+# (name, value) pairs the lesson is played under (mode 3: a game of Capture, 2: of Trap),
 # otherwise the game's defaults (a standard game).
 from triad.games.cornelson import core, notation
 from triad.games.cornelson import geometry as g
@@ -68,4 +68,8 @@ LESSONS = (
     ("A game of Capture has no jewels and ten captures win: you have 9, capture "
      "North's B3 for the tenth.",
      "..../...../....../......./....../.sn../.... S:- N:- s 9 0", "B2 B3", _wins, "B4", (("mode", 3),)),
+    ("A game of Trap: only a Trap wins and North's docks are shut, so no Breach on N2. "
+     "Trap North's jewel on d6.",
+     "..../...../..s.../...s.../....../...../.... S:f4 N:d6 s 0 0", "d6 D4 E3", _wins, "E4 f4-f5",
+     (("mode", 2),)),
 )
