@@ -72,8 +72,8 @@ LESSONS = (
     ("Slide the lit Red piece in a straight line onto a Blue cell: Blue moves next "
      "(then put a Green piece on any empty cell).",
      "R:E5 G:B6,H9,I9 B:A5,E1,G3 r", "E5", _landing(core.BLUE), "E5-E7@B3"),
-    ("A piece never lands on its own colour: land the lit Red piece on a Green cell, "
-     "so Green moves next and Blue is the bunny.",
+    ("A piece never lands on its own colour: land the lit Red piece on a Green cell: "
+     "Green moves next, Blue is the bunny (put a Blue piece on any empty cell).",
      "R:D4 G:D7,F9,G4 B:B4,B5,C7 r", "D4", _landing(core.GREEN), "D4-G7@E2"),
     ("Land next to an opponent's piece to capture it: capture the lit Green piece on A2.",
      "R:E5 G:A2,A3 B:A4,F5,G5 r", "E5 A2", _captures("A2"), "E5-A1@E3"),

@@ -50,17 +50,17 @@ LESSONS = (
     ("Chain capture: a swapped-in gem captures again. Capture both North gems C4 and D4 "
      "with one gem.",
      "..../...../..s.nn/...n.../..sn../...../.... S:a4 N:f4 s 0 0", "C4 D4", _gains(2), "C5 a4-a5"),
-    ("Jewels cross one border a turn, never a post: step your jewel from b5 across "
-     "the border C3-C4 onto c6.",
+    ("Jewels cross one border a turn, never a post: place a gem, then step your jewel "
+     "from b5 across the border C3-C4 onto c6.",
      "..../...../....../......./....../...../.... S:b5 N:f4 s 0 0", "b5", _steps("b5-c6"), "D4 b5-c6"),
-    ("Breach: step a jewel onto a North dock to win. N1 is shut by a Barrier (North gems "
-     "on G1 and G2); use N2.",
+    ("Breach: place a gem, then step a jewel onto a North dock to win. N1 is shut by a "
+     "Barrier (North gems on G1 and G2).",
      "nn../...../....../......./....../...../.... S:f2,f4 N:a4 s 0 0", "f2 f4", _wins, "D4 f4-N2"),
     ("Trap: North's jewel on d6 has one way out left; place the gem that closes it "
      "with a Barrier (two South gems on a border).",
      "..../...../..s.../...s.../....../...../.... S:a4 N:d6 s 0 0", "d6 D4 E3", _wins, "E4 a4-a5"),
-    ("Portals: your jewel on portal P1 may transfer to the portal across the board: "
-     "move it from P1 to P9.",
+    ("Portals: a jewel on a portal may transfer to the portal across the board: place "
+     "a gem, then move your jewel from P1 to P9.",
      "..../...../....../......./....../...../.... S:P1 N:f4 s 0 0", "P1", _steps("P1-P9"), "D4 P1-P9"),
     ("Rule 3.1: capture North's C4 and swap it BEFORE you lift your jewel; a jewel "
      "lifted first forfeits the capture.",
