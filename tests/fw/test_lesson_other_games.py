@@ -4,6 +4,7 @@
 # pieces, and a lesson's own settings (Cornelson's mode) held and given
 # back. Both interpreters (MicroPython unix port and CPython).
 from triad.board import controller as C
+from triad.board import palette as pal
 from triad.board.lessons import Lessons, lessons_of
 from triad.boards import hex_v1, tri_v1
 from triad.games import load
@@ -82,16 +83,21 @@ def test_browne_a_capture_lesson_solved_by_its_pieces():
     assert _lesson_events(r)[-1] == "solved 3 E5-A1@E3"
 
 
-def test_browne_a_wrong_capture_is_put_back():
+def test_browne_a_wrong_capture_is_put_back_and_the_turn_shown_after_two():
     r, les = _rig(BROWNE, hex_v1)
     les.start(3)
     _set_up(r, les)
-    _set(r, les, "E5", 0)
-    _set(r, les, "E4", 1, 1000)  # captures Blue's F5, not A2
-    _set(r, les, "F5", 0, 500)
-    _set(r, les, "B3", 1, 1000)
-    assert _lesson_events(r)[-1] == "wrong 3 E5-E4@B3"
-    assert r.ctl.state == C.SETUP and r.ctl.history == []
+    for k in (1, 2):
+        _set(r, les, "E5", 0)
+        _set(r, les, "E4", 1, 1000)  # captures Blue's F5, not A2
+        _set(r, les, "F5", 0, 500)
+        _set(r, les, "B3", 1, 1000)
+        assert _lesson_events(r).count("wrong 3 E5-E4@B3") == k
+        assert r.ctl.state == C.SETUP and r.ctl.history == []
+        _set_up(r, les)  # the pieces back where the set-up light shows
+    assert _lesson_events(r)[-1] == "hint 3 E5-A1@E3"
+    _step(r, les, 10)
+    assert r.led("E5") == pal.HINT  # the piece to move, in the hint light
 
 
 def test_cornelson_a_lesson_plays_in_its_mode_and_the_mode_returns():
