@@ -1,0 +1,349 @@
+# Cornelson's evaluation (side to move's view) and the static values the
+# search orders its candidates by: a breach open to the side to move (or,
+# late in the game, enough captures for 10) is a win next turn; else tally
+# difference, each jewel's progress toward the opponent's docks, its open
+# exits (a jewel of the side that just moved with one exit left is in danger
+# of a Trap), breach threats the side to move must answer, Barriers on each
+# side's own dock borders, and jewels left in play (breach game). The
+# placements are valued by captures, Barriers made on the opponent's jewels'
+# exits and on its own docks and opponent Barriers stopped; the step sets by
+# breach, progress and standing on an opponent jewel's last exits.
+#
+# Evaluator is a part of the Engine (search.py): it works on self.pos and
+# the per-node tables the Engine's constructor makes. Nothing allocated.
+from triad.compat import const
+from triad.games.cornelson import core
+from triad.games.cornelson import geometry as g
+from triad.games.cornelson.engine.tables import BLOCK_W, BORDER_AT, MOB_MOVED, MOB_STM, PROG_N, PROG_S, _ZERO72
+
+WIN = const(20000)  # a win at ply p scores WIN - p
+BIG = const(10000)  # ordering score of a win
+_NONE = const(255)
+_NO_POST = const(63)
+_STUCK = const(1 << 20)
+_RULE_BREACH = const(1)
+_RULE_TRAP = const(2)
+_RULE_CAPTURE = const(4)
+_RULE_JEWELS = const(8)
+BREACH_BLOCK = const(3000)  # Barrier on the border of a breach threat
+DOCK_BAR = const(25)  # a Barrier on one's own dock border
+THREAT1 = const(80)  # one breach threat against the side to move
+THREAT2 = const(600)  # two or more
+JEWEL_V = const(150)  # a jewel in play (breach game: trapped jewels leave)
+TALLY_W = const(30)  # a captured gem (with RULE_CAPTURE; else TALLY_W0)
+TALLY_W0 = const(6)
+CAP_W = const(40)  # ordering: a captured gem
+DOCK_POST = const(35)  # a gem on a post of one's own dock borders (A or G row)
+TALLY_LATE = const(6)  # from this tally the evaluation looks for a capture win
+
+_EXIT_TO = g.EXIT_TO
+_EXIT_BORDER = g.EXIT_BORDER
+_BU = g.BORDER_U
+_BV = g.BORDER_V
+_DOCK_OWNER = g.DOCK_OWNER
+_NB = g.NB
+
+
+class Evaluator:
+    # -- evaluation ---------------------------------------------------------
+
+    def _open(self, slot):
+        """Open exits of the jewel in slot, against the other side (as the
+        Trap rule counts them: own jewels do not block), plus 4 when one of
+        them is a breach (an open opponent dock)."""
+        p = self.pos
+        s = p.jewel[slot]
+        js = slot // 3
+        bg = 2 - js
+        posts = p.posts
+        occ = p.occ
+        breach = p.mode & _RULE_BREACH
+        c = 0
+        br = 0
+        for e in range(3):
+            i = s * 3 + e
+            t = _EXIT_TO[i]
+            if t == _NONE:
+                continue
+            dk = _DOCK_OWNER[t]
+            if dk:
+                if dk == js + 1 or not breach:
+                    continue
+            b = _EXIT_BORDER[i]
+            if b == _NONE:
+                if p.flags[slot]:
+                    continue
+            elif posts[_BU[b]] == bg and posts[_BV[b]] == bg:
+                continue
+            o = p.occ[t]
+            if o and (o - 1) // 3 != js:
+                continue
+            c += 1
+            if dk:
+                br = 4
+        return c | br
+
+    def _max_capture(self):
+        """The most gems the side to move captures with one placement."""
+        p = self.pos
+        if p.filled >= g.N_POSTS:
+            return 0
+        posts = p.posts
+        q = self.q
+        best = 0
+        for pp in range(g.N_POSTS):
+            if posts[pp] or not p._captures(pp):
+                continue
+            cnt = p._place(pp, q, 0)
+            p._unplace(q, 0, cnt)
+            if cnt - 1 > best:
+                best = cnt - 1
+        return best
+
+    def evaluate(self, ply=0):
+        """Score of the position for the side to move."""
+        p = self.pos
+        side = p.side
+        mode = p.mode
+        tally = p.tally
+        v = 0
+        if mode & _RULE_JEWELS:
+            jewel = p.jewel
+            threats = 0
+            nj = 0
+            breach = mode & _RULE_BREACH
+            for slot in range(6):
+                s = jewel[slot]
+                if s == _NONE:
+                    continue
+                js = slot // 3
+                code = self._open(slot)
+                c = code & 3
+                x = 0
+                if breach:
+                    x = PROG_S[s] if js == 0 else PROG_N[s]
+                if js == side:
+                    if code & 4:
+                        return WIN - ply - 1  # a breach next turn
+                    v += x + MOB_STM[c]
+                    nj += 1
+                else:
+                    if code & 4:
+                        threats += 1
+                    v -= x + MOB_MOVED[c]
+                    nj -= 1
+            if threats:
+                v -= THREAT1 if threats == 1 else THREAT2
+            if not mode & _RULE_TRAP:
+                v += nj * JEWEL_V
+            # Barriers on each side's own dock borders.
+            posts = p.posts
+            ob = g.OUTER_BORDER
+            for k in range(4):
+                x = posts[k]  # A1..A4: South's dock borders
+                if x:
+                    v += DOCK_POST if (x - 1) ^ side == 0 else -DOCK_POST
+                x = posts[33 + k]  # G1..G4: North's
+                if x:
+                    v += DOCK_POST if (x - 1) ^ side == 0 else -DOCK_POST
+            for k in range(6):
+                b = ob[k]
+                x = posts[_BU[b]]
+                if x and posts[_BV[b]] == x:
+                    if (x - 1) == side:
+                        v += DOCK_BAR if k // 3 == side else 0
+                    elif k // 3 != side:
+                        v -= DOCK_BAR
+        if mode & _RULE_CAPTURE:
+            t = tally[side]
+            v += (t - tally[side ^ 1]) * TALLY_W + t * t - tally[side ^ 1] * tally[side ^ 1]
+            if t >= TALLY_LATE and t + self._max_capture() >= core.WIN_TALLY:
+                return WIN - ply - 1
+        else:
+            v += (tally[side] - tally[side ^ 1]) * TALLY_W0
+        return v
+
+    # -- candidate turns below the root ----------------------------------------
+
+    def _prepare(self):
+        """Fill the mover's per-node tables bw, bm, blk (cleared by
+        _unprepare)."""
+        p = self.pos
+        side = p.side
+        opp = side ^ 1
+        mode = p.mode
+        if not mode & _RULE_JEWELS:
+            return
+        bw = self.bw
+        bm = self.bm
+        blk = self.blk
+        tb = self.tb
+        ts = self.ts
+        ntb = 0
+        nts = 0
+        jewel = p.jewel
+        posts = p.posts
+        occ = p.occ
+        breach = mode & _RULE_BREACH
+        trap = mode & _RULE_TRAP
+        own_gem = side + 1
+        for slot in range(opp * 3, opp * 3 + 3):
+            s = jewel[slot]
+            if s == _NONE:
+                continue
+            k = self._open(slot) & 3
+            w = BLOCK_W[k]
+            if not trap:
+                w >>= 1
+            for e in range(3):
+                i = s * 3 + e
+                t = _EXIT_TO[i]
+                if t == _NONE:
+                    continue
+                dk = _DOCK_OWNER[t]
+                if dk:
+                    if dk == opp + 1 or not breach:
+                        continue
+                b = _EXIT_BORDER[i]
+                if b == _NONE:
+                    if p.flags[slot]:
+                        continue
+                elif posts[_BU[b]] == own_gem and posts[_BV[b]] == own_gem:
+                    continue
+                o = occ[t]
+                if o and (o - 1) // 3 != opp:
+                    continue
+                if dk:
+                    if b != _NONE:  # (always: a dock is entered across its border)
+                        bw[b] += BREACH_BLOCK
+                        tb[ntb] = b
+                        ntb += 1
+                    continue
+                if b != _NONE:
+                    bw[b] += w
+                    tb[ntb] = b
+                    ntb += 1
+                blk[t] += w
+                ts[nts] = t
+                nts += 1
+        ob = g.OUTER_BORDER
+        for k in range(side * 3, side * 3 + 3):
+            b = ob[k]
+            bw[b] += DOCK_BAR
+            tb[ntb] = b
+            ntb += 1
+        # The mover's own jewels' exits: a gem there stops an opponent
+        # Barrier (worth more the fewer exits the jewel has).
+        opp_gem = 2 - side
+        for slot in range(side * 3, side * 3 + 3):
+            s = jewel[slot]
+            if s == _NONE:
+                continue
+            k = self._open(slot) & 3
+            w = 60 if k <= 1 else (25 if k == 2 else 10)
+            for e in range(3):
+                b = _EXIT_BORDER[s * 3 + e]
+                if b == _NONE or _EXIT_TO[s * 3 + e] == _NONE:
+                    continue
+                if posts[_BU[b]] == opp_gem or posts[_BV[b]] == opp_gem:
+                    bm[b] += w
+                    tb[ntb] = b
+                    ntb += 1
+        self.ntb = ntb
+        self.nts = nts
+
+    def _unprepare(self):
+        bw = self.bw
+        bm = self.bm
+        tb = self.tb
+        for i in range(self.ntb):
+            b = tb[i]
+            bw[b] = 0
+            bm[b] = 0
+        blk = self.blk
+        ts = self.ts
+        for i in range(self.nts):
+            blk[ts[i]] = 0
+        self.ntb = 0
+        self.nts = 0
+
+    def _post_values(self):
+        """pv[p], pflag[p] for each vacant post: captures, Barriers made for
+        the mover (bw), opponent Barriers stopped (bm); pflag 1 when the
+        captures open a Barrier in the mover's way, 2 when the placement is
+        the whole turn (a Capture win, or no jewels)."""
+        p = self.pos
+        posts = p.posts
+        pv = self.pv
+        pflag = self.pflag
+        bw = self.bw
+        bm = self.bm
+        q = self.q
+        own = p.side + 1
+        jewels = p.mode & _RULE_JEWELS
+        barrier = p._barrier
+        p._mark_barriers(1)
+        for pp in range(g.N_POSTS):
+            # (26 ms for all posts on the chip: the clock every 8, and the
+            # caller looks at self.stop before it reads pv)
+            if not pp & 7 and self._past():
+                break
+            if posts[pp]:
+                continue
+            v = 0
+            i6 = pp * 6
+            for d in range(6):
+                b = BORDER_AT[i6 + d]
+                if b == _NONE:
+                    continue
+                x = posts[_NB[i6 + d]]
+                if x == own:
+                    v += bw[b]
+                elif x == 0:
+                    v += bw[b] >> 3
+                else:
+                    v += bm[b]
+            if jewels and (pp < 4 if own == 1 else pp >= 33):
+                v += DOCK_POST
+            f = 0
+            if p._captures(pp):
+                cnt = p._place(pp, q, 0)
+                v += (cnt - 1) * CAP_W
+                if p._capture_wins() or not jewels:
+                    f = 2
+                    if p._capture_wins():
+                        v = BIG
+                else:
+                    for i in range(1, cnt):
+                        if barrier[q[i]]:
+                            f = 1
+                            break
+                p._unplace(q, 0, cnt)
+            if v > BIG:
+                v = BIG
+            pv[pp] = v
+            pflag[pp] = f
+        p._mark_barriers(0)
+
+    def _set_value(self, m):
+        """Static value of the jewel part of turn m for the mover: BIG for a
+        breach, -BIG for a stuck turn."""
+        if m & _STUCK:
+            return -BIG
+        p = self.pos
+        side = p.side
+        base = side * 3
+        jewel = p.jewel
+        prog = PROG_S if side == 0 else PROG_N
+        if not p.mode & _RULE_BREACH:
+            prog = _ZERO72
+        blk = self.blk
+        v = 0
+        for i in range((m >> 6) & 3):
+            c = (m >> (8 + 4 * i)) & 15
+            s = jewel[base + (c & 3)]
+            t = _EXIT_TO[s * 3 + (c >> 2)]
+            if _DOCK_OWNER[t] == 2 - side:
+                return BIG
+            v += prog[t] - prog[s] + blk[t]
+        return v
