@@ -126,6 +126,22 @@ class EngineBase:
             noise[i] = rng.below(amp + 1) if amp else 0
 
 
+def sort(buf, order, start, end):
+    """Stable insertion sort of buf[start:end] by order, highest first."""
+    i = start + 1
+    while i < end:
+        m = buf[i]
+        o = order[i]
+        j = i - 1
+        while j >= start and order[j] < o:
+            buf[j + 1] = buf[j]
+            order[j + 1] = order[j]
+            j -= 1
+        buf[j + 1] = m
+        order[j + 1] = o
+        i += 1
+
+
 class MoveStack:
     """Preallocated move buffer shared by the plies of a perft or search:
     width move slots per ply."""

@@ -65,6 +65,7 @@ from array import array
 from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_add, ticks_diff
 from triad.games import engine_kit
 from triad.games.engine_kit import MASK30
+from triad.games.engine_kit import sort as _sort_py
 from triad.games.browne import core
 from triad.games.browne.engine.evaluate import TIE, WIN, WIN_BOUND, _clip, _final, _material
 from triad.games.browne.engine.tables import ADJ, DIST
@@ -927,20 +928,6 @@ def _pick(buf, order, i, end):
         order[i] = bo
 
 
-def _sort_py(buf, order, start, end):
-    """Stable insertion sort of buf[start:end] by order, highest first."""
-    i = start + 1
-    while i < end:
-        m = buf[i]
-        o = order[i]
-        j = i - 1
-        while j >= start and order[j] < o:
-            buf[j + 1] = buf[j]
-            order[j + 1] = order[j]
-            j -= 1
-        buf[j + 1] = m
-        order[j + 1] = o
-        i += 1
 
 
 def _sort2_py(buf, order, extra, start, end):

@@ -35,6 +35,7 @@ from triad.games import engine_kit
 from triad.games.cornelson import core
 from triad.games.cornelson import geometry as g
 from triad.games.cornelson.engine.evaluate import BIG, WIN, Evaluator
+from triad.games.engine_kit import sort as _sort
 
 INF = const(30000)
 WIN_BOUND = const(19000)
@@ -429,20 +430,6 @@ def _top_posts(posts, pv, out, k):
     return c
 
 
-def _sort(buf, order, start, end):
-    """Stable insertion sort of buf[start:end] by order, highest first."""
-    i = start + 1
-    while i < end:
-        m = buf[i]
-        o = order[i]
-        j = i - 1
-        while j >= start and order[j] < o:
-            buf[j + 1] = buf[j]
-            order[j + 1] = order[j]
-            j -= 1
-        buf[j + 1] = m
-        order[j + 1] = o
-        i += 1
 
 
 def _swap(buf, sc, noise, i, j):

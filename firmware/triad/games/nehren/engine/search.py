@@ -17,6 +17,7 @@ from array import array
 from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_diff
 from triad.games import engine_kit
 from triad.games.engine_kit import MASK30, Rng  # noqa: F401 (Rng: the engine's, for tests)
+from triad.games.engine_kit import sort as _sort
 from triad.games.nehren import core
 from triad.games.nehren.engine.evaluate import evaluate_parts, OUT, THREATS, MAX_THREATS
 
@@ -796,19 +797,3 @@ class Engine(engine_kit.EngineBase):
                 if sc >= beta:
                     return sc
         return alpha
-
-
-def _sort(buf, order, start, end):
-    """Stable insertion sort of buf[start:end] by order, highest first."""
-    i = start + 1
-    while i < end:
-        m = buf[i]
-        o = order[i]
-        j = i - 1
-        while j >= start and order[j] < o:
-            buf[j + 1] = buf[j]
-            order[j + 1] = order[j]
-            j -= 1
-        buf[j + 1] = m
-        order[j + 1] = o
-        i += 1
