@@ -123,6 +123,8 @@ class Position:
         self._pick = bytearray(3)
         self._barrier = bytearray(g.N_POSTS)
         self._cap = bytearray(g.N_POSTS)  # gen: vacant posts that capture
+        self._capq = bytearray(g.N_POSTS)  # count: those posts, each once
+        self._marked = False  # _barrier holds the marks of _mark_barriers(1)
 
     def copy(self):
         p = Position()
@@ -476,32 +478,14 @@ class Position:
             ns = 1
         n = start
         if vacant:
-            q = self._q
-            # Which vacant posts capture, found from the mover's gems (an
-            # own gem x, an opponent's at x+d, x+2d vacant): few gems early
-            # in a game, where asking each vacant post was most of gen.
-            # Every post marked is vacant, so the loop below clears it.
+            self._mark_captures()
             cap = self._cap
-            own = self.side + 1
-            opp = 2 - self.side
-            for x in range(g.N_POSTS):
-                if posts[x] == own:
-                    i = x * 6
-                    for d in range(6):
-                        b = _LINE2[i + d]
-                        if b != NONE and not posts[b] and posts[_LINE1[i + d]] == opp:
-                            cap[b] = 1
-            # Captures only turn opponent gems into the mover's, so they can
-            # only open Barriers in the mover's way: the step sets change
-            # only when a captured gem is a post of such a Barrier (marked
-            # at the first capturing post).
-            barrier = self._barrier
-            marked = False
+            sets2 = self._sets2
             for p in range(g.N_POSTS):
                 if posts[p]:
                     continue
                 if sel >= 0 and p != sel:
-                    cap[p] = 0  # (every marked post is cleared: see above)
+                    cap[p] = 0  # (every marked post is cleared: see _mark_captures)
                     continue
                 if not cap[p]:
                     for j in range(ns):
@@ -509,30 +493,19 @@ class Position:
                         n += 1
                     continue
                 cap[p] = 0
-                if not marked:
-                    self._mark_barriers(1)
-                    marked = True
-                cnt = self._place(p, q, 0)
-                opened = False
-                for i in range(1, cnt):
-                    if barrier[q[i]]:
-                        opened = True
-                        break
-                if self._capture_wins() or not jewels:
+                k = self._capture_sets(p, jewels)
+                if k < 0:
                     buf[n] = p
                     n += 1
-                elif not opened:
+                elif k == 0:
                     for j in range(ns):
                         buf[n] = p | sets[j]
                         n += 1
                 else:
-                    sets2 = self._sets2
-                    ns2 = self._step_sets(sets2)
-                    for j in range(ns2):
+                    for j in range(k):
                         buf[n] = p | sets2[j]
                         n += 1
-                self._unplace(q, 0, cnt)
-            if marked:
+            if self._marked:
                 self._mark_barriers(0)
         else:
             for j in range(ns):
@@ -546,6 +519,80 @@ class Position:
                     buf[k] = m
                     k += 1
             n = k
+        return n
+
+    def _mark_captures(self):
+        """Mark in _cap the vacant posts where the mover's gem captures,
+        found from the mover's gems (an own gem x, an opponent's at x+d,
+        x+2d vacant): few gems early in a game, where asking each vacant
+        post was most of gen. Each marked post also goes once into _capq;
+        returns their count. The caller clears every mark it set."""
+        posts = self.posts
+        cap = self._cap
+        capq = self._capq
+        own = self.side + 1
+        opp = 2 - self.side
+        nc = 0
+        for x in range(g.N_POSTS):
+            if posts[x] == own:
+                i = x * 6
+                for d in range(6):
+                    b = _LINE2[i + d]
+                    if b != NONE and not posts[b] and posts[_LINE1[i + d]] == opp and not cap[b]:
+                        cap[b] = 1
+                        capq[nc] = b
+                        nc += 1
+        self._marked = False
+        return nc
+
+    def _capture_sets(self, p, jewels):
+        """The jewel part of the turns placing on p, a post where the mover
+        captures: -1 when the placement is the whole turn (a Capture win, or
+        no jewels), 0 when the step sets are those without the placement
+        (captures only turn opponent gems into the mover's, so they can only
+        open Barriers in the mover's way: the sets change only when a
+        captured gem is a post of such a Barrier), else the count of the
+        sets written into _sets2."""
+        if not self._marked:
+            self._mark_barriers(1)
+            self._marked = True
+        q = self._q
+        cnt = self._place(p, q, 0)
+        k = 0
+        if self._capture_wins() or not jewels:
+            k = -1
+        else:
+            barrier = self._barrier
+            for i in range(1, cnt):
+                if barrier[q[i]]:
+                    k = self._step_sets(self._sets2)
+                    break
+        self._unplace(q, 0, cnt)
+        return k
+
+    def count(self, buf, start=0):
+        """The number of legal turns, what gen(buf, start) would return
+        minus start, without writing them (perft's last ply): the turns of a
+        post that captures nothing are its step sets, so only the capturing
+        posts are looked at. Allocates nothing; buf is unused."""
+        if self.result != -1:
+            return 0
+        jewels = self.mode & RULE_JEWELS
+        ns = self._step_sets(self._sets) if jewels else 1
+        vacant = g.N_POSTS - self.filled
+        if not vacant:
+            return ns
+        nc = self._mark_captures()
+        n = (vacant - nc) * ns
+        cap = self._cap
+        capq = self._capq
+        for i in range(nc):
+            p = capq[i]
+            cap[p] = 0
+            k = self._capture_sets(p, jewels)
+            n += 1 if k < 0 else (ns if k == 0 else k)
+        if self._marked:
+            self._mark_barriers(0)
         return n
 
     def gen_forfeit(self, buf, start, p, kept):
