@@ -680,3 +680,53 @@ def test_gen_count_make_unmake_allocate_nothing():
     finally:
         micropython.heap_unlock()
     assert got == want == 66447  # (the plain reference's count: bench/cornelson_bench.py)
+
+
+def test_the_viper_loops_are_the_plain_ones_over_random_games():
+    # MicroPython runs the viper path, CPython the plain one: both must give
+    # the same turns, the same counts and the same positions after make and
+    # unmake, in every mode (on CPython the viper source runs as Python).
+    names = ("_mark_caps", "_place_chain", "_unplace_chain", "_save_jewels", "_restore_jewels", "_combine3_f")
+    plain = [core._mark_caps_py, core._place_chain_py, core._unplace_chain_py, core._save_jewels_py, core._restore_jewels_py, core._combine3_py]
+    viper = [core._mark_caps_v, core._place_chain_v, core._unplace_chain_v, core._save_jewels_v, core._restore_jewels_v, core._combine3_v]
+    kept = [getattr(core, n) for n in names]
+
+    def use(fns):
+        for n, f in zip(names, fns):
+            setattr(core, n, f)
+
+    buf = core.MoveStack(1).buf
+    other = core.MoveStack(1).buf
+    seed = 99
+    checked = 0
+    try:
+        for mode in C.MODE_NAMES:
+            for game in range(3):
+                pos = P(C.START, mode)
+                for ply in range(80):
+                    use(plain)
+                    n = pos.gen(buf, 0)
+                    c = pos.count(buf, 0)
+                    use(viper)
+                    assert pos.gen(other, 0) == n and pos.count(other, 0) == c == n
+                    assert [other[i] for i in range(n)] == [buf[i] for i in range(n)]
+                    if n == 0:
+                        break
+                    before = F(pos)
+                    seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+                    m = buf[seed % n]
+                    use(plain)
+                    pos.make(m)
+                    after = F(pos)
+                    pos.unmake(m)
+                    assert F(pos) == before
+                    use(viper)
+                    pos.make(m)
+                    assert F(pos) == after
+                    pos.unmake(m)
+                    assert F(pos) == before
+                    pos.make(m)
+                    checked += n
+    finally:
+        use(kept)
+    assert checked > 3000

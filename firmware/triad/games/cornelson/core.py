@@ -22,7 +22,7 @@
 # the last RING turns: plenty for search, perft and take-backs.
 from array import array
 
-from triad.compat import const
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr32
 from triad.games import engine_kit
 from triad.games.cornelson import geometry as g
 
@@ -190,33 +190,12 @@ class Position:
         """Place the mover's gem on p and resolve the capture chain, at most
         `limit` captures; q[off:] receives p then each captured post in chain
         order. Returns the count of q entries (1 + captures)."""
-        posts = self.posts
-        own = self.side + 1
-        opp = 2 - self.side
-        posts[p] = own
-        q[off] = p
-        head = off
-        tail = off + 1
-        while head < tail:
-            i = q[head] * 6
-            head += 1
-            for d in range(6):
-                a = _LINE1[i + d]
-                if a != NONE and posts[a] == opp and posts[_LINE2[i + d]] == own:
-                    if tail - off > limit:
-                        break
-                    posts[a] = own
-                    q[tail] = a
-                    tail += 1
-        self.tally[self.side] += tail - off - 1
-        return tail - off
+        n = _place_chain(self.posts, q, off, p, self.side + 1, 2 - self.side, limit)
+        self.tally[self.side] += n - 1
+        return n
 
     def _unplace(self, q, off, count):
-        posts = self.posts
-        opp = 2 - self.side
-        for i in range(off + 1, off + count):
-            posts[q[i]] = opp
-        posts[q[off]] = 0
+        _unplace_chain(self.posts, q, off, count, 2 - self.side)
         self.tally[self.side] -= count - 1
 
     def _captures(self, p):
@@ -310,55 +289,9 @@ class Position:
         return nout
 
     def _combine3(self, out, nout):
-        """_combine for the usual case, all three jewels stepping, as nested
-        loops: d_i names the jewel standing on jewel i's target (3: none),
-        which must step before it."""
-        org = self._org
-        cn = self._cn
-        ct = self._ct
-        cc = self._cc
-        o0 = org[0]
-        o1 = org[1]
-        o2 = org[2]
-        e1 = 3 + cn[1]
-        e2 = 6 + cn[2]
-        for a in range(cn[0]):
-            t0 = ct[a]
-            d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
-            for b in range(3, e1):
-                t1 = ct[b]
-                if t1 == t0:
-                    continue
-                d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
-                for c in range(6, e2):
-                    t2 = ct[c]
-                    if t2 == t0 or t2 == t1:
-                        continue
-                    d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
-                    if d0 == 3 and d1 == 3 and d2 == 3:
-                        out[nout] = 192 | (cc[a] << 8) | (cc[b] << 12) | (cc[c] << 16)
-                        nout += 1
-                        continue
-                    done = 0
-                    code = 192
-                    sh = 8
-                    for _ in range(3):
-                        if not done & 1 and (d0 == 3 or (done >> d0) & 1):
-                            code |= cc[a] << sh
-                            done |= 1
-                        elif not done & 2 and (d1 == 3 or (done >> d1) & 1):
-                            code |= cc[b] << sh
-                            done |= 2
-                        elif not done & 4 and (d2 == 3 or (done >> d2) & 1):
-                            code |= cc[c] << sh
-                            done |= 4
-                        else:
-                            break
-                        sh += 4
-                    if done == 7:
-                        out[nout] = code
-                        nout += 1
-        return nout
+        """_combine for the usual case, all three jewels stepping
+        (_combine3_py / _combine3_v)."""
+        return _combine3_f(out, nout, self._org, self._cn, self._ct, self._cc)
 
     def _combine(self, out, nout, n, mask):
         """Append each executable set in which exactly the jewels of mask
@@ -522,28 +455,11 @@ class Position:
         return n
 
     def _mark_captures(self):
-        """Mark in _cap the vacant posts where the mover's gem captures,
-        found from the mover's gems (an own gem x, an opponent's at x+d,
-        x+2d vacant): few gems early in a game, where asking each vacant
-        post was most of gen. Each marked post also goes once into _capq;
-        returns their count. The caller clears every mark it set."""
-        posts = self.posts
-        cap = self._cap
-        capq = self._capq
-        own = self.side + 1
-        opp = 2 - self.side
-        nc = 0
-        for x in range(g.N_POSTS):
-            if posts[x] == own:
-                i = x * 6
-                for d in range(6):
-                    b = _LINE2[i + d]
-                    if b != NONE and not posts[b] and posts[_LINE1[i + d]] == opp and not cap[b]:
-                        cap[b] = 1
-                        capq[nc] = b
-                        nc += 1
+        """Mark in _cap the vacant posts where the mover's gem captures
+        (_mark_caps), each also once into _capq; returns their count. The
+        caller clears every mark it set."""
         self._marked = False
-        return nc
+        return _mark_caps(self.posts, self._cap, self._capq, self.side + 1, 2 - self.side)
 
     def _capture_sets(self, p, jewels):
         """The jewel part of the turns placing on p, a post where the mover
@@ -657,11 +573,7 @@ class Position:
         jewel = self.jewel
         flags = self.flags
         occ = self.occ
-        fl = 0
-        for i in range(6):
-            ring[r + 1 + i] = jewel[i]
-            fl |= flags[i] << i
-        ring[r + 7] = fl
+        _save_jewels(ring, r, jewel, flags)
         p = m & 63
         if p != NO_POST:
             keep = (m >> KEEP_SHIFT) & 63
@@ -718,17 +630,7 @@ class Position:
         jewel = self.jewel
         flags = self.flags
         occ = self.occ
-        for i in range(6):
-            s = jewel[i]
-            if s != NONE:
-                occ[s] = 0
-        fl = ring[r + 7]
-        for i in range(6):
-            s = ring[r + 1 + i]
-            jewel[i] = s
-            flags[i] = (fl >> i) & 1
-            if s != NONE:
-                occ[s] = i + 1
+        _restore_jewels(ring, r, jewel, flags, occ)
         if m & 63 != NO_POST:
             self._unplace(ring, r + 8, ring[r])
             self.filled -= 1
@@ -774,6 +676,296 @@ class Position:
         if self.filled == g.N_POSTS and not self.jewels_in_play():
             self.result = DRAW
             self.reason = WHY_FULL
+
+
+# -- the hot loops: one plain-Python and one viper path each ----------------
+#
+# The _py functions are the readable ones; the _v ones the same loops in
+# viper form (machine-word ints, ptr8/ptr32 access). MicroPython runs the
+# viper path, CPython the plain one; tests/fw/test_cornelson_core.py holds
+# them equal (on CPython the decorator and the casts are no-ops, so the
+# viper source runs there too).
+
+_NP = const(37)  # g.N_POSTS, for viper
+_NO = const(255)  # NONE, for viper
+
+
+def _mark_caps_py(posts, cap, capq, own, opp):
+    """The vacant posts where a gem `own` captures, found from own's gems
+    (an own gem x, an opponent's at x+d, x+2d vacant: few gems early in a
+    game, where asking each vacant post was most of gen): cap[b] = 1 and b
+    once into capq; returns their count."""
+    nc = 0
+    for x in range(_NP):
+        if posts[x] == own:
+            i = x * 6
+            for d in range(6):
+                b = _LINE2[i + d]
+                if b != NONE and not posts[b] and posts[_LINE1[i + d]] == opp and not cap[b]:
+                    cap[b] = 1
+                    capq[nc] = b
+                    nc += 1
+    return nc
+
+
+@micropython.viper
+def _mark_caps_v(posts: ptr8, cap: ptr8, capq: ptr8, own: int, opp: int) -> int:
+    l1 = ptr8(_LINE1)
+    l2 = ptr8(_LINE2)
+    nc = 0
+    x = 0
+    while x < _NP:
+        if posts[x] == own:
+            i = x * 6
+            e = i + 6
+            while i < e:
+                b = l2[i]
+                if b != _NO and posts[b] == 0 and posts[l1[i]] == opp and cap[b] == 0:
+                    cap[b] = 1
+                    capq[nc] = b
+                    nc += 1
+                i += 1
+        x += 1
+    return nc
+
+
+def _place_chain_py(posts, q, off, p, own, opp, limit):
+    """A gem `own` on p and its capture chain (at most limit captures):
+    q[off:] receives p then each captured post in chain order. Returns
+    1 + captures."""
+    posts[p] = own
+    q[off] = p
+    head = off
+    tail = off + 1
+    while head < tail:
+        i = q[head] * 6
+        head += 1
+        for d in range(6):
+            a = _LINE1[i + d]
+            if a != NONE and posts[a] == opp and posts[_LINE2[i + d]] == own:
+                if tail - off > limit:
+                    break
+                posts[a] = own
+                q[tail] = a
+                tail += 1
+    return tail - off
+
+
+@micropython.viper
+def _place_chain_v(posts: ptr8, q: ptr8, off: int, p: int, own: int, opp: int, limit: int) -> int:
+    l1 = ptr8(_LINE1)
+    l2 = ptr8(_LINE2)
+    posts[p] = own
+    q[off] = p
+    head = off
+    tail = off + 1
+    while head < tail:
+        i = int(q[head]) * 6
+        e = i + 6
+        head += 1
+        while i < e:
+            a = l1[i]
+            if a != _NO and posts[a] == opp and posts[l2[i]] == own:
+                if tail - off > limit:
+                    break
+                posts[a] = own
+                q[tail] = a
+                tail += 1
+            i += 1
+    return tail - off
+
+
+def _unplace_chain_py(posts, q, off, count, opp):
+    for i in range(off + 1, off + count):
+        posts[q[i]] = opp
+    posts[q[off]] = 0
+
+
+@micropython.viper
+def _unplace_chain_v(posts: ptr8, q: ptr8, off: int, count: int, opp: int):
+    i = off + 1
+    e = off + count
+    while i < e:
+        posts[q[i]] = opp
+        i += 1
+    posts[q[off]] = 0
+
+
+def _save_jewels_py(ring, r, jewel, flags):
+    """The undo record's jewels: ring[r+1..r+6] the slots' spaces, ring[r+7]
+    the transfer flags as bits."""
+    fl = 0
+    for i in range(6):
+        ring[r + 1 + i] = jewel[i]
+        fl |= flags[i] << i
+    ring[r + 7] = fl
+
+
+@micropython.viper
+def _save_jewels_v(ring: ptr8, r: int, jewel: ptr8, flags: ptr8):
+    fl = 0
+    i = 0
+    while i < 6:
+        ring[r + 1 + i] = jewel[i]
+        fl |= flags[i] << i
+        i += 1
+    ring[r + 7] = fl
+
+
+def _restore_jewels_py(ring, r, jewel, flags, occ):
+    """Back to the jewels of the undo record at r (occ follows)."""
+    for i in range(6):
+        s = jewel[i]
+        if s != NONE:
+            occ[s] = 0
+    fl = ring[r + 7]
+    for i in range(6):
+        s = ring[r + 1 + i]
+        jewel[i] = s
+        flags[i] = (fl >> i) & 1
+        if s != NONE:
+            occ[s] = i + 1
+
+
+@micropython.viper
+def _restore_jewels_v(ring: ptr8, r: int, jewel: ptr8, flags: ptr8, occ: ptr8):
+    i = 0
+    while i < 6:
+        s = jewel[i]
+        if s != _NO:
+            occ[s] = 0
+        i += 1
+    fl = int(ring[r + 7])
+    i = 0
+    while i < 6:
+        s = ring[r + 1 + i]
+        jewel[i] = s
+        flags[i] = (fl >> i) & 1
+        if s != _NO:
+            occ[s] = i + 1
+        i += 1
+
+
+def _combine3_py(out, nout, org, cn, ct, cc):
+    """_combine for the usual case, all three jewels stepping, as nested
+    loops: d_i names the jewel standing on jewel i's target (3: none),
+    which must step before it."""
+    o0 = org[0]
+    o1 = org[1]
+    o2 = org[2]
+    e1 = 3 + cn[1]
+    e2 = 6 + cn[2]
+    for a in range(cn[0]):
+        t0 = ct[a]
+        d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
+        for b in range(3, e1):
+            t1 = ct[b]
+            if t1 == t0:
+                continue
+            d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
+            for c in range(6, e2):
+                t2 = ct[c]
+                if t2 == t0 or t2 == t1:
+                    continue
+                d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
+                if d0 == 3 and d1 == 3 and d2 == 3:
+                    out[nout] = 192 | (cc[a] << 8) | (cc[b] << 12) | (cc[c] << 16)
+                    nout += 1
+                    continue
+                done = 0
+                code = 192
+                sh = 8
+                for _ in range(3):
+                    if not done & 1 and (d0 == 3 or (done >> d0) & 1):
+                        code |= cc[a] << sh
+                        done |= 1
+                    elif not done & 2 and (d1 == 3 or (done >> d1) & 1):
+                        code |= cc[b] << sh
+                        done |= 2
+                    elif not done & 4 and (d2 == 3 or (done >> d2) & 1):
+                        code |= cc[c] << sh
+                        done |= 4
+                    else:
+                        break
+                    sh += 4
+                if done == 7:
+                    out[nout] = code
+                    nout += 1
+    return nout
+
+
+@micropython.viper
+def _combine3_v(out: ptr32, nout: int, org: ptr8, cn: ptr8, ct: ptr8, cc: ptr8) -> int:
+    o0 = int(org[0])
+    o1 = int(org[1])
+    o2 = int(org[2])
+    e0 = int(cn[0])
+    e1 = 3 + int(cn[1])
+    e2 = 6 + int(cn[2])
+    a = 0
+    while a < e0:
+        t0 = int(ct[a])
+        d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
+        b = 3
+        while b < e1:
+            t1 = int(ct[b])
+            if t1 == t0:
+                b += 1
+                continue
+            d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
+            c = 6
+            while c < e2:
+                t2 = int(ct[c])
+                if t2 == t0 or t2 == t1:
+                    c += 1
+                    continue
+                d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
+                if d0 == 3 and d1 == 3 and d2 == 3:
+                    out[nout] = 192 | (int(cc[a]) << 8) | (int(cc[b]) << 12) | (int(cc[c]) << 16)
+                    nout += 1
+                    c += 1
+                    continue
+                done = 0
+                code = 192
+                sh = 8
+                k = 0
+                while k < 3:
+                    if not (done & 1) and (d0 == 3 or (done >> d0) & 1):
+                        code |= int(cc[a]) << sh
+                        done |= 1
+                    elif not (done & 2) and (d1 == 3 or (done >> d1) & 1):
+                        code |= int(cc[b]) << sh
+                        done |= 2
+                    elif not (done & 4) and (d2 == 3 or (done >> d2) & 1):
+                        code |= int(cc[c]) << sh
+                        done |= 4
+                    else:
+                        break
+                    sh += 4
+                    k += 1
+                if done == 7:
+                    out[nout] = code
+                    nout += 1
+                c += 1
+            b += 1
+        a += 1
+    return nout
+
+
+if MICROPYTHON:
+    _mark_caps = _mark_caps_v
+    _place_chain = _place_chain_v
+    _unplace_chain = _unplace_chain_v
+    _save_jewels = _save_jewels_v
+    _restore_jewels = _restore_jewels_v
+    _combine3_f = _combine3_v
+else:
+    _mark_caps = _mark_caps_py
+    _place_chain = _place_chain_py
+    _unplace_chain = _unplace_chain_py
+    _save_jewels = _save_jewels_py
+    _restore_jewels = _restore_jewels_py
+    _combine3_f = _combine3_py
 
 
 class MoveStack(engine_kit.MoveStack):
