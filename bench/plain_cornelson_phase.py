@@ -4,8 +4,10 @@
 # plainly, counts the last ply the way a careful implementer would: the
 # jewel phase (the step sets) once per set of captured posts, paired with
 # every placement that captures those (the mover's own new gem never bars
-# its own jewels: only the opponent's gems make Barriers against it). The
-# plies above walk the reference's turns. It must never import the firmware.
+# its own jewels: only the opponent's gems make Barriers against it), each
+# post's captures found through the lines at that post without copying the
+# state. The plies above walk the reference's turns. It must never import
+# the firmware.
 import sys
 
 _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
@@ -44,23 +46,45 @@ def _phase_count(s1):
     return n + len(sets)
 
 
+# The lines through each post, looked up by the post (the reference walks
+# every line per placed gem): {post: [(next, beyond), ...]}.
+_LINES_AT = {}
+for _a, _b, _c in R.LINES:
+    _LINES_AT.setdefault(_a, []).append((_b, _c))
+
+
+def _chain(posts, me, post):
+    """The posts a gem of me on post would capture (its chain), without
+    changing posts: a set."""
+    them = R.other(me)
+    taken = set()
+    new = [post]
+    while new:
+        p = new.pop()
+        for b, c in _LINES_AT.get(p, ()):
+            if b not in taken and posts.get(b) == them and (c == post or c in taken or posts.get(c) == me):
+                taken.add(b)
+                new.append(b)
+    return taken
+
+
 def count(st):
-    """The turns of st, the jewel phase once per set of captured posts."""
+    """The turns of st, the jewel phase once per set of captured posts (a
+    placement is copied and played only for the first post of each set)."""
     if st.winner is not None:
         return 0
     vacant = [p for p in R.POSTS if p not in st.posts]
     if not vacant:
         return _phase_count(st.copy())
+    me = st.side
     seen = {}
     n = 0
     for post in vacant:
-        s1 = st.copy()
-        R.place(s1, post)
-        captured = frozenset(p for p in s1.posts if p != post and st.posts.get(p) != s1.posts[p])
-        if R.capture_wins(s1):
-            n += 1
-            continue
+        captured = frozenset(_chain(st.posts, me, post))
         if captured not in seen:
+            # (the same captures give the same tally: a Capture win too)
+            s1 = st.copy()
+            R.place(s1, post)
             seen[captured] = _phase_count(s1)
         n += seen[captured]
     return n

@@ -356,34 +356,8 @@ class Position:
         return nout
 
     def _trapped(self, slot):
-        """True when the jewel in slot cannot step anywhere, counting as
-        blocked: a Barrier, a jewel of the other side, its own dock, the
-        transfer of a jewel that just transferred and (trap game) the other
-        side's docks. Its own side's jewels do not block."""
-        s = self.jewel[slot]
-        jside = slot // 3
-        mover_gem = 2 - jside
-        posts = self.posts
-        occ = self.occ
-        for e in range(3):
-            i = s * 3 + e
-            t = _EXIT_TO[i]
-            if t == NONE:
-                continue
-            dk = _DOCK_OWNER[t]
-            if dk and (dk == jside + 1 or not self.mode & RULE_BREACH):
-                continue
-            b = _EXIT_BORDER[i]
-            if b == NONE:
-                if self.flags[slot]:
-                    continue
-            elif posts[_BU[b]] == mover_gem and posts[_BV[b]] == mover_gem:
-                continue
-            o = occ[t]
-            if o and (o - 1) // 3 != jside:
-                continue
-            return False
-        return True
+        """True when the jewel in slot cannot step anywhere (_trapped_mask)."""
+        return _trapped_mask(self.jewel, self.flags, self.posts, self.occ, slot, 1, self.mode & RULE_BREACH) != 0
 
     # -- generation -----------------------------------------------------
 
@@ -605,16 +579,19 @@ class Position:
                     self.reason = WHY_BREACH
             if self.result == -1 and mode & RULE_JEWELS:
                 ob = (side ^ 1) * 3
-                for slot in range(ob, ob + 3):
-                    if jewel[slot] != NONE and self._trapped(slot):
-                        if not mode & RULE_TRAP:
-                            occ[jewel[slot]] = 0
-                            jewel[slot] = NONE
-                            flags[slot] = 0
-                        else:
-                            self.result = side
-                            self.reason = WHY_TRAP
-                            break
+                tm = _trapped_mask(jewel, flags, self.posts, occ, ob, 3, mode & RULE_BREACH)
+                if tm:
+                    if mode & RULE_TRAP:
+                        self.result = side
+                        self.reason = WHY_TRAP
+                    else:
+                        # (a side's own jewels never block it: removing one
+                        # traps or frees no other)
+                        for slot in range(ob, ob + 3):
+                            if (tm >> (slot - ob)) & 1:
+                                occ[jewel[slot]] = 0
+                                jewel[slot] = NONE
+                                flags[slot] = 0
             if self.result == -1 and self.filled == g.N_POSTS and not self.jewels_in_play():
                 self.result = DRAW
                 self.reason = WHY_FULL
@@ -952,7 +929,90 @@ def _combine3_v(out: ptr32, nout: int, org: ptr8, cn: ptr8, ct: ptr8, cc: ptr8) 
     return nout
 
 
+def _trapped_mask_py(jewel, flags, posts, occ, first, n, breach):
+    """Bit k set when the jewel in slot first + k (k < n, all one side's)
+    is in play and cannot step anywhere, counting as blocked: a Barrier, a
+    jewel of the other side, its own dock, the transfer of a jewel that just
+    transferred and (without breach) the other side's docks. Its own side's
+    jewels do not block."""
+    mask = 0
+    for k in range(n):
+        slot = first + k
+        s = jewel[slot]
+        if s == NONE:
+            continue
+        jside = slot // 3
+        mover_gem = 2 - jside
+        free = False
+        for e in range(3):
+            i = s * 3 + e
+            t = _EXIT_TO[i]
+            if t == NONE:
+                continue
+            dk = _DOCK_OWNER[t]
+            if dk and (dk == jside + 1 or not breach):
+                continue
+            b = _EXIT_BORDER[i]
+            if b == NONE:
+                if flags[slot]:
+                    continue
+            elif posts[_BU[b]] == mover_gem and posts[_BV[b]] == mover_gem:
+                continue
+            o = occ[t]
+            if o and (o - 1) // 3 != jside:
+                continue
+            free = True
+            break
+        if not free:
+            mask |= 1 << k
+    return mask
+
+
+@micropython.viper
+def _trapped_mask_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, first: int, n: int, breach: int) -> int:
+    exit_to = ptr8(_EXIT_TO)
+    exit_border = ptr8(_EXIT_BORDER)
+    dock_owner = ptr8(_DOCK_OWNER)
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    mask = 0
+    k = 0
+    while k < n:
+        slot = first + k
+        s = int(jewel[slot])
+        if s != _NO:
+            jside = 1 if slot >= 3 else 0
+            mover_gem = 2 - jside
+            free = 0
+            e = 0
+            while e < 3:
+                i = s * 3 + e
+                e += 1
+                t = int(exit_to[i])
+                if t == _NO:
+                    continue
+                dk = int(dock_owner[t])
+                if dk != 0 and (dk == jside + 1 or breach == 0):
+                    continue
+                b = int(exit_border[i])
+                if b == _NO:
+                    if flags[slot] != 0:
+                        continue
+                elif int(posts[bu[b]]) == mover_gem and int(posts[bv[b]]) == mover_gem:
+                    continue
+                o = int(occ[t])
+                if o != 0 and (1 if o > 3 else 0) != jside:
+                    continue
+                free = 1
+                break
+            if free == 0:
+                mask |= 1 << k
+        k += 1
+    return mask
+
+
 if MICROPYTHON:
+    _trapped_mask = _trapped_mask_v
     _mark_caps = _mark_caps_v
     _place_chain = _place_chain_v
     _unplace_chain = _unplace_chain_v
@@ -960,6 +1020,7 @@ if MICROPYTHON:
     _restore_jewels = _restore_jewels_v
     _combine3_f = _combine3_v
 else:
+    _trapped_mask = _trapped_mask_py
     _mark_caps = _mark_caps_py
     _place_chain = _place_chain_py
     _unplace_chain = _unplace_chain_py
