@@ -252,3 +252,45 @@ def test_the_viper_selection_is_the_plain_one():
         assert [list(x) for x in a] == [list(x) for x in b], (trial, n, k)
         for i in range(start + 1, start + k):
             assert a[1][i - 1] >= a[1][i]
+
+
+def test_the_viper_exits_and_post_values_are_the_plain_ones():
+    # MicroPython runs the viper path, CPython the plain one (on CPython
+    # the viper source runs as Python): over the positions of random games
+    # in every mode, with random Barrier values.
+    from array import array
+    from triad.games.cornelson.engine import evaluate as V
+    from triad.games.engine_kit import Rng
+
+    rng = Rng(26)
+    buf = core.MoveStack(1).buf
+    n_posts = len(G.parse_position(G.START).posts)
+    bw = array("h", bytes(2 * 128))
+    bm = array("h", bytes(2 * 128))
+    pv = [array("h", bytes(2 * n_posts)) for _ in range(2)]
+    pf = [bytearray(n_posts) for _ in range(2)]
+    checked = 0
+    for mode in G.MODE_NAMES:
+        pos = G.parse_position(G.START)
+        G.apply_setting(pos, "mode", G.SETTING_CHOICES["mode"].index(mode))
+        for ply in range(80):
+            for slot in range(6):
+                if pos.jewel[slot] != core.NONE:
+                    for breach in (0, 1):
+                        a = V._open_exits_py(pos.jewel, pos.flags, pos.posts, pos.occ, slot, breach)
+                        b = V._open_exits_v(pos.jewel, pos.flags, pos.posts, pos.occ, slot, breach)
+                        assert a == b, (mode, slot, breach)
+                        checked += 1
+            for i in range(len(bw)):
+                bw[i] = rng.below(4000)
+                bm[i] = rng.below(200)
+            for own in (1, 2):
+                for dock in (0, 1):
+                    V._post_base_py(pos.posts, pv[0], pf[0], bw, bm, own, dock)
+                    V._post_base_v(pos.posts, pv[1], pf[1], bw, bm, own, dock)
+                    assert list(pv[0]) == list(pv[1]) and pf[0] == pf[1]
+            n = pos.gen(buf, 0)
+            if n == 0:
+                break
+            pos.make(buf[rng.below(n)])
+    assert checked > 300

@@ -11,7 +11,7 @@
 #
 # Evaluator is a part of the Engine (search.py): it works on self.pos and
 # the per-node tables the Engine's constructor makes. Nothing allocated.
-from triad.compat import const
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16
 from triad.games.cornelson import core
 from triad.games.cornelson import geometry as g
 from triad.games.cornelson.engine.tables import BLOCK_W, BORDER_AT, MOB_MOVED, MOB_STM, PROG_N, PROG_S, _ZERO72
@@ -19,6 +19,7 @@ from triad.games.cornelson.engine.tables import BLOCK_W, BORDER_AT, MOB_MOVED, M
 WIN = const(20000)  # a win at ply p scores WIN - p
 BIG = const(10000)  # ordering score of a win
 _NONE = const(255)
+_N_POSTS = const(37)  # g.N_POSTS, for viper
 _NO_POST = const(63)
 _STUCK = const(1 << 20)
 _RULE_BREACH = const(1)
@@ -50,50 +51,23 @@ class Evaluator:
     def _open(self, slot):
         """Open exits of the jewel in slot, against the other side (as the
         Trap rule counts them: own jewels do not block), plus 4 when one of
-        them is a breach (an open opponent dock)."""
+        them is a breach (an open opponent dock): _open_exits."""
         p = self.pos
-        s = p.jewel[slot]
-        js = slot // 3
-        bg = 2 - js
-        posts = p.posts
-        occ = p.occ
-        breach = p.mode & _RULE_BREACH
-        c = 0
-        br = 0
-        for e in range(3):
-            i = s * 3 + e
-            t = _EXIT_TO[i]
-            if t == _NONE:
-                continue
-            dk = _DOCK_OWNER[t]
-            if dk:
-                if dk == js + 1 or not breach:
-                    continue
-            b = _EXIT_BORDER[i]
-            if b == _NONE:
-                if p.flags[slot]:
-                    continue
-            elif posts[_BU[b]] == bg and posts[_BV[b]] == bg:
-                continue
-            o = p.occ[t]
-            if o and (o - 1) // 3 != js:
-                continue
-            c += 1
-            if dk:
-                br = 4
-        return c | br
+        return _open_exits(p.jewel, p.flags, p.posts, p.occ, slot, p.mode & _RULE_BREACH)
 
     def _max_capture(self):
         """The most gems the side to move captures with one placement."""
         p = self.pos
         if p.filled >= g.N_POSTS:
             return 0
-        posts = p.posts
+        nc = p._mark_captures()
+        cap = p._cap
+        capq = p._capq
         q = self.q
         best = 0
-        for pp in range(g.N_POSTS):
-            if posts[pp] or not p._captures(pp):
-                continue
+        for k in range(nc):
+            pp = capq[k]
+            cap[pp] = 0
             cnt = p._place(pp, q, 0)
             p._unplace(q, 0, cnt)
             if cnt - 1 > best:
@@ -271,54 +245,42 @@ class Evaluator:
         """pv[p], pflag[p] for each vacant post: captures, Barriers made for
         the mover (bw), opponent Barriers stopped (bm); pflag 1 when the
         captures open a Barrier in the mover's way, 2 when the placement is
-        the whole turn (a Capture win, or no jewels)."""
+        the whole turn (a Capture win, or no jewels). The caller looks at
+        self.stop before it reads pv."""
         p = self.pos
         posts = p.posts
         pv = self.pv
         pflag = self.pflag
-        bw = self.bw
-        bm = self.bm
-        q = self.q
         own = p.side + 1
         jewels = p.mode & _RULE_JEWELS
+        # Every vacant post's Barrier values in one pass (_post_base), then
+        # only the posts that capture are played out.
+        _post_base(posts, pv, pflag, self.bw, self.bm, own, 1 if jewels else 0)
+        if self._past():
+            return
+        nc = p._mark_captures()
+        cap = p._cap
+        capq = p._capq
+        q = self.q
         barrier = p._barrier
         p._mark_barriers(1)
-        for pp in range(g.N_POSTS):
-            # (26 ms for all posts on the chip: the clock every 8, and the
-            # caller looks at self.stop before it reads pv)
-            if not pp & 7 and self._past():
-                break
-            if posts[pp]:
-                continue
-            v = 0
-            i6 = pp * 6
-            for d in range(6):
-                b = BORDER_AT[i6 + d]
-                if b == _NONE:
-                    continue
-                x = posts[_NB[i6 + d]]
-                if x == own:
-                    v += bw[b]
-                elif x == 0:
-                    v += bw[b] >> 3
-                else:
-                    v += bm[b]
-            if jewels and (pp < 4 if own == 1 else pp >= 33):
-                v += DOCK_POST
+        for k in range(nc):
+            pp = capq[k]
+            cap[pp] = 0
+            v = pv[pp]
             f = 0
-            if p._captures(pp):
-                cnt = p._place(pp, q, 0)
-                v += (cnt - 1) * CAP_W
-                if p._capture_wins() or not jewels:
-                    f = 2
-                    if p._capture_wins():
-                        v = BIG
-                else:
-                    for i in range(1, cnt):
-                        if barrier[q[i]]:
-                            f = 1
-                            break
-                p._unplace(q, 0, cnt)
+            cnt = p._place(pp, q, 0)
+            v += (cnt - 1) * CAP_W
+            if p._capture_wins() or not jewels:
+                f = 2
+                if p._capture_wins():
+                    v = BIG
+            else:
+                for i in range(1, cnt):
+                    if barrier[q[i]]:
+                        f = 1
+                        break
+            p._unplace(q, 0, cnt)
             if v > BIG:
                 v = BIG
             pv[pp] = v
@@ -347,3 +309,145 @@ class Evaluator:
                 return BIG
             v += prog[t] - prog[s] + blk[t]
         return v
+
+
+# -- the per-node loops: one plain-Python and one viper path each -----------
+#
+# MicroPython runs the viper path, CPython the plain one;
+# tests/fw/test_cornelson_engine.py holds them equal (on CPython the
+# decorator and the casts are no-ops, so the viper source runs there too).
+
+
+def _open_exits_py(jewel, flags, posts, occ, slot, breach):
+    """Open exits of the jewel in slot (0..3), plus 4 when one is a breach."""
+    s = jewel[slot]
+    js = slot // 3
+    bg = 2 - js
+    c = 0
+    br = 0
+    for e in range(3):
+        i = s * 3 + e
+        t = _EXIT_TO[i]
+        if t == _NONE:
+            continue
+        dk = _DOCK_OWNER[t]
+        if dk:
+            if dk == js + 1 or not breach:
+                continue
+        b = _EXIT_BORDER[i]
+        if b == _NONE:
+            if flags[slot]:
+                continue
+        elif posts[_BU[b]] == bg and posts[_BV[b]] == bg:
+            continue
+        o = occ[t]
+        if o and (o - 1) // 3 != js:
+            continue
+        c += 1
+        if dk:
+            br = 4
+    return c | br
+
+
+@micropython.viper
+def _open_exits_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, slot: int, breach: int) -> int:
+    exit_to = ptr8(_EXIT_TO)
+    exit_border = ptr8(_EXIT_BORDER)
+    dock_owner = ptr8(_DOCK_OWNER)
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    s = int(jewel[slot])
+    js = 1 if slot >= 3 else 0
+    bg = 2 - js
+    c = 0
+    br = 0
+    e = 0
+    while e < 3:
+        i = s * 3 + e
+        e += 1
+        t = int(exit_to[i])
+        if t == _NONE:
+            continue
+        dk = int(dock_owner[t])
+        if dk != 0:
+            if dk == js + 1 or breach == 0:
+                continue
+        b = int(exit_border[i])
+        if b == _NONE:
+            if flags[slot] != 0:
+                continue
+        elif int(posts[bu[b]]) == bg and int(posts[bv[b]]) == bg:
+            continue
+        o = int(occ[t])
+        if o != 0 and (1 if o > 3 else 0) != js:
+            continue
+        c += 1
+        if dk != 0:
+            br = 4
+    return c | br
+
+
+def _post_base_py(posts, pv, pflag, bw, bm, own, dock):
+    """pv[p] (at most BIG) for each vacant post p before captures: the
+    Barrier values bw of the borders it closes with an own gem (an eighth
+    with a vacant post), bm of the opponent Barriers it stops, DOCK_POST on
+    one's own dock borders (dock: jewels play); pflag[p] = 0."""
+    for pp in range(_N_POSTS):
+        if posts[pp]:
+            continue
+        v = 0
+        i6 = pp * 6
+        for d in range(6):
+            b = BORDER_AT[i6 + d]
+            if b == _NONE:
+                continue
+            x = posts[_NB[i6 + d]]
+            if x == own:
+                v += bw[b]
+            elif x == 0:
+                v += bw[b] >> 3
+            else:
+                v += bm[b]
+        if dock and (pp < 4 if own == 1 else pp >= 33):
+            v += DOCK_POST
+        pv[pp] = v if v < BIG else BIG
+        pflag[pp] = 0
+
+
+# bw and bm hold values 0..32767 only (sums of positive weights), so viper's
+# unsigned 16-bit loads read them as Python does.
+@micropython.viper
+def _post_base_v(posts: ptr8, pv: ptr16, pflag: ptr8, bw: ptr16, bm: ptr16, own: int, dock: int):
+    border_at = ptr8(BORDER_AT)
+    nb = ptr8(_NB)
+    pp = 0
+    while pp < _N_POSTS:
+        if posts[pp] == 0:
+            v = 0
+            i = pp * 6
+            e = i + 6
+            while i < e:
+                b = int(border_at[i])
+                if b != _NONE:
+                    x = int(posts[nb[i]])
+                    if x == own:
+                        v += int(bw[b])
+                    elif x == 0:
+                        v += int(bw[b]) >> 3
+                    else:
+                        v += int(bm[b])
+                i += 1
+            if dock != 0:
+                if (own == 1 and pp < 4) or (own == 2 and pp >= 33):
+                    v += DOCK_POST
+            pv[pp] = v if v < BIG else BIG
+            pflag[pp] = 0
+        pp += 1
+
+
+if MICROPYTHON:
+    _open_exits = _open_exits_v
+    _post_base = _post_base_v
+else:
+    _open_exits = _open_exits_py
+    _post_base = _post_base_py
