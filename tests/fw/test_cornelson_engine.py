@@ -254,12 +254,14 @@ def test_the_viper_selection_is_the_plain_one():
             assert a[1][i - 1] >= a[1][i]
 
 
-def test_the_viper_exits_and_post_values_are_the_plain_ones():
+def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
     # MicroPython runs the viper path, CPython the plain one (on CPython
     # the viper source runs as Python): over the positions of random games
     # in every mode, with random Barrier values.
     from array import array
+    from triad.games.cornelson import geometry as g
     from triad.games.cornelson.engine import evaluate as V
+    from triad.games.cornelson.engine import tables as T
     from triad.games.engine_kit import Rng
 
     rng = Rng(26)
@@ -269,17 +271,23 @@ def test_the_viper_exits_and_post_values_are_the_plain_ones():
     bm = array("h", bytes(2 * 128))
     pv = [array("h", bytes(2 * n_posts)) for _ in range(2)]
     pf = [bytearray(n_posts) for _ in range(2)]
+    opens = [bytearray(6) for _ in range(2)]
     checked = 0
     for mode in G.MODE_NAMES:
         pos = G.parse_position(G.START)
         G.apply_setting(pos, "mode", G.SETTING_CHOICES["mode"].index(mode))
         for ply in range(80):
-            for slot in range(6):
-                if pos.jewel[slot] != core.NONE:
-                    for breach in (0, 1):
-                        a = V._open_exits_py(pos.jewel, pos.flags, pos.posts, pos.occ, slot, breach)
-                        b = V._open_exits_v(pos.jewel, pos.flags, pos.posts, pos.occ, slot, breach)
-                        assert a == b, (mode, slot, breach)
+            for breach in (0, 1):
+                V._open_all_py(pos.jewel, pos.flags, pos.posts, pos.occ, breach, opens[0])
+                V._open_all_v(pos.jewel, pos.flags, pos.posts, pos.occ, breach, opens[1])
+                assert opens[0] == opens[1], (mode, breach)
+                for side in (0, 1):
+                    for rules in (core.MODE_STANDARD, core.MODE_BREACH, core.MODE_TRAP):
+                        a = V._eval_board_py(pos.jewel, pos.posts, opens[0], side, rules, T.MOB_STM, T.MOB_MOVED, T.PROG_S,
+                                             T.PROG_N, g.OUTER_BORDER)
+                        b = V._eval_board_v(pos.jewel, pos.posts, opens[0], side, rules, T.MOB_STM, T.MOB_MOVED, T.PROG_S,
+                                            T.PROG_N, g.OUTER_BORDER)
+                        assert a == b, (mode, side, rules)
                         checked += 1
             for i in range(len(bw)):
                 bw[i] = rng.below(4000)

@@ -20,6 +20,7 @@ WIN = const(20000)  # a win at ply p scores WIN - p
 BIG = const(10000)  # ordering score of a win
 _NONE = const(255)
 _N_POSTS = const(37)  # g.N_POSTS, for viper
+_BREACH_NEXT = const(30000)  # _eval_board: the side to move breaches next turn
 _NO_POST = const(63)
 _STUCK = const(1 << 20)
 _RULE_BREACH = const(1)
@@ -48,13 +49,6 @@ _NB = g.NB
 class Evaluator:
     # -- evaluation ---------------------------------------------------------
 
-    def _open(self, slot):
-        """Open exits of the jewel in slot, against the other side (as the
-        Trap rule counts them: own jewels do not block), plus 4 when one of
-        them is a breach (an open opponent dock): _open_exits."""
-        p = self.pos
-        return _open_exits(p.jewel, p.flags, p.posts, p.occ, slot, p.mode & _RULE_BREACH)
-
     def _max_capture(self):
         """The most gems the side to move captures with one placement."""
         p = self.pos
@@ -82,52 +76,11 @@ class Evaluator:
         tally = p.tally
         v = 0
         if mode & _RULE_JEWELS:
-            jewel = p.jewel
-            threats = 0
-            nj = 0
-            breach = mode & _RULE_BREACH
-            for slot in range(6):
-                s = jewel[slot]
-                if s == _NONE:
-                    continue
-                js = slot // 3
-                code = self._open(slot)
-                c = code & 3
-                x = 0
-                if breach:
-                    x = PROG_S[s] if js == 0 else PROG_N[s]
-                if js == side:
-                    if code & 4:
-                        return WIN - ply - 1  # a breach next turn
-                    v += x + MOB_STM[c]
-                    nj += 1
-                else:
-                    if code & 4:
-                        threats += 1
-                    v -= x + MOB_MOVED[c]
-                    nj -= 1
-            if threats:
-                v -= THREAT1 if threats == 1 else THREAT2
-            if not mode & _RULE_TRAP:
-                v += nj * JEWEL_V
-            # Barriers on each side's own dock borders.
-            posts = p.posts
-            ob = g.OUTER_BORDER
-            for k in range(4):
-                x = posts[k]  # A1..A4: South's dock borders
-                if x:
-                    v += DOCK_POST if (x - 1) ^ side == 0 else -DOCK_POST
-                x = posts[33 + k]  # G1..G4: North's
-                if x:
-                    v += DOCK_POST if (x - 1) ^ side == 0 else -DOCK_POST
-            for k in range(6):
-                b = ob[k]
-                x = posts[_BU[b]]
-                if x and posts[_BV[b]] == x:
-                    if (x - 1) == side:
-                        v += DOCK_BAR if k // 3 == side else 0
-                    elif k // 3 != side:
-                        v -= DOCK_BAR
+            opens = self.opens
+            _open_all(p.jewel, p.flags, p.posts, p.occ, mode & _RULE_BREACH, opens)
+            v = _eval_board(p.jewel, p.posts, opens, side, mode, MOB_STM, MOB_MOVED, PROG_S, PROG_N, g.OUTER_BORDER)
+            if v == _BREACH_NEXT:
+                return WIN - ply - 1  # a breach next turn
         if mode & _RULE_CAPTURE:
             t = tally[side]
             v += (t - tally[side ^ 1]) * TALLY_W + t * t - tally[side ^ 1] * tally[side ^ 1]
@@ -161,11 +114,13 @@ class Evaluator:
         breach = mode & _RULE_BREACH
         trap = mode & _RULE_TRAP
         own_gem = side + 1
+        opens = self.opens
+        _open_all(jewel, p.flags, posts, occ, breach, opens)
         for slot in range(opp * 3, opp * 3 + 3):
             s = jewel[slot]
             if s == _NONE:
                 continue
-            k = self._open(slot) & 3
+            k = opens[slot] & 3
             w = BLOCK_W[k]
             if not trap:
                 w >>= 1
@@ -213,7 +168,7 @@ class Evaluator:
             s = jewel[slot]
             if s == _NONE:
                 continue
-            k = self._open(slot) & 3
+            k = opens[slot] & 3
             w = 60 if k <= 1 else (25 if k == 2 else 10)
             for e in range(3):
                 b = _EXIT_BORDER[s * 3 + e]
@@ -318,73 +273,198 @@ class Evaluator:
 # decorator and the casts are no-ops, so the viper source runs there too).
 
 
-def _open_exits_py(jewel, flags, posts, occ, slot, breach):
-    """Open exits of the jewel in slot (0..3), plus 4 when one is a breach."""
-    s = jewel[slot]
-    js = slot // 3
-    bg = 2 - js
-    c = 0
-    br = 0
-    for e in range(3):
-        i = s * 3 + e
-        t = _EXIT_TO[i]
-        if t == _NONE:
-            continue
-        dk = _DOCK_OWNER[t]
-        if dk:
-            if dk == js + 1 or not breach:
-                continue
-        b = _EXIT_BORDER[i]
-        if b == _NONE:
-            if flags[slot]:
-                continue
-        elif posts[_BU[b]] == bg and posts[_BV[b]] == bg:
-            continue
-        o = occ[t]
-        if o and (o - 1) // 3 != js:
-            continue
-        c += 1
-        if dk:
-            br = 4
-    return c | br
+def _open_all_py(jewel, flags, posts, occ, breach, out):
+    """out[slot] for the six jewel slots: the open exits of the jewel in
+    slot against the other side (as the Trap rule counts them: own jewels
+    do not block), plus 4 when one of them is a breach (an open opponent
+    dock); 0 for an empty slot."""
+    for slot in range(6):
+        s = jewel[slot]
+        c = 0
+        br = 0
+        if s != _NONE:
+            js = slot // 3
+            bg = 2 - js
+            for e in range(3):
+                i = s * 3 + e
+                t = _EXIT_TO[i]
+                if t == _NONE:
+                    continue
+                dk = _DOCK_OWNER[t]
+                if dk:
+                    if dk == js + 1 or not breach:
+                        continue
+                b = _EXIT_BORDER[i]
+                if b == _NONE:
+                    if flags[slot]:
+                        continue
+                elif posts[_BU[b]] == bg and posts[_BV[b]] == bg:
+                    continue
+                o = occ[t]
+                if o and (o - 1) // 3 != js:
+                    continue
+                c += 1
+                if dk:
+                    br = 4
+        out[slot] = c | br
 
 
 @micropython.viper
-def _open_exits_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, slot: int, breach: int) -> int:
+def _open_all_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, breach: int, out: ptr8):
     exit_to = ptr8(_EXIT_TO)
     exit_border = ptr8(_EXIT_BORDER)
     dock_owner = ptr8(_DOCK_OWNER)
     bu = ptr8(_BU)
     bv = ptr8(_BV)
-    s = int(jewel[slot])
-    js = 1 if slot >= 3 else 0
-    bg = 2 - js
-    c = 0
-    br = 0
-    e = 0
-    while e < 3:
-        i = s * 3 + e
-        e += 1
-        t = int(exit_to[i])
-        if t == _NONE:
+    slot = 0
+    while slot < 6:
+        s = int(jewel[slot])
+        c = 0
+        br = 0
+        if s != _NONE:
+            js = 1 if slot >= 3 else 0
+            bg = 2 - js
+            e = 0
+            while e < 3:
+                i = s * 3 + e
+                e += 1
+                t = int(exit_to[i])
+                if t == _NONE:
+                    continue
+                dk = int(dock_owner[t])
+                if dk != 0:
+                    if dk == js + 1 or breach == 0:
+                        continue
+                b = int(exit_border[i])
+                if b == _NONE:
+                    if flags[slot] != 0:
+                        continue
+                elif int(posts[bu[b]]) == bg and int(posts[bv[b]]) == bg:
+                    continue
+                o = int(occ[t])
+                if o != 0 and (1 if o > 3 else 0) != js:
+                    continue
+                c += 1
+                if dk != 0:
+                    br = 4
+        out[slot] = c | br
+        slot += 1
+
+
+def _eval_board_py(jewel, posts, opens, side, mode, mob_stm, mob_moved, prog_s, prog_n, ob):
+    """The jewels' and dock borders' part of evaluate for the side to move
+    (opens: _open_all's): each jewel's progress toward the opponent's docks
+    and its open exits (MOB_STM for the side to move, MOB_MOVED for the one
+    that just moved), breach threats against the side to move, jewels in
+    play without the Trap rule, gems on and Barriers across each side's own
+    dock borders. _BREACH_NEXT when the side to move has a breach open."""
+    v = 0
+    threats = 0
+    nj = 0
+    breach = mode & _RULE_BREACH
+    for slot in range(6):
+        s = jewel[slot]
+        if s == _NONE:
             continue
-        dk = int(dock_owner[t])
-        if dk != 0:
-            if dk == js + 1 or breach == 0:
-                continue
-        b = int(exit_border[i])
-        if b == _NONE:
-            if flags[slot] != 0:
-                continue
-        elif int(posts[bu[b]]) == bg and int(posts[bv[b]]) == bg:
-            continue
-        o = int(occ[t])
-        if o != 0 and (1 if o > 3 else 0) != js:
-            continue
-        c += 1
-        if dk != 0:
-            br = 4
-    return c | br
+        js = slot // 3
+        code = opens[slot]
+        c = code & 3
+        x = 0
+        if breach:
+            x = prog_s[s] if js == 0 else prog_n[s]
+        if js == side:
+            if code & 4:
+                return _BREACH_NEXT
+            v += x + mob_stm[c]
+            nj += 1
+        else:
+            if code & 4:
+                threats += 1
+            v -= x + mob_moved[c]
+            nj -= 1
+    if threats:
+        v -= THREAT1 if threats == 1 else THREAT2
+    if not mode & _RULE_TRAP:
+        v += nj * JEWEL_V
+    for k in range(4):
+        x = posts[k]  # A1..A4: South's dock borders
+        if x:
+            v += DOCK_POST if (x - 1) ^ side == 0 else -DOCK_POST
+        x = posts[33 + k]  # G1..G4: North's
+        if x:
+            v += DOCK_POST if (x - 1) ^ side == 0 else -DOCK_POST
+    for k in range(6):
+        b = ob[k]
+        x = posts[_BU[b]]
+        if x and posts[_BV[b]] == x:
+            if (x - 1) == side:
+                v += DOCK_BAR if k // 3 == side else 0
+            elif k // 3 != side:
+                v -= DOCK_BAR
+    return v
+
+
+# mob_stm and mob_moved are array("h"): viper loads their entries as
+# 0..65535, Python as -32768..32767; ((x + 0x8000) & 0xFFFF) - 0x8000 is
+# the signed value in both.
+@micropython.viper
+def _eval_board_v(jewel: ptr8, posts: ptr8, opens: ptr8, side: int, mode: int, mob_stm: ptr16, mob_moved: ptr16,
+                  prog_s: ptr8, prog_n: ptr8, ob: ptr8) -> int:
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    v = 0
+    threats = 0
+    nj = 0
+    breach = mode & _RULE_BREACH
+    slot = 0
+    while slot < 6:
+        s = int(jewel[slot])
+        if s != _NONE:
+            js = 1 if slot >= 3 else 0
+            code = int(opens[slot])
+            c = code & 3
+            x = 0
+            if breach != 0:
+                x = int(prog_s[s]) if js == 0 else int(prog_n[s])
+            if js == side:
+                if code & 4:
+                    return _BREACH_NEXT
+                v += x + ((int(mob_stm[c]) + 0x8000) & 0xFFFF) - 0x8000
+                nj += 1
+            else:
+                if code & 4:
+                    threats += 1
+                v -= x + ((int(mob_moved[c]) + 0x8000) & 0xFFFF) - 0x8000
+                nj -= 1
+        slot += 1
+    if threats == 1:
+        v -= THREAT1
+    elif threats > 1:
+        v -= THREAT2
+    if not (mode & _RULE_TRAP):
+        v += nj * JEWEL_V
+    k = 0
+    while k < 4:
+        x = int(posts[k])
+        if x != 0:
+            v += DOCK_POST if (x - 1) == side else 0 - DOCK_POST
+        x = int(posts[33 + k])
+        if x != 0:
+            v += DOCK_POST if (x - 1) == side else 0 - DOCK_POST
+        k += 1
+    k = 0
+    while k < 6:
+        b = int(ob[k])
+        x = int(posts[bu[b]])
+        if x != 0 and int(posts[bv[b]]) == x:
+            ks = 1 if k >= 3 else 0
+            if (x - 1) == side:
+                if ks == side:
+                    v += DOCK_BAR
+            elif ks != side:
+                v -= DOCK_BAR
+        k += 1
+    return v
 
 
 def _post_base_py(posts, pv, pflag, bw, bm, own, dock):
@@ -446,8 +526,10 @@ def _post_base_v(posts: ptr8, pv: ptr16, pflag: ptr8, bw: ptr16, bm: ptr16, own:
 
 
 if MICROPYTHON:
-    _open_exits = _open_exits_v
+    _open_all = _open_all_v
+    _eval_board = _eval_board_v
     _post_base = _post_base_v
 else:
-    _open_exits = _open_exits_py
+    _open_all = _open_all_py
+    _eval_board = _eval_board_py
     _post_base = _post_base_py

@@ -82,6 +82,7 @@ class Engine(Evaluator, engine_kit.EngineBase):
         self.pflag = bytearray(g.N_POSTS)  # 0 plain, 1 opens a Barrier, 2 alone
         self.pi = bytearray(8)  # the best placements
         self.q = bytearray(40)
+        self.opens = bytearray(6)  # _open_all: each jewel slot's open exits (+4: a breach)
         # Per-node tables for the mover: value of a Barrier on border b,
         # of one of its jewels standing on space t, of a gem on p stopping
         # an opponent Barrier on its own jewels' exits; the entries set.
