@@ -302,3 +302,32 @@ def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
                 break
             pos.make(buf[rng.below(n)])
     assert checked > 300
+
+
+def test_the_viper_top_lists_are_the_plain_ones():
+    # The best step sets (_top: signed values, ties, k above n) and the best
+    # vacant posts (_top_posts) of a node, viper and plain, on random values.
+    from array import array
+    from triad.games.cornelson.engine import search as S
+    from triad.games.engine_kit import Rng
+
+    rng = Rng(7)
+    val = array("h", bytes(2 * 40))
+    out = [bytearray(8), bytearray(8)]
+    posts = bytearray(37)
+    for trial in range(300):
+        n = rng.below(33)
+        k = 1 + rng.below(8)
+        spread = 1 + rng.below(20000)
+        for i in range(40):
+            val[i] = rng.below(spread) - spread // 2
+        a = S._top_py(val, n, out[0], k)
+        b = S._top_v(val, n, out[1], k)
+        assert a == b and out[0][:a] == out[1][:b], (n, k)
+        for i in range(37):
+            posts[i] = rng.below(3) if rng.below(4) else 0
+            val[i] = rng.below(spread)
+        a = S._top_posts_py(posts, val, out[0], k)
+        b = S._top_posts_v(posts, val, out[1], k)
+        assert a == b and out[0][:a] == out[1][:b], k
+        assert all(not posts[x] for x in out[0][:a])

@@ -30,7 +30,7 @@
 # without RULE_JEWELS only gems and tallies count.
 from array import array
 
-from triad.compat import MICROPYTHON, const, micropython, ptr16, ptr32, ticks_diff
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_diff
 from triad.games import engine_kit
 from triad.games.cornelson import core
 from triad.games.cornelson import geometry as g
@@ -46,6 +46,7 @@ ROOT_BEAM = const(32)  # root turns searched beyond depth 1
 _NO_POST = const(63)
 _STUCK = const(1 << 20)
 _RULE_JEWELS = const(8)
+_N_POSTS = const(37)  # g.N_POSTS, for viper
 
 
 # level: (max depth, placements x step sets paired below the root, root
@@ -388,7 +389,7 @@ class Engine(Evaluator, engine_kit.EngineBase):
 
 
 
-def _top(val, n, out, k):
+def _top_py(val, n, out, k):
     """Indices of the k highest of val[0:n] into out, best first; returns
     how many."""
     if k > n:
@@ -410,7 +411,7 @@ def _top(val, n, out, k):
     return c
 
 
-def _top_posts(posts, pv, out, k):
+def _top_posts_py(posts, pv, out, k):
     """The k vacant posts of highest pv into out, best first."""
     c = 0
     for i in range(g.N_POSTS):
@@ -431,6 +432,60 @@ def _top_posts(posts, pv, out, k):
     return c
 
 
+
+
+# val[] is array("h") (step-set values may be negative): viper loads its
+# entries as 0..65535, Python as -32768..32767; ((x + 0x8000) & 0xFFFF) -
+# 0x8000 is the signed value in both.
+@micropython.viper
+def _top_v(val: ptr16, n: int, out: ptr8, k: int) -> int:
+    """_top_py in viper (the step sets of every node)."""
+    if k > n:
+        k = n
+    c = 0
+    i = 0
+    while i < n:
+        v = ((int(val[i]) + 0x8000) & 0xFFFF) - 0x8000
+        j = c
+        skip = 0
+        if c == k:
+            if v <= ((int(val[out[c - 1]]) + 0x8000) & 0xFFFF) - 0x8000:
+                skip = 1
+            j = c - 1
+        else:
+            c += 1
+        if skip == 0:
+            while j > 0 and ((int(val[out[j - 1]]) + 0x8000) & 0xFFFF) - 0x8000 < v:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = i
+        i += 1
+    return c
+
+
+@micropython.viper
+def _top_posts_v(posts: ptr8, pv: ptr16, out: ptr8, k: int) -> int:
+    """_top_posts_py in viper (the vacant posts of every node; pv is 0..BIG)."""
+    c = 0
+    i = 0
+    while i < _N_POSTS:
+        if posts[i] == 0:
+            v = int(pv[i])
+            j = c
+            skip = 0
+            if c == k:
+                if v <= int(pv[out[c - 1]]):
+                    skip = 1
+                j = c - 1
+            else:
+                c += 1
+            if skip == 0:
+                while j > 0 and int(pv[out[j - 1]]) < v:
+                    out[j] = out[j - 1]
+                    j -= 1
+                out[j] = i
+        i += 1
+    return c
 
 
 def _swap(buf, sc, noise, i, j):
@@ -493,3 +548,5 @@ def _select_v(buf: ptr32, sc: ptr16, noise: ptr16, start: int, end: int, k: int)
 # MicroPython runs the viper form; CPython (the host's matches) the plain
 # one, which tests/fw/test_cornelson_engine.py holds the viper source to.
 _select = _select_v if MICROPYTHON else _select_py
+_top = _top_v if MICROPYTHON else _top_py
+_top_posts = _top_posts_v if MICROPYTHON else _top_posts_py
