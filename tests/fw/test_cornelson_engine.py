@@ -272,6 +272,7 @@ def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
     pv = [array("h", bytes(2 * n_posts)) for _ in range(2)]
     pf = [bytearray(n_posts) for _ in range(2)]
     opens = [bytearray(6) for _ in range(2)]
+    sv = [array("h", bytes(2 * core.MAX_MOVES)) for _ in range(2)]
     checked = 0
     for mode in G.MODE_NAMES:
         pos = G.parse_position(G.START)
@@ -300,6 +301,11 @@ def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
             n = pos.gen(buf, 0)
             if n == 0:
                 break
+            blk = bm  # (random 0..199 per space)
+            for side_prog in (T.PROG_S, T.PROG_N, T._ZERO72):
+                V._set_vals_py(buf, 0, n, sv[0], pos.jewel, pos.side, side_prog, blk)
+                V._set_vals_v(buf, 0, n, sv[1], pos.jewel, pos.side, side_prog, blk)
+                assert list(sv[0][:n]) == list(sv[1][:n]), mode
             pos.make(buf[rng.below(n)])
     assert checked > 300
 

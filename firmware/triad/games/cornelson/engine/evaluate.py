@@ -11,7 +11,7 @@
 #
 # Evaluator is a part of the Engine (search.py): it works on self.pos and
 # the per-node tables the Engine's constructor makes. Nothing allocated.
-from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32
 from triad.games.cornelson import core
 from triad.games.cornelson import geometry as g
 from triad.games.cornelson.engine.tables import BLOCK_W, BORDER_AT, MOB_MOVED, MOB_STM, PROG_N, PROG_S, _ZERO72
@@ -242,28 +242,17 @@ class Evaluator:
             pflag[pp] = f
         p._mark_barriers(0)
 
-    def _set_value(self, m):
-        """Static value of the jewel part of turn m for the mover: BIG for a
-        breach, -BIG for a stuck turn."""
-        if m & _STUCK:
-            return -BIG
+    def _set_values(self, buf, start, end, out):
+        """out[i] for the turns buf[start:end]: the static value of each
+        one's jewel part for the mover (_set_vals): BIG for a breach, -BIG
+        for a stuck turn, else progress toward the opponent's docks (breach
+        rules) and standing on an opponent jewel's last exits (blk)."""
         p = self.pos
         side = p.side
-        base = side * 3
-        jewel = p.jewel
-        prog = PROG_S if side == 0 else PROG_N
-        if not p.mode & _RULE_BREACH:
-            prog = _ZERO72
-        blk = self.blk
-        v = 0
-        for i in range((m >> 6) & 3):
-            c = (m >> (8 + 4 * i)) & 15
-            s = jewel[base + (c & 3)]
-            t = _EXIT_TO[s * 3 + (c >> 2)]
-            if _DOCK_OWNER[t] == 2 - side:
-                return BIG
-            v += prog[t] - prog[s] + blk[t]
-        return v
+        prog = _ZERO72
+        if p.mode & _RULE_BREACH:
+            prog = PROG_S if side == 0 else PROG_N
+        _set_vals(buf, start, end, out, p.jewel, side, prog, self.blk)
 
 
 # -- the per-node loops: one plain-Python and one viper path each -----------
@@ -525,11 +514,64 @@ def _post_base_v(posts: ptr8, pv: ptr16, pflag: ptr8, bw: ptr16, bm: ptr16, own:
         pp += 1
 
 
+def _set_vals_py(buf, start, end, out, jewel, side, prog, blk):
+    """out[i] = the value of turn buf[i]'s jewel steps for side (see
+    Evaluator._set_values), for start <= i < end."""
+    base = side * 3
+    for i in range(start, end):
+        m = buf[i]
+        if m & _STUCK:
+            out[i] = -BIG
+            continue
+        v = 0
+        for k in range((m >> 6) & 3):
+            c = (m >> (8 + 4 * k)) & 15
+            s = jewel[base + (c & 3)]
+            t = _EXIT_TO[s * 3 + (c >> 2)]
+            if _DOCK_OWNER[t] == 2 - side:
+                v = BIG
+                break
+            v += prog[t] - prog[s] + blk[t]
+        out[i] = v
+
+
+# blk holds 0..32767 (sums of positive weights); out is array("h"): a
+# negative value stored through ptr16 is its low 16 bits, which Python
+# reads back as the same signed value.
+@micropython.viper
+def _set_vals_v(buf: ptr32, start: int, end: int, out: ptr16, jewel: ptr8, side: int, prog: ptr8, blk: ptr16):
+    exit_to = ptr8(_EXIT_TO)
+    dock_owner = ptr8(_DOCK_OWNER)
+    base = side * 3
+    i = start
+    while i < end:
+        m = buf[i]
+        if m & _STUCK:
+            out[i] = 0 - BIG
+        else:
+            v = 0
+            n = (m >> 6) & 3
+            k = 0
+            while k < n:
+                c = (m >> (8 + 4 * k)) & 15
+                s = int(jewel[base + (c & 3)])
+                t = int(exit_to[s * 3 + (c >> 2)])
+                if int(dock_owner[t]) == 2 - side:
+                    v = BIG
+                    break
+                v += int(prog[t]) - int(prog[s]) + int(blk[t])
+                k += 1
+            out[i] = v
+        i += 1
+
+
 if MICROPYTHON:
+    _set_vals = _set_vals_v
     _open_all = _open_all_v
     _eval_board = _eval_board_v
     _post_base = _post_base_v
 else:
+    _set_vals = _set_vals_py
     _open_all = _open_all_py
     _eval_board = _eval_board_py
     _post_base = _post_base_py

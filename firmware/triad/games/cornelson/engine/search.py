@@ -183,18 +183,23 @@ class Engine(Evaluator, engine_kit.EngineBase):
         self._prepare()
         self._post_values()
         pv = self.pv
-        for i in range(end):
-            if self.stop or (not i & 7 and self._past()):
+        i = 0
+        while i < end:
+            if self.stop or self._past():
                 break  # (the first moves stay in the order generated)
-            m = root[i]
-            v = self._set_value(m)
-            pp = m & 63
-            if pp != _NO_POST:
-                if v < BIG:
-                    v += pv[pp]
-                if (m >> 6) & 3 == 0 and p.mode & _RULE_JEWELS and not m & _STUCK and self.pflag[pp] == 2:
-                    v = BIG  # the placement alone: a capture win
-            rsc[i] = v
+            e = i + 8 if i + 8 < end else end
+            self._set_values(root, i, e, rsc)
+            while i < e:
+                m = root[i]
+                v = rsc[i]
+                pp = m & 63
+                if pp != _NO_POST:
+                    if v < BIG:
+                        v += pv[pp]
+                    if (m >> 6) & 3 == 0 and p.mode & _RULE_JEWELS and not m & _STUCK and self.pflag[pp] == 2:
+                        v = BIG  # the placement alone: a capture win
+                rsc[i] = v
+                i += 1
         self._unprepare()
         if self.stop:
             return
@@ -317,14 +322,10 @@ class Engine(Evaluator, engine_kit.EngineBase):
             sets[0] = 0
             ns = 1
         self._prepare()
-        # Scoring the step sets and the posts is most of a node on the chip:
-        # the clock every few (the scan loop ticks there), and a node whose
-        # time ran out meanwhile gives no turns (_search then stops).
-        for j in range(ns):
-            if not j & 7 and self._past():
-                self._unprepare()
-                return start
-            sv[j] = self._set_value(sets[j])
+        # The step sets scored in one viper pass, then the clock (the scan
+        # loop ticks there); a node whose time ran out meanwhile gives no
+        # turns (_search then stops).
+        self._set_values(sets, 0, ns, sv)
         if self._past():
             self._unprepare()
             return start
@@ -370,10 +371,7 @@ class Engine(Evaluator, engine_kit.EngineBase):
                 sets2 = self.sets2
                 sv2 = self.sv2
                 ns2 = p._step_sets(sets2)
-                for j in range(ns2):
-                    if j & 7 == 7:
-                        self.now_ms()  # (a tick: 8 step sets are ~3 ms on the chip)
-                    sv2[j] = self._set_value(sets2[j])
+                self._set_values(sets2, 0, ns2, sv2)
                 n2 = _top(sv2, ns2, self.si, self.ks)
                 p._unplace(q, 0, cnt)
                 for j in range(n2):
