@@ -15,6 +15,7 @@ from triad.compat import const, ticks_add, ticks_diff
 
 MASK30 = const(0x3FFFFFFF)
 _SEED0 = const(0x2545F49)
+CHECK_EVERY = const(15)  # _node: the node budget when (nodes & CHECK_EVERY) == 0
 
 
 def no_clock():
@@ -110,6 +111,19 @@ class EngineBase:
             self.stop = True
         return self.stop
 
+    def _node(self):
+        """Count a node and say whether the search stops: the node budget
+        (looked at every CHECK_EVERY + 1 nodes) or the time. The clock every node: on
+        the board a node costs milliseconds of bytecode, and each clock
+        read lends the scan loop its tick (board/thinker.py)."""
+        n = self.nodes + 1
+        self.nodes = n
+        if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
+            self.stop = True
+        elif ticks_diff(self.now_ms(), self.deadline) >= 0:
+            self.stop = True
+        return self.stop
+
     def _blunder_pick(self, buf, start, end):
         """With the level's chance (blunder / 256) a random turn of
         buf[start:end] (also self.best), else 0."""
@@ -140,6 +154,19 @@ def sort(buf, order, start, end):
         buf[j + 1] = m
         order[j + 1] = o
         i += 1
+
+
+def to_front(buf, noise, i, start=0):
+    """Move buf[i] (and noise[i] with it) to buf[start], the ones between
+    one place on: the root's best first, the rest in their order."""
+    m = buf[i]
+    b = noise[i]
+    while i > start:
+        buf[i] = buf[i - 1]
+        noise[i] = noise[i - 1]
+        i -= 1
+    buf[start] = m
+    noise[start] = b
 
 
 class MoveStack:

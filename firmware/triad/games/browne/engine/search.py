@@ -62,8 +62,9 @@
 #   eng.depth, eng.nodes, eng.score
 from array import array
 
-from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_add, ticks_diff
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_add
 from triad.games import engine_kit
+from triad.games.engine_kit import CHECK_EVERY  # noqa: F401 (the node grain, for tests)
 from triad.games.engine_kit import MASK30
 from triad.games.engine_kit import sort as _sort_py
 from triad.games.browne import core
@@ -79,7 +80,6 @@ MAX_SLIDES = core.MAX_SLIDES
 
 INF = const(30000)
 MAX_PLY = const(24)
-CHECK_EVERY = const(15)
 STACK = const(4200)  # move slots shared by the plies (root: 252 x 14 at most)
 ROOT_DROPS = const(14)  # drops per slide at the root
 QUIET = const(3)  # quiet drops per slide at the root
@@ -834,16 +834,7 @@ class Engine(engine_kit.EngineBase):
     def _search(self, depth, ply, alpha, beta, start):
         """Paranoid alpha-beta: the engine's score; MAX where the engine's
         side moves, MIN elsewhere."""
-        n = self.nodes + 1
-        self.nodes = n
-        # The clock every node: on the board a node costs tens of ms of
-        # bytecode, and each clock read lends the scan loop its tick
-        # (board/thinker.py); the node budget keeps its 16-node grain.
-        if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
-            self.stop = True
-        elif ticks_diff(self.now_ms(), self.deadline) >= 0:
-            self.stop = True
-        if self.stop:
+        if self._node():
             return 0
         p = self.pos
         c = p.counts

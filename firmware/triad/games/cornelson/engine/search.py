@@ -30,8 +30,9 @@
 # without RULE_JEWELS only gems and tallies count.
 from array import array
 
-from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_diff
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32
 from triad.games import engine_kit
+from triad.games.engine_kit import CHECK_EVERY  # noqa: F401 (the node grain, for tests)
 from triad.games.cornelson import core
 from triad.games.cornelson import geometry as g
 from triad.games.cornelson.engine.evaluate import BIG, WIN, Evaluator
@@ -40,7 +41,6 @@ from triad.games.engine_kit import sort as _sort
 INF = const(30000)
 WIN_BOUND = const(19000)
 MAX_PLY = const(12)  # far below core.RING (64): unmake stays exact
-CHECK_EVERY = const(15)  # look at the clock when (nodes & CHECK_EVERY) == 0
 MAX_CANDS = const(24)  # candidate turns per ply below the root
 ROOT_BEAM = const(32)  # root turns searched beyond depth 1
 _NO_POST = const(63)
@@ -246,30 +246,13 @@ class Engine(Evaluator, engine_kit.EngineBase):
             else:
                 _swap(root, rsc, noise, 0, best_i)
         else:
-            m = root[best_i]
-            b = noise[best_i]
-            j = best_i
-            while j > 0:
-                root[j] = root[j - 1]
-                noise[j] = noise[j - 1]
-                j -= 1
-            root[0] = m
-            noise[0] = b
+            engine_kit.to_front(root, noise, best_i)
         return alpha
 
     # -- the tree ----------------------------------------------------------
 
     def _search(self, depth, ply, alpha, beta):
-        n = self.nodes + 1
-        self.nodes = n
-        # The clock every node: on the board a node costs tens of ms of
-        # bytecode, and each clock read lends the scan loop its tick
-        # (board/thinker.py); the node budget keeps its 16-node grain.
-        if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
-            self.stop = True
-        elif ticks_diff(self.now_ms(), self.deadline) >= 0:
-            self.stop = True
-        if self.stop:
+        if self._node():
             return 0
         p = self.pos
         r = p.result

@@ -603,15 +603,7 @@ class Engine(engine_kit.EngineBase):
                 self.best = m
             i += 1
         if best_i > 0:
-            m = buf[best_i]
-            b = noise[best_i]
-            j = best_i
-            while j > 0:
-                buf[j] = buf[j - 1]
-                noise[j] = noise[j - 1]
-                j -= 1
-            buf[0] = m
-            noise[0] = b
+            engine_kit.to_front(buf, noise, best_i)
         if best_i < 0:
             return -INF
         return alpha
