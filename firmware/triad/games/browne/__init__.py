@@ -246,6 +246,7 @@ def apply_setting(pos, name, value):
 # What new_engine imports, for the board's player to import before it (the
 # main loop ticks between: issue 15).
 ENGINE_MODULES = (
+    "triad.games.engine_kit",  # (Browne's core does not import it)
     "triad.games.browne.engine.tables",
     "triad.games.browne.engine.evaluate",
     "triad.games.browne.engine.search",
