@@ -301,6 +301,17 @@ def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
             n = pos.gen(buf, 0)
             if n == 0:
                 break
+            for side in (0, 1):
+                for rules in (core.MODE_STANDARD, core.MODE_BREACH, core.MODE_TRAP):
+                    got = []
+                    for f in (V._prepare_tables_py, V._prepare_tables_v):
+                        t = [array("h", bytes(2 * 128)) for _ in range(3)]
+                        tb = bytearray(64)
+                        ts = bytearray(16)
+                        r = f(pos.jewel, pos.flags, pos.posts, pos.occ, opens[0], side, rules, t[0], t[1], t[2], tb, ts,
+                              g.OUTER_BORDER, T.BLOCK_W)
+                        got.append((r, [list(x) for x in t], tb[: r & 255], ts[: r >> 8]))
+                    assert got[0] == got[1], (mode, side, rules)
             blk = bm  # (random 0..199 per space)
             for side_prog in (T.PROG_S, T.PROG_N, T._ZERO72):
                 V._set_vals_py(buf, 0, n, sv[0], pos.jewel, pos.side, side_prog, blk)

@@ -94,92 +94,17 @@ class Evaluator:
 
     def _prepare(self):
         """Fill the mover's per-node tables bw, bm, blk (cleared by
-        _unprepare)."""
+        _unprepare): _prepare_tables."""
         p = self.pos
-        side = p.side
-        opp = side ^ 1
         mode = p.mode
         if not mode & _RULE_JEWELS:
             return
-        bw = self.bw
-        bm = self.bm
-        blk = self.blk
-        tb = self.tb
-        ts = self.ts
-        ntb = 0
-        nts = 0
-        jewel = p.jewel
-        posts = p.posts
-        occ = p.occ
-        breach = mode & _RULE_BREACH
-        trap = mode & _RULE_TRAP
-        own_gem = side + 1
         opens = self.opens
-        _open_all(jewel, p.flags, posts, occ, breach, opens)
-        for slot in range(opp * 3, opp * 3 + 3):
-            s = jewel[slot]
-            if s == _NONE:
-                continue
-            k = opens[slot] & 3
-            w = BLOCK_W[k]
-            if not trap:
-                w >>= 1
-            for e in range(3):
-                i = s * 3 + e
-                t = _EXIT_TO[i]
-                if t == _NONE:
-                    continue
-                dk = _DOCK_OWNER[t]
-                if dk:
-                    if dk == opp + 1 or not breach:
-                        continue
-                b = _EXIT_BORDER[i]
-                if b == _NONE:
-                    if p.flags[slot]:
-                        continue
-                elif posts[_BU[b]] == own_gem and posts[_BV[b]] == own_gem:
-                    continue
-                o = occ[t]
-                if o and (o - 1) // 3 != opp:
-                    continue
-                if dk:
-                    if b != _NONE:  # (always: a dock is entered across its border)
-                        bw[b] += BREACH_BLOCK
-                        tb[ntb] = b
-                        ntb += 1
-                    continue
-                if b != _NONE:
-                    bw[b] += w
-                    tb[ntb] = b
-                    ntb += 1
-                blk[t] += w
-                ts[nts] = t
-                nts += 1
-        ob = g.OUTER_BORDER
-        for k in range(side * 3, side * 3 + 3):
-            b = ob[k]
-            bw[b] += DOCK_BAR
-            tb[ntb] = b
-            ntb += 1
-        # The mover's own jewels' exits: a gem there stops an opponent
-        # Barrier (worth more the fewer exits the jewel has).
-        opp_gem = 2 - side
-        for slot in range(side * 3, side * 3 + 3):
-            s = jewel[slot]
-            if s == _NONE:
-                continue
-            k = opens[slot] & 3
-            w = 60 if k <= 1 else (25 if k == 2 else 10)
-            for e in range(3):
-                b = _EXIT_BORDER[s * 3 + e]
-                if b == _NONE or _EXIT_TO[s * 3 + e] == _NONE:
-                    continue
-                if posts[_BU[b]] == opp_gem or posts[_BV[b]] == opp_gem:
-                    bm[b] += w
-                    tb[ntb] = b
-                    ntb += 1
-        self.ntb = ntb
-        self.nts = nts
+        _open_all(p.jewel, p.flags, p.posts, p.occ, mode & _RULE_BREACH, opens)
+        r = _prepare_tables(p.jewel, p.flags, p.posts, p.occ, opens, p.side, mode, self.bw, self.bm, self.blk, self.tb,
+                            self.ts, g.OUTER_BORDER, BLOCK_W)
+        self.ntb = r & 255
+        self.nts = r >> 8
 
     def _unprepare(self):
         bw = self.bw
@@ -565,12 +490,176 @@ def _set_vals_v(buf: ptr32, start: int, end: int, out: ptr16, jewel: ptr8, side:
         i += 1
 
 
+def _prepare_tables_py(jewel, flags, posts, occ, opens, side, mode, bw, bm, blk, tb, ts, ob, block_w):
+    """The mover's per-node tables: bw[b], the value for the mover of a
+    Barrier on border b (closing an opponent jewel's open exit: block_w by
+    how many it has, halved without the Trap rule; a breach threat's
+    border BREACH_BLOCK; its own dock borders DOCK_BAR); blk[t], of one of
+    its jewels standing on an opponent jewel's open target t; bm[b], of a
+    gem stopping an opponent Barrier on its own jewels' exits (worth more
+    the fewer exits the jewel has). The borders set go into tb, the spaces
+    into ts; returns their counts, ntb | nts << 8."""
+    opp = side ^ 1
+    breach = mode & _RULE_BREACH
+    trap = mode & _RULE_TRAP
+    own_gem = side + 1
+    ntb = 0
+    nts = 0
+    for slot in range(opp * 3, opp * 3 + 3):
+        s = jewel[slot]
+        if s == _NONE:
+            continue
+        w = block_w[opens[slot] & 3]
+        if not trap:
+            w >>= 1
+        for e in range(3):
+            i = s * 3 + e
+            t = _EXIT_TO[i]
+            if t == _NONE:
+                continue
+            dk = _DOCK_OWNER[t]
+            if dk:
+                if dk == opp + 1 or not breach:
+                    continue
+            b = _EXIT_BORDER[i]
+            if b == _NONE:
+                if flags[slot]:
+                    continue
+            elif posts[_BU[b]] == own_gem and posts[_BV[b]] == own_gem:
+                continue
+            o = occ[t]
+            if o and (o - 1) // 3 != opp:
+                continue
+            if dk:
+                if b != _NONE:  # (always: a dock is entered across its border)
+                    bw[b] += BREACH_BLOCK
+                    tb[ntb] = b
+                    ntb += 1
+                continue
+            if b != _NONE:
+                bw[b] += w
+                tb[ntb] = b
+                ntb += 1
+            blk[t] += w
+            ts[nts] = t
+            nts += 1
+    for k in range(side * 3, side * 3 + 3):
+        b = ob[k]
+        bw[b] += DOCK_BAR
+        tb[ntb] = b
+        ntb += 1
+    opp_gem = 2 - side
+    for slot in range(side * 3, side * 3 + 3):
+        s = jewel[slot]
+        if s == _NONE:
+            continue
+        k = opens[slot] & 3
+        w = 60 if k <= 1 else (25 if k == 2 else 10)
+        for e in range(3):
+            b = _EXIT_BORDER[s * 3 + e]
+            if b == _NONE or _EXIT_TO[s * 3 + e] == _NONE:
+                continue
+            if posts[_BU[b]] == opp_gem or posts[_BV[b]] == opp_gem:
+                bm[b] += w
+                tb[ntb] = b
+                ntb += 1
+    return ntb | (nts << 8)
+
+
+# bw, bm, blk and block_w hold 0..32767 only: viper's unsigned 16-bit
+# loads read them as Python does.
+@micropython.viper
+def _prepare_tables_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, opens: ptr8, side: int, mode: int,
+                      bw: ptr16, bm: ptr16, blk: ptr16, tb: ptr8, ts: ptr8, ob: ptr8, block_w: ptr16) -> int:
+    exit_to = ptr8(_EXIT_TO)
+    exit_border = ptr8(_EXIT_BORDER)
+    dock_owner = ptr8(_DOCK_OWNER)
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    opp = side ^ 1
+    breach = mode & _RULE_BREACH
+    trap = mode & _RULE_TRAP
+    own_gem = side + 1
+    ntb = 0
+    nts = 0
+    slot = opp * 3
+    while slot < opp * 3 + 3:
+        s = int(jewel[slot])
+        if s != _NONE:
+            w = int(block_w[opens[slot] & 3])
+            if trap == 0:
+                w >>= 1
+            e = 0
+            while e < 3:
+                i = s * 3 + e
+                e += 1
+                t = int(exit_to[i])
+                if t == _NONE:
+                    continue
+                dk = int(dock_owner[t])
+                if dk != 0:
+                    if dk == opp + 1 or breach == 0:
+                        continue
+                b = int(exit_border[i])
+                if b == _NONE:
+                    if flags[slot] != 0:
+                        continue
+                elif int(posts[bu[b]]) == own_gem and int(posts[bv[b]]) == own_gem:
+                    continue
+                o = int(occ[t])
+                if o != 0 and (1 if o > 3 else 0) != opp:
+                    continue
+                if dk != 0:
+                    if b != _NONE:
+                        bw[b] = int(bw[b]) + BREACH_BLOCK
+                        tb[ntb] = b
+                        ntb += 1
+                    continue
+                if b != _NONE:
+                    bw[b] = int(bw[b]) + w
+                    tb[ntb] = b
+                    ntb += 1
+                blk[t] = int(blk[t]) + w
+                ts[nts] = t
+                nts += 1
+        slot += 1
+    k = side * 3
+    while k < side * 3 + 3:
+        b = int(ob[k])
+        bw[b] = int(bw[b]) + DOCK_BAR
+        tb[ntb] = b
+        ntb += 1
+        k += 1
+    opp_gem = 2 - side
+    slot = side * 3
+    while slot < side * 3 + 3:
+        s = int(jewel[slot])
+        if s != _NONE:
+            k = int(opens[slot]) & 3
+            w = 60 if k <= 1 else (25 if k == 2 else 10)
+            e = 0
+            while e < 3:
+                i = s * 3 + e
+                e += 1
+                b = int(exit_border[i])
+                if b == _NONE or int(exit_to[i]) == _NONE:
+                    continue
+                if int(posts[bu[b]]) == opp_gem or int(posts[bv[b]]) == opp_gem:
+                    bm[b] = int(bm[b]) + w
+                    tb[ntb] = b
+                    ntb += 1
+        slot += 1
+    return ntb | (nts << 8)
+
+
 if MICROPYTHON:
+    _prepare_tables = _prepare_tables_v
     _set_vals = _set_vals_v
     _open_all = _open_all_v
     _eval_board = _eval_board_v
     _post_base = _post_base_v
 else:
+    _prepare_tables = _prepare_tables_py
     _set_vals = _set_vals_py
     _open_all = _open_all_py
     _eval_board = _eval_board_py
