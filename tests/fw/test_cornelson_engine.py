@@ -308,8 +308,8 @@ def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
                         t = [array("h", bytes(2 * 128)) for _ in range(3)]
                         tb = bytearray(64)
                         ts = bytearray(16)
-                        r = f(pos.jewel, pos.flags, pos.posts, pos.occ, opens[0], side, rules, t[0], t[1], t[2], tb, ts,
-                              g.OUTER_BORDER, T.BLOCK_W)
+                        r = f(pos.jewel, pos.posts, opens[0], side, rules, t[0], t[1], t[2], tb, ts, g.OUTER_BORDER,
+                              T.BLOCK_W)
                         got.append((r, [list(x) for x in t], tb[: r & 255], ts[: r >> 8]))
                     assert got[0] == got[1], (mode, side, rules)
             blk = bm  # (random 0..199 per space)

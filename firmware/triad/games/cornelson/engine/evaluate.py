@@ -101,8 +101,8 @@ class Evaluator:
             return
         opens = self.opens
         _open_all(p.jewel, p.flags, p.posts, p.occ, mode & _RULE_BREACH, opens)
-        r = _prepare_tables(p.jewel, p.flags, p.posts, p.occ, opens, p.side, mode, self.bw, self.bm, self.blk, self.tb,
-                            self.ts, g.OUTER_BORDER, BLOCK_W)
+        r = _prepare_tables(p.jewel, p.posts, opens, p.side, mode, self.bw, self.bm, self.blk, self.tb, self.ts,
+                            g.OUTER_BORDER, BLOCK_W)
         self.ntb = r & 255
         self.nts = r >> 8
 
@@ -188,14 +188,16 @@ class Evaluator:
 
 
 def _open_all_py(jewel, flags, posts, occ, breach, out):
-    """out[slot] for the six jewel slots: the open exits of the jewel in
-    slot against the other side (as the Trap rule counts them: own jewels
-    do not block), plus 4 when one of them is a breach (an open opponent
-    dock); 0 for an empty slot."""
+    """out[slot] for the six jewel slots: the count of open exits of the
+    jewel in slot against the other side (as the Trap rule counts them: own
+    jewels do not block), plus 4 when one of them is a breach (an open
+    opponent dock), plus bit 3 + e for each open exit e; 0 for an empty
+    slot."""
     for slot in range(6):
         s = jewel[slot]
         c = 0
         br = 0
+        mask = 0
         if s != _NONE:
             js = slot // 3
             bg = 2 - js
@@ -218,9 +220,10 @@ def _open_all_py(jewel, flags, posts, occ, breach, out):
                 if o and (o - 1) // 3 != js:
                     continue
                 c += 1
+                mask |= 8 << e
                 if dk:
                     br = 4
-        out[slot] = c | br
+        out[slot] = c | br | mask
 
 
 @micropython.viper
@@ -235,12 +238,14 @@ def _open_all_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, breach: int, o
         s = int(jewel[slot])
         c = 0
         br = 0
+        mask = 0
         if s != _NONE:
             js = 1 if slot >= 3 else 0
             bg = 2 - js
             e = 0
             while e < 3:
                 i = s * 3 + e
+                bit = 8 << e
                 e += 1
                 t = int(exit_to[i])
                 if t == _NONE:
@@ -259,9 +264,10 @@ def _open_all_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, breach: int, o
                 if o != 0 and (1 if o > 3 else 0) != js:
                     continue
                 c += 1
+                mask |= bit
                 if dk != 0:
                     br = 4
-        out[slot] = c | br
+        out[slot] = c | br | mask
         slot += 1
 
 
@@ -490,47 +496,34 @@ def _set_vals_v(buf: ptr32, start: int, end: int, out: ptr16, jewel: ptr8, side:
         i += 1
 
 
-def _prepare_tables_py(jewel, flags, posts, occ, opens, side, mode, bw, bm, blk, tb, ts, ob, block_w):
+def _prepare_tables_py(jewel, posts, opens, side, mode, bw, bm, blk, tb, ts, ob, block_w):
     """The mover's per-node tables: bw[b], the value for the mover of a
     Barrier on border b (closing an opponent jewel's open exit: block_w by
     how many it has, halved without the Trap rule; a breach threat's
     border BREACH_BLOCK; its own dock borders DOCK_BAR); blk[t], of one of
     its jewels standing on an opponent jewel's open target t; bm[b], of a
     gem stopping an opponent Barrier on its own jewels' exits (worth more
-    the fewer exits the jewel has). The borders set go into tb, the spaces
-    into ts; returns their counts, ntb | nts << 8."""
+    the fewer exits the jewel has). opens: _open_all's (its exit bits). The
+    borders set go into tb, the spaces into ts; returns their counts,
+    ntb | nts << 8."""
     opp = side ^ 1
-    breach = mode & _RULE_BREACH
-    trap = mode & _RULE_TRAP
-    own_gem = side + 1
     ntb = 0
     nts = 0
     for slot in range(opp * 3, opp * 3 + 3):
         s = jewel[slot]
         if s == _NONE:
             continue
-        w = block_w[opens[slot] & 3]
-        if not trap:
+        code = opens[slot]
+        w = block_w[code & 3]
+        if not mode & _RULE_TRAP:
             w >>= 1
         for e in range(3):
+            if not (code >> (3 + e)) & 1:
+                continue
             i = s * 3 + e
             t = _EXIT_TO[i]
-            if t == _NONE:
-                continue
-            dk = _DOCK_OWNER[t]
-            if dk:
-                if dk == opp + 1 or not breach:
-                    continue
             b = _EXIT_BORDER[i]
-            if b == _NONE:
-                if flags[slot]:
-                    continue
-            elif posts[_BU[b]] == own_gem and posts[_BV[b]] == own_gem:
-                continue
-            o = occ[t]
-            if o and (o - 1) // 3 != opp:
-                continue
-            if dk:
+            if _DOCK_OWNER[t]:
                 if b != _NONE:  # (always: a dock is entered across its border)
                     bw[b] += BREACH_BLOCK
                     tb[ntb] = b
@@ -569,47 +562,34 @@ def _prepare_tables_py(jewel, flags, posts, occ, opens, side, mode, bw, bm, blk,
 # bw, bm, blk and block_w hold 0..32767 only: viper's unsigned 16-bit
 # loads read them as Python does.
 @micropython.viper
-def _prepare_tables_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, opens: ptr8, side: int, mode: int,
-                      bw: ptr16, bm: ptr16, blk: ptr16, tb: ptr8, ts: ptr8, ob: ptr8, block_w: ptr16) -> int:
+def _prepare_tables_v(jewel: ptr8, posts: ptr8, opens: ptr8, side: int, mode: int, bw: ptr16, bm: ptr16, blk: ptr16,
+                      tb: ptr8, ts: ptr8, ob: ptr8, block_w: ptr16) -> int:
     exit_to = ptr8(_EXIT_TO)
     exit_border = ptr8(_EXIT_BORDER)
     dock_owner = ptr8(_DOCK_OWNER)
     bu = ptr8(_BU)
     bv = ptr8(_BV)
     opp = side ^ 1
-    breach = mode & _RULE_BREACH
-    trap = mode & _RULE_TRAP
-    own_gem = side + 1
     ntb = 0
     nts = 0
     slot = opp * 3
     while slot < opp * 3 + 3:
         s = int(jewel[slot])
         if s != _NONE:
-            w = int(block_w[opens[slot] & 3])
-            if trap == 0:
+            code = int(opens[slot])
+            w = int(block_w[code & 3])
+            if not (mode & _RULE_TRAP):
                 w >>= 1
             e = 0
             while e < 3:
                 i = s * 3 + e
+                bit = 8 << e
                 e += 1
+                if not (code & bit):
+                    continue
                 t = int(exit_to[i])
-                if t == _NONE:
-                    continue
-                dk = int(dock_owner[t])
-                if dk != 0:
-                    if dk == opp + 1 or breach == 0:
-                        continue
                 b = int(exit_border[i])
-                if b == _NONE:
-                    if flags[slot] != 0:
-                        continue
-                elif int(posts[bu[b]]) == own_gem and int(posts[bv[b]]) == own_gem:
-                    continue
-                o = int(occ[t])
-                if o != 0 and (1 if o > 3 else 0) != opp:
-                    continue
-                if dk != 0:
+                if int(dock_owner[t]) != 0:
                     if b != _NONE:
                         bw[b] = int(bw[b]) + BREACH_BLOCK
                         tb[ntb] = b
@@ -650,7 +630,6 @@ def _prepare_tables_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, opens: p
                     ntb += 1
         slot += 1
     return ntb | (nts << 8)
-
 
 if MICROPYTHON:
     _prepare_tables = _prepare_tables_v
