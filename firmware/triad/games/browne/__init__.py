@@ -245,14 +245,19 @@ def apply_setting(pos, name, value):
 
 # What new_engine imports, for the board's player to import before it (the
 # main loop ticks between: issue 15).
-ENGINE_MODULES = ("triad.games.browne.engine",)
+ENGINE_MODULES = (
+    "triad.games.engine_kit",  # (Browne's core does not import it)
+    "triad.games.browne.engine.tables",
+    "triad.games.browne.engine.evaluate",
+    "triad.games.browne.engine.search",
+)
 
 
 def new_engine(level, tt_entries):
-    """The searching engine (triad.games.browne.engine): paranoid
+    """The searching engine (triad.games.browne.engine.search): paranoid
     alpha-beta over slides with a few chosen drops; no table, so tt_entries
     is unused."""
-    from triad.games.browne.engine import Engine
+    from triad.games.browne.engine.search import Engine
 
     return Engine(level, tt_entries)
 

@@ -307,12 +307,16 @@ def apply_setting(pos, name, value):
 
 # What new_engine imports, for the board's player to import before it (the
 # main loop ticks between: issue 15).
-ENGINE_MODULES = ("triad.games.cornelson.engine",)
+ENGINE_MODULES = (
+    "triad.games.cornelson.engine.tables",
+    "triad.games.cornelson.engine.evaluate",
+    "triad.games.cornelson.engine.search",
+)
 
 
 def new_engine(level, tt_entries=0):
     """The searching engine (engine.py), loaded on first use."""
-    from triad.games.cornelson.engine import Engine
+    from triad.games.cornelson.engine.search import Engine
 
     return Engine(level, tt_entries)
 
