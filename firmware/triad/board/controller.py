@@ -57,21 +57,10 @@ _TH_DONE = const(3)  # board/thinker.py's DONE, read every tick (checked below)
 if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE, _TH_DONE) != (LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE, _th.DONE):
     raise ImportError("controller: the footprint constants disagree with triad.games")
 
-# States
-SETUP = const(0)  # waiting for the pieces of a fresh start position
-PLAY = const(1)
-FINISH = const(2)  # a move is partly done: its further steps are wanted
-OVER = const(3)
-SYNC = const(4)  # resumed or loaded game: waiting for the board to match
-CHOOSE = const(5)  # the board cannot see a step's outcome: menu/confirm pick it
-SELFTEST = const(6)
-STATE_NAMES = ("setup", "play", "finish", "over", "sync", "choose", "selftest")
-
-# Button events, as produced by board.scan.Buttons: index * 2 + long
-BTN_CONFIRM = const(0)
-BTN_NEW = const(1)
-BTN_HINT = const(2)
-BTN_MENU = const(3)
+# The states and button events (triad.board.states; the names stay
+# importable from here: controller.SETUP is the same object).
+from triad.board.states import SETUP, PLAY, FINISH, OVER, SYNC, CHOOSE, SELFTEST, STATE_NAMES  # noqa: E402,F401
+from triad.board.states import BTN_CONFIRM, BTN_NEW, BTN_HINT, BTN_MENU  # noqa: E402,F401
 
 
 class NullEvents:

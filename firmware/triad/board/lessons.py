@@ -21,14 +21,9 @@ SHOW_MS = const(600000)  # the right move stays lit this long (until moved)
 WRONG_TRIES = const(2)  # wrong tries before the right move is shown
 LESSON_RGB = (150, 110, 255)  # the lesson's pieces breathe in lavender
 
-# Controller states and buttons (not imported: no cycle, keeps this light).
-_SETUP = const(0)
-_PLAY = const(1)
-_CHOOSE = const(5)
-_SELFTEST = const(6)
-_BTN_NEW = const(1)
-_BTN_HINT = const(2)
-_BTN_MENU = const(3)
+# Controller states and buttons (triad.board.states: no cycle, stays light).
+from triad.board.states import SETUP as _SETUP, PLAY as _PLAY, CHOOSE as _CHOOSE, SELFTEST as _SELFTEST  # noqa: E402
+from triad.board.states import BTN_NEW as _BTN_NEW, BTN_HINT as _BTN_HINT, BTN_MENU as _BTN_MENU  # noqa: E402
 
 
 def lessons_of(game):

@@ -9,14 +9,8 @@ from triad.board.fastbytes import next_diff as _next_diff, next_set as _next_set
 from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD
 from triad.board import palette as pal
 
-# Controller states (triad.board.controller; not imported: no cycle).
-_SETUP = 0
-_PLAY = 1
-_FINISH = 2
-_OVER = 3
-_SYNC = 4
-_CHOOSE = 5
-_SELFTEST = 6
+from triad.board.states import SETUP as _SETUP, PLAY as _PLAY, FINISH as _FINISH, OVER as _OVER
+from triad.board.states import SYNC as _SYNC, CHOOSE as _CHOOSE, SELFTEST as _SELFTEST
 
 _BOARD_RGB = (pal.OFF, pal.SOURCE, pal.SOURCE, pal.TRIAD)
 

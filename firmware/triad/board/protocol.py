@@ -23,8 +23,7 @@ BOARD_SETTINGS_AFTER = (("opponent", "opponent"), ("level", "level"), ("sound", 
 ON_OFF = ("off", "on")
 COMMANDS = "hello help state status moves start position new set get game lesson"
 
-_FINISH = const(2)  # controller.FINISH and SELFTEST (not imported: keeps this module light)
-_SELFTEST = const(6)
+from triad.board.states import FINISH as _FINISH, SELFTEST as _SELFTEST  # noqa: E402
 
 
 class Protocol:
