@@ -1,9 +1,9 @@
 """The game a host tool works on, and what every tool needs from it.
 
-Every host tool reaches a game only through its face (docs/game-face.md):
-`load(name)` is `triad.games.load` behind `--game NAME`. The helpers here are
-generic: they use the face's functions and a few optional attributes looked
-up with getattr (listed in OPTIONAL below), never a particular game's modules.
+Every host tool reaches a game only through its face (docs/architecture.md,
+"The game face"): `load(name)` is `triad.games.load` behind `--game NAME`,
+which fills in every optional name (triad/games/face.py). The helpers here
+are generic: they use the face, never a particular game's modules.
 """
 import importlib
 import sys
@@ -64,16 +64,15 @@ def load(name=None):
 
 def words(game, name, default=None):
     """A text of the game for people (RULES, STATE_TEXT, NOTICE_TEXT,
-    DRAW_TEXT, ...): from its face, else from its words.py, which only the
-    host side (the simulator page, these tools) imports: the board's RAM
-    holds no text it never shows."""
-    v = getattr(game, name, None)
-    if v is None:
-        try:
-            mod = importlib.import_module("triad.games." + game.NAME + ".words")
-        except ImportError:
-            return default
-        v = getattr(mod, name, None)
+    DRAW_TEXT, ...): from its words.py, which only the host side (the
+    simulator page, these tools) imports: the board's RAM holds no text it
+    never shows. (The face's own words, PIECE_NAMES and the like, are read
+    from the face: docs/architecture.md.)"""
+    try:
+        mod = importlib.import_module("triad.games." + game.NAME + ".words")
+    except ImportError:
+        return default
+    v = mod.__dict__.get(name)
     return default if v is None else v
 
 
@@ -86,8 +85,7 @@ def word(game, attr, default=None):
 
 def notice_text(game, pos, short=False):
     """Words for the position's notice (Nehren's Note 2), or ""."""
-    fn = getattr(game, "notice", None)
-    code = fn(pos) if fn is not None and game.outcome(pos) < 0 else ""
+    code = game.notice(pos) if game.outcome(pos) < 0 else ""
     if not code:
         return ""
     table = word(game, "NOTICE_SHORT" if short else "NOTICE_TEXT", {}) or {}
@@ -172,7 +170,7 @@ def group_turns(game, pos, words):
     are steps, which never begin one). Raises the game's NotationError, with
     the words it could not read, when no group does."""
     words = list(words)
-    most = getattr(game, "MOVE_WORDS", 1) or 1
+    most = game.MOVE_WORDS
     if most <= 1:
         return words
     pos = pos.copy()

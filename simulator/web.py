@@ -33,7 +33,7 @@ from simulator.game import GAME, N_SITES, PIECE, PIECES, layout, parse_position,
 from simulator.hardware import BUTTONS, Die, PhysicalBoard, SimError, cell_index, cell_name
 from simulator.sim import Simulation
 
-FINISH_EVENT = getattr(GAME, "FINISH_EVENT", "triad")
+FINISH_EVENT = GAME.FINISH_EVENT
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = os.path.join(HERE, "static")
 LOG_KEEP = 3000
@@ -278,7 +278,7 @@ class WebSim:
         so with MOVE_WORDS (the most words of one turn); the longest group
         the game reads as a legal turn is taken, replaying from the start,
         remembered between polls so only new turns are read."""
-        most = getattr(GAME, "MOVE_WORDS", 1)
+        most = GAME.MOVE_WORDS
         if most <= 1:
             return words
         key = start + "|" + " ".join("%s=%s" % (k, settings.get(k.replace("_", "-"), "")) for k in GAME.SETTINGS)
@@ -441,7 +441,7 @@ class WebSim:
         over went out before this page's server heard it)."""
         try:
             p = GAME.parse_position(fw.get("start", ""))
-            watch = GAME.draw_watch(p.copy()) if getattr(GAME, "draw_watch", None) else None
+            watch = GAME.draw_watch(p.copy()) if GAME.draw_watch else None
             draw = 0
             for text in fw.get("moves", []):
                 m = GAME.parse_move(p, text)
@@ -506,9 +506,9 @@ class WebSim:
             colour = a.get("colour")
             value = a.get("value")
             value = int(value) if value is not None else None
-            if colour not in GAME.SIDES or value not in (getattr(GAME, "LABELS", None) or (None,)):
+            if colour not in GAME.SIDES or value not in (GAME.LABELS or (None,)):
                 raise SimError("a piece is one of %s%s" % (
-                    ", ".join(GAME.SIDES), " with a label " + ", ".join(map(str, GAME.LABELS)) if getattr(GAME, "LABELS", None) else ""))
+                    ", ".join(GAME.SIDES), " with a label " + ", ".join(map(str, GAME.LABELS)) if GAME.LABELS else ""))
             with board.lock:
                 board.hand.append(Die(colour, value))
             self.add_log("· take %s%s from the box" % (colour, "" if value is None else value))
@@ -519,7 +519,7 @@ class WebSim:
                 d = board.hand[i]
                 if d.colour is None:
                     raise SimError("that is not a %s" % PIECE)
-                labels = getattr(GAME, "LABELS", ())
+                labels = GAME.LABELS
                 if not labels:
                     raise SimError("this game's pieces carry no label")
                 d.value = int(a["value"]) if a.get("value") else labels[(labels.index(d.value) + 1) % len(labels)]

@@ -120,27 +120,27 @@ class Controller:
         self.idle = bytearray(n)
         self.idle_rgb = bytearray(3 * n)  # their colours (board/lights.py)
         self.idle_key = -1  # the position (_ver) idle_rgb was made for
-        self._idle_hints = getattr(game, "idle_hints", None)
+        self._idle_hints = game.idle_hints
         # Optional lift_marks: more sites to light while a piece is in the
         # hand (Cornelson's Barriers in a lifted jewel's way).
-        self._lift_marks = getattr(game, "lift_marks", None)
+        self._lift_marks = game.lift_marks
         self.lm = array("i", bytes(4 * 8))
         # Optional gen_cut: once a piece is lifted while a TOUCH before it is
         # still owed, the turns that keep only the TOUCHes done (Cornelson's
         # forfeit rule 3.1); kept is their count for this turn, -1 none.
-        self._gen_cut = getattr(game, "gen_cut", None)
+        self._gen_cut = game.gen_cut
         self.kept = -1
         # Optional first_site(pos, m): the site a move's footprint begins
         # at, for a game whose whole list of (open) moves fits buf: the
         # sources then come from one generation instead of one per piece
         # (Browne's 29 pieces: 20 ms of a lift's tick on the RP2040).
-        self._first_site = getattr(game, "first_site", None)
+        self._first_site = game.first_site
         # The moves of one site at a time (gen's sel): the whole list of a
         # game with drops (Browne's) would not fit the RP2040's heap.
         # Games with free drops match their turns open-ended (the drop a
         # WILD step), so one piece's moves stay few: gen_open and bind.
-        self._gen = getattr(game, "gen_open", None) or game.gen
-        self.buf = array("i", bytes(4 * getattr(game, "MAX_SEL_OPEN", game.MAX_SEL_MOVES)))
+        self._gen = game.gen_open  # (gen itself for a game without drops)
+        self.buf = array("i", bytes(4 * game.MAX_SEL_OPEN))
         self.live = False  # the game goes on (it has moves to match)
         self.fp = array("i", bytes(4 * MAX_STEPS))
         # The matcher's scratch (see _match): which steps are done, which
@@ -427,7 +427,7 @@ class Controller:
         return STATE_NAMES[st]
 
     def result_text(self):
-        return self.game.outcome_text(self.pos, self.draw) if self.game.draw_watch else self.game.outcome_text(self.pos)
+        return self.game.outcome_text(self.pos, self.draw)
 
     # -- the tick -------------------------------------------------------------
 
@@ -778,9 +778,7 @@ class Controller:
 
     def _announce_finish(self):
         g = self.game
-        head = getattr(g, "finish_text", None)
-        text = head(self.pos, self.cand) if head else _finish_text(g, self.pos, self.cand, self.fp)
-        self.events.event(g.FINISH_EVENT, text)
+        self.events.event(g.FINISH_EVENT, g.finish_text(self.pos, self.cand))
 
     def _enter_play(self):
         self.state = OVER if self.game.outcome(self.pos) >= 0 or self.draw else PLAY
@@ -830,11 +828,9 @@ class Controller:
             self.state = PLAY
 
     def _finished(self):
-        """A game over: the game's optional finished() enters it into a
-        series kept in its settings (Cornelson's tourney), saved here."""
-        fin = getattr(self.game, "finished", None)
-        if fin is None:
-            return
+        """A game over: the game's finished() may enter it into a series
+        kept in its settings (Cornelson's tourney), saved here."""
+        fin = self.game.finished
         before = {}
         for k in self.options:
             before[k] = self.options[k]
@@ -1245,20 +1241,6 @@ def _forfeit(fp, nf, step, occ):
             return k
         j += 1
     return -1
-
-
-def _finish_text(g, pos, m, fp):
-    # "c4c2": the move so far (its first lift and first placement).
-    nf = g.footprint(pos, m, fp)
-    a = b = ""
-    for j in range(nf):
-        e = fp[j]
-        if (e >> 8) & 3 == PLACE:
-            b = g.SITE_NAMES[e & 255]
-            break
-        if not a:
-            a = g.SITE_NAMES[e & 255]
-    return a + b
 
 
 @micropython.viper

@@ -28,8 +28,7 @@ from triad.board.states import BTN_NEW as _BTN_NEW, BTN_HINT as _BTN_HINT, BTN_M
 
 def lessons_of(game):
     """The lessons a game offers (a tuple), or (): the face's LESSONS()."""
-    f = getattr(game, "LESSONS", None)
-    return f() if f else ()
+    return game.LESSONS()
 
 
 class Lessons:
