@@ -95,12 +95,7 @@ class App:
         # serial line's `lesson <n>`.
         self.lessons = _LessonsOnDemand(ctl, self.protocol)
         self.protocol.lessons = self.lessons
-        sides = len(game.SIDES)
-        ctl.next_start = self.settings.get("next_start") % sides
-        for k in game.SETTINGS:
-            ctl.options[k] = self.settings.get(k)
-        ctl.seats = self.settings.get("opponent") & ((1 << sides) - 1)
-        ctl.level = min(5, max(1, self.settings.get("level")))
+        ctl.use_settings(self.settings)
         self.hw.leds.set_brightness(self.settings.get("brightness"))
         self._set_sound(self.settings.get("sound"))
         if not ctl.load_saved():

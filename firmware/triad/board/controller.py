@@ -567,9 +567,6 @@ class Controller:
             i += 1
         return False
 
-    def _allowed(self, m):
-        return not self.engine_move or m == self.engine_move
-
     def _analyse(self, occ, nmiss, nextra, d):
         """Match the sensed board against every legal move's footprint.
         Allocation-free: it runs on the tick that sees a change."""
@@ -951,8 +948,46 @@ class Controller:
         self.game.apply_setting(self.pos, name, value)
         self._sync_expected()
 
-    def set_note2_triads(self, on):
-        self.set_option("note2_triads", 1 if on else 0)
+    def use_settings(self, s):
+        """The saved settings (store.Settings) into effect at power-up, as
+        they are (nothing saved again, nothing announced)."""
+        sides = self.n_sides
+        self.next_start = s.get("next_start") % sides
+        for k in self.game.SETTINGS:
+            self.options[k] = s.get(k)
+        self.seats = s.get("opponent") & ((1 << sides) - 1)
+        self.level = min(5, max(1, s.get("level")))
+
+    def set_next_start(self, side):
+        """The side that starts the next game where the board alternates it
+        (the caller saves the setting)."""
+        self.next_start = side
+
+    def lend(self):
+        """The board lent to a lesson (board/lessons.py): nothing it does is
+        written to flash (the store, and one held back for an unreadable
+        save, are put aside) and the board's own seats rest. Returns what
+        give_back() restores."""
+        lent = (self.store, self.held_store, self.seats)
+        self.store = self.held_store = None
+        self.seats = 0
+        return lent
+
+    def give_back(self, lent):
+        """The store and seats lend() put aside, back in effect."""
+        self.store, self.held_store, self.seats = lent
+
+    def load_setup(self, position_text):
+        """A position for the player to set up (a lesson's): loaded, and the
+        set-up light shows each piece where it goes."""
+        self.load(position_text)
+        self.state = SETUP
+
+    def show_hint(self, m, until):
+        """Light move m as the hint light does, until the tick `until`
+        (or until it is moved); m 0: no hint shown."""
+        self.hint_move = m
+        self.hint_until = until
 
     def _save_setting(self, name, value):
         s = self.settings
@@ -1268,20 +1303,6 @@ def _diff(occ, exp, n: int) -> int:
                     nextra += 1
                 extra = i + 1
         i += 1
-    return nmiss | (nextra << 8) | (miss << 16) | (extra << 23)
-
-
-def diff_py(occ, exp, n):
-    """_diff in plain Python (tests compare the two)."""
-    nmiss = nextra = miss = extra = 0
-    for i in range(n):
-        if occ[i] != exp[i]:
-            if exp[i]:
-                nmiss = min(255, nmiss + 1)
-                miss = i + 1
-            else:
-                nextra = min(255, nextra + 1)
-                extra = i + 1
     return nmiss | (nextra << 8) | (miss << 16) | (extra << 23)
 
 

@@ -45,9 +45,7 @@ class Lessons:
         self.base = 0  # the controller's history length when the lesson stood
         self.now = 0
         self.goal_move = -1  # where the solving move put its piece (the sweep's centre)
-        self._store = None
-        self._held = None
-        self._seats = 0
+        self._lent = None  # what the controller lent the lessons (Controller.lend)
 
     def count(self):
         return len(self.items if self.items is not None else lessons_of(self.ctl.game))
@@ -71,14 +69,9 @@ class Lessons:
         if not self.active:
             if ctl.state == _SELFTEST:
                 ctl.stop_selftest()
-            # Hold the store (and a store already held for an unreadable
-            # save): nothing a lesson does is written to flash.
-            self._store = ctl.store
-            self._held = ctl.held_store
-            ctl.store = None
-            ctl.held_store = None
-            self._seats = ctl.seats
-            ctl.seats = 0  # the learner plays; the board's engine rests
+            # Nothing a lesson does is written to flash; the learner
+            # plays, the board's engine rests.
+            self._lent = ctl.lend()
             self.active = True
         self._load(n)
 
@@ -88,15 +81,13 @@ class Lessons:
         if not self.active:
             return
         ctl = self.ctl
-        ctl.store = self._store
-        ctl.held_store = self._held
-        ctl.seats = self._seats
-        self._store = self._held = None
+        ctl.give_back(self._lent)
+        self._lent = None
         self.active = False
         self.celebrating = False
         self.n = 0
         self.items = None
-        ctl.hint_move = 0
+        ctl.show_hint(0, 0)
         self.events.event("lesson", "off")
         if resume and not ctl.load_saved():
             ctl.new_game()
@@ -105,8 +96,7 @@ class Lessons:
         ctl = self.ctl
         g = ctl.game
         goal, text, lit, solved, show = self.items[n - 1]
-        ctl.load(text)
-        ctl.state = _SETUP  # the set-up light: each piece blinks in its value where it goes
+        ctl.load_setup(text)  # the set-up light: each piece blinks in its value where it goes
         self.n = n
         self.wrong = 0
         self.celebrating = False
@@ -147,7 +137,7 @@ class Lessons:
         if ok:
             self.celebrating = True
             self.until = ticks_add(now, CELEBRATE_MS)
-            ctl.hint_move = 0
+            ctl.show_hint(0, 0)
             self.events.event("lesson", "solved %d %s" % (self.n, move))
             return
         # The position again: the player puts the piece back where the
@@ -167,8 +157,7 @@ class Lessons:
         ctl = self.ctl
         text = self.items[self.n - 1][4]
         m = ctl.game.parse_move(ctl.pos, text)
-        ctl.hint_move = m
-        ctl.hint_until = ticks_add(self.now if now is None else now, SHOW_MS)
+        ctl.show_hint(m, ticks_add(self.now if now is None else now, SHOW_MS))
         self.events.event("lesson", "hint %d %s" % (self.n, text))
 
     def next(self):

@@ -319,7 +319,7 @@ class Protocol:
         if self.apply is not None:
             value = self.apply(name, value)
         if name == "start":
-            self.ctl.next_start = value
+            self.ctl.set_next_start(value)
         s = self.settings
         s.set(self.setting_keys[name], value)
         try:
