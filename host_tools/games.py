@@ -5,12 +5,12 @@ Every host tool reaches a game only through its face (docs/architecture.md,
 which fills in every optional name (triad/games/face.py). The helpers here
 are generic: they use the face, never a particular game's modules.
 """
-import importlib
 import sys
 from array import array
 
 import host_tools  # noqa: F401  (puts firmware/ on the path)
 from triad import games as _games
+from triad.games import text as _text
 
 DEFAULT = "nehren"
 NAMES = _games.NAMES
@@ -62,18 +62,7 @@ def load(name=None):
         usage_error(str(e))
 
 
-def words(game, name, default=None):
-    """A text of the game for people (RULES, STATE_TEXT, NOTICE_TEXT,
-    DRAW_TEXT, ...): from its words.py, which only the host side (the
-    simulator page, these tools) imports: the board's RAM holds no text it
-    never shows. (The face's own words, PIECE_NAMES and the like, are read
-    from the face: docs/architecture.md.)"""
-    try:
-        mod = importlib.import_module("triad.games." + game.NAME + ".words")
-    except ImportError:
-        return default
-    v = mod.__dict__.get(name)
-    return default if v is None else v
+words = _text.words  # a game's words for people (its words.py)
 
 
 def word(game, attr, default=None):
@@ -173,22 +162,9 @@ def group_turns(game, pos, words):
     most = game.MOVE_WORDS
     if most <= 1:
         return words
-    pos = pos.copy()
-    out = []
-    i = 0
-    while i < len(words):
-        for k in range(min(most, len(words) - i), 0, -1):
-            text = " ".join(words[i : i + k])
-            try:
-                m = game.parse_move(pos, text)
-            except game.NotationError:
-                continue
-            out.append(game.format_move(pos, m))
-            pos.make(m)
-            i += k
-            break
-        else:
-            raise game.NotationError("no legal move reads from %r" % " ".join(words[i : i + most]))
+    out, i = _text.read_turns(game, pos.copy(), words, canonical=True)
+    if i < len(words):
+        raise game.NotationError("no legal move reads from %r" % " ".join(words[i : i + most]))
     return out
 
 

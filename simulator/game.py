@@ -10,7 +10,7 @@ if _FIRMWARE not in sys.path:
     sys.path.append(_FIRMWARE)
 
 from triad import boards, games  # noqa: E402
-from host_tools import games as host_games  # noqa: E402
+from triad.games import text as game_text  # noqa: E402
 from simulator import choice  # noqa: E402
 
 
@@ -88,10 +88,10 @@ def layout():
                   for p in range(n_sides)],
         "sites": sites,
         "status": status,
-        "state_text": dict(host_games.words(GAME, "STATE_TEXT", {})),
+        "state_text": dict(game_text.words(GAME, "STATE_TEXT", {})),
         "labels": list(GAME.LABELS),
-        "rules": host_games.words(GAME, "RULES", ""),
-        "notice_text": dict(host_games.words(GAME, "NOTICE_TEXT", {})),
+        "rules": game_text.words(GAME, "RULES", ""),
+        "notice_text": dict(game_text.words(GAME, "NOTICE_TEXT", {})),
         "finish_event": GAME.FINISH_EVENT,
         # Words for people, the game's own: never a die where there are none.
         "piece": [PIECE, PIECES],
@@ -130,7 +130,7 @@ def result_words(text):
     if words[0] == "draw":
         why = " ".join(words[1:])
         names = list(GAME.DRAW_NAMES)
-        texts = host_games.words(GAME, "DRAW_TEXT")
+        texts = game_text.words(GAME, "DRAW_TEXT")
         if texts and why in names and names.index(why) < len(texts):
             why = texts[names.index(why)]
         else:
@@ -142,7 +142,7 @@ def result_words(text):
         rest = rest[1:]
     reason = " ".join(_side_name(w.strip(":,")) + ("," if w.endswith(",") else "") for w in rest)
     if not reason:
-        reason = host_games.words(GAME, "WIN_TEXT", "")
+        reason = game_text.words(GAME, "WIN_TEXT", "")
     return {"head": head, "reason": reason, "text": text}
 
 

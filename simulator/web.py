@@ -32,6 +32,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from simulator.game import GAME, N_SITES, PIECE, PIECES, layout, parse_position, piece, result_words, move_words
 from simulator.hardware import BUTTONS, Die, PhysicalBoard, SimError, cell_index, cell_name
 from simulator.sim import Simulation
+from triad.board.replay import replay  # (on the path: simulator.game put firmware/ there)
+from triad.games.text import read_turns
 
 FINISH_EVENT = GAME.FINISH_EVENT
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -278,8 +280,7 @@ class WebSim:
         so with MOVE_WORDS (the most words of one turn); the longest group
         the game reads as a legal turn is taken, replaying from the start,
         remembered between polls so only new turns are read."""
-        most = GAME.MOVE_WORDS
-        if most <= 1:
+        if GAME.MOVE_WORDS <= 1:
             return words
         key = start + "|" + " ".join("%s=%s" % (k, settings.get(k.replace("_", "-"), "")) for k in GAME.SETTINGS)
         c = getattr(self, "_turn_cache", None)
@@ -296,24 +297,12 @@ class WebSim:
             c = (key, [], [], pos)
         _, done, turns, pos = c
         pos = pos.copy()
-        done = list(done)
-        turns = list(turns)
-        i = len(done)
-        while i < len(words):
-            for k in range(min(most, len(words) - i), 0, -1):
-                text = " ".join(words[i : i + k])
-                try:
-                    m = GAME.parse_move(pos, text)
-                except (ValueError, IndexError):
-                    continue
-                pos.make(m)
-                turns.append(text)
-                done.extend(words[i : i + k])
-                i += k
-                break
-            else:
-                return turns + words[i:]  # not readable: the rest as words
-        self._turn_cache = (key, done, turns, pos)
+        new = words[len(done) :]
+        more, used = read_turns(GAME, pos, new)
+        turns = turns + more
+        if used < len(new):
+            return turns + new[used:]  # not readable: the rest as words
+        self._turn_cache = (key, words, turns, pos)
         return turns
 
     def _poll(self):
@@ -441,13 +430,7 @@ class WebSim:
         over went out before this page's server heard it)."""
         try:
             p = GAME.parse_position(fw.get("start", ""))
-            watch = GAME.draw_watch(p.copy()) if GAME.draw_watch else None
-            draw = 0
-            for text in fw.get("moves", []):
-                m = GAME.parse_move(p, text)
-                p.make(m)
-                if watch is not None:
-                    draw = watch.push(p, m)
+            draw = replay(GAME, p, fw.get("moves", []))[2]
             w = GAME.outcome(p)
             if draw and w < 0:
                 return "draw " + GAME.DRAW_NAMES[draw]

@@ -18,6 +18,7 @@ from triad.board import lights
 from triad.board.fastbytes import zero as _zero, copy_if_changed as _copy_if_changed
 from triad.board.fastbytes import mark_differences as _visit
 from triad.board.player import Player
+from triad.board.replay import replay
 from triad.board import thinker as _th
 
 SETTLE_MS = const(800)  # a piece must rest this long before the board acts
@@ -208,15 +209,7 @@ class Controller:
         pos = g.parse_position(position_text)
         self._apply_options(pos)
         start = pos.copy()
-        watch = g.draw_watch(start) if g.draw_watch else None
-        hist = []
-        draw = 0
-        for text in moves or ():
-            m = g.parse_move(pos, text)
-            pos.make(m)
-            hist.append(m)
-            if watch is not None:
-                draw = watch.push(pos, m)
+        hist, watch, draw = replay(g, pos, moves)
         self.start_text = g.format_position(start)
         self.meta = meta
         self.pos = pos
