@@ -2,10 +2,10 @@
 the simulator above it, the host tools on top (they drive the simulator:
 `python -m host_tools live`, the simulated link). An import only ever goes
 down: read from the source, function-local imports included."""
-import ast
 import os
 
 import pytest
+from test_game_seam import _imports as _imported  # every module an import names
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Each layer and the top-level packages it must not import (those above it).
@@ -21,17 +21,6 @@ def _files(top):
         for f in filenames:
             if f.endswith(".py"):
                 yield os.path.join(dirpath, f)
-
-
-def _imported(path):
-    with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), path)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                yield node.lineno, a.name
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            yield node.lineno, node.module
 
 
 @pytest.mark.parametrize("layer", sorted(LAYERS))
