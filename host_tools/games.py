@@ -10,7 +10,7 @@ from array import array
 
 import host_tools  # noqa: F401  (puts firmware/ on the path)
 from triad import games as _games
-from triad.games import text as _text
+from triad.games import face, text as _text
 
 DEFAULT = "nehren"
 NAMES = _games.NAMES
@@ -19,7 +19,7 @@ LIFT = _games.LIFT
 PLACE = _games.PLACE
 TOUCH = _games.TOUCH
 ROLE_GAME = _games.ROLE_GAME
-MAX_STEPS = 32  # the longest footprint of any game (the controller's bound)
+MAX_STEPS = face.MAX_STEPS  # the longest footprint of any game
 
 # Optional face attributes the host tools use when a game has them:
 #   board_text(pos, colour, marks)  the game's own terminal drawing (str)

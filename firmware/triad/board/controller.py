@@ -33,7 +33,7 @@ HINT_BUDGET_MS = const(1500)  # engine time for a hint
 THINK_BUDGET_MS = const(2500)  # engine time for the board's own move
 OPPONENT_OFF = const(-1)
 FLUSH_MS = const(2000)  # how often an unsaved game is written again
-MAX_STEPS = const(32)  # the longest footprint of any game
+from triad.games.face import MAX_STEPS  # the longest footprint of any game  # noqa: E402
 # The matcher's scratch bytes (self.work): per footprint step "done" and
 # "last on its site", then one move's figures, then the pieces in the hand.
 _W_STEP = const(0)
@@ -62,6 +62,8 @@ if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE, _TH_DONE) != (LIFT, PLACE, TOUCH
 # importable from here: controller.SETUP is the same object).
 from triad.board.states import SETUP, PLAY, FINISH, OVER, SYNC, CHOOSE, SELFTEST, STATE_NAMES  # noqa: E402,F401
 from triad.board.states import BTN_CONFIRM, BTN_NEW, BTN_HINT, BTN_MENU  # noqa: E402,F401
+from triad.board.states import SHOW_VALUES, SHOW_SEATS, SHOW_LEVEL, SHOW_HINT, SHOW_THINK  # noqa: E402
+from triad.board.states import SHOW_FAULT, SHOW_ERROR, SHOW_BLOCKED, SHOW_NOTE  # noqa: E402
 
 
 class NullEvents:
@@ -76,10 +78,9 @@ class Controller:
         n = game.N_SITES
         self.n = n
         self.n_sides = len(game.SIDES)
-        # The frame: the board's spots (a board may play smaller games too),
-        # then its status LEDs.
-        self.status_base = board.N_SITES
-        self.frame_bytes = 3 * (board.N_SITES + board.N_STATUS)
+        # The LED frame's drawing and its caches (board/lights.py): told
+        # when the position changes, it reads this controller's state.
+        self.lights = lights.Lights(game, board)
         self.store = store
         self.settings = settings
         self.roll = roll  # callable -> 1..3, the board's dice
@@ -119,8 +120,6 @@ class Controller:
         # The game's guidance for the untouched board (optional idle_hints:
         # Cornelson's posts where a gem may go), role per site.
         self.idle = bytearray(n)
-        self.idle_rgb = bytearray(3 * n)  # their colours (board/lights.py)
-        self.idle_key = -1  # the position (_ver) idle_rgb was made for
         self._idle_hints = game.idle_hints
         # Optional lift_marks: more sites to light while a piece is in the
         # hand (Cornelson's Barriers in a lifted jewel's way).
@@ -155,16 +154,7 @@ class Controller:
         self._c_ver = -1
         self._c_n = 0
         self.roles = bytearray(8)  # the outcomes of a hidden step (CHOOSE)
-        self.status_roles = bytearray(16)  # the game's own status LEDs (lights)
-        # The status LEDs as last drawn, and what they were drawn for (lights).
-        self.status_frame = bytearray(3 * board.N_STATUS)
-        self.status_key = -1
         self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place
-        # The win sweep's phase per site: diagonal bands across the drawing.
-        self.sweep = bytearray(n)
-        for i in range(n):
-            x, y = game.site_xy(i)
-            self.sweep[i] = (int(x - y + 0.5) + 60) % 12
         self.dest_from = -1
         self.lifted = -1  # own piece lifted (a source of legal moves), or -1
         self.blocked = -1  # own piece lifted that has no legal move, or -1
@@ -309,6 +299,7 @@ class Controller:
         g.expected(pos, self.expected)
         self.live = g.outcome(pos) < 0 and not self.draw
         self._ver = (self._ver + 1) & 0xFFFF  # the position changed: no kept move list
+        self.lights.changed()
         self.note2 = bool(g.notice(pos)) if g.notice else False
         _zero(self.idle, self.n)
         if self._idle_hints is not None and self.live:
@@ -1013,7 +1004,28 @@ class Controller:
 
     def render(self, frame, now, occ):
         """Fill the LED frame from the game, the sensed board and the time."""
-        lights.render(self, frame, now, occ)
+        lights.render(self.lights, self, frame, now, occ)
+
+    def shown(self, now):
+        """What the lights show for a while, as triad.board.states' SHOW_
+        bits: the lights' view of the timers and faults (one call a frame,
+        nothing allocated)."""
+        s = 0
+        if ticks_diff(self.values_until, now) > 0:
+            s |= SHOW_VALUES
+        if self.banner and ticks_diff(self.banner_until, now) > 0:
+            s |= SHOW_SEATS if self.banner == 1 else SHOW_LEVEL
+        if self.hint_move and ticks_diff(self.hint_until, now) > 0:
+            s |= SHOW_HINT
+        if self.thinking or self.hinting:
+            s |= SHOW_THINK
+        if self.in_error:
+            s |= SHOW_FAULT | (SHOW_ERROR if self.error_at >= 0 else 0)
+        if self.blocked >= 0:
+            s |= SHOW_BLOCKED
+        if self.note2:
+            s |= SHOW_NOTE
+        return s
 
 
 @micropython.viper

@@ -213,7 +213,7 @@ class Lessons:
         n = ctl.n
         if self.celebrating:
             step = (now // 100) % 12
-            sweep = ctl.sweep
+            sweep = ctl.lights.sweep
             for i in range(n):
                 p = sweep[i]
                 if p == step or (p + 6) % 12 == step:

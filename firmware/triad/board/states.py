@@ -20,3 +20,15 @@ BTN_CONFIRM = const(0)
 BTN_NEW = const(1)
 BTN_HINT = const(2)
 BTN_MENU = const(3)
+
+# What the lights show for a while, one bit each: Controller.shown(now), the
+# lights' view of the controller's timers and faults (board/lights.py).
+SHOW_VALUES = const(1)  # every piece shows its role (a long hint press)
+SHOW_SEATS = const(2)  # the banner: the sides the board plays
+SHOW_LEVEL = const(4)  # the banner: the engine's level
+SHOW_HINT = const(8)  # the hint's move is lit
+SHOW_THINK = const(16)  # the board searches (its move or a hint)
+SHOW_FAULT = const(32)  # the board does not match any legal move
+SHOW_ERROR = const(64)  # ... and has rested in it (PASS_MS): it blinks
+SHOW_BLOCKED = const(128)  # a lifted piece of the mover's has no move
+SHOW_NOTE = const(256)  # the game's notice (Note 2) stands

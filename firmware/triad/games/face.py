@@ -14,7 +14,7 @@
 from triad.compat import const
 from triad.games import PLACE
 
-_MAX_STEPS = const(32)  # the longest footprint of any game (board/controller.py)
+MAX_STEPS = const(32)  # the longest footprint of any game (the board's footprint buffers)
 
 # Every game states these itself.
 REQUIRED = (
@@ -132,7 +132,7 @@ def _footprint_text(g):
     (its first lift and first placement, by the footprint's site names)."""
     from array import array
 
-    fp = array("i", bytes(4 * _MAX_STEPS))
+    fp = array("i", bytes(4 * MAX_STEPS))
 
     def finish_text(pos, m):
         nf = g.footprint(pos, m, fp)
