@@ -203,9 +203,18 @@ class WebSim:
         ver = self.version
         cached_ver, text = self._frame_cache
         if cached_ver != ver:
-            text = json.dumps(frame(self), separators=(",", ":"))
+            text = json.dumps(self.frame(), separators=(",", ":"))
             self._frame_cache = (ver, text)
         return text
+
+    @property
+    def fw(self):
+        """The firmware's state as the page knows it (tracking.Tracker.fw)."""
+        return self.track.fw
+
+    def frame(self):
+        """What the page shows now (frame.frame)."""
+        return frame(self)
 
     def poll_soon(self):
         """Ask the firmware for its state now (not at the next POLL_S)."""
