@@ -10,7 +10,7 @@ if _FIRMWARE not in sys.path:
     sys.path.append(_FIRMWARE)
 
 from triad import boards, games  # noqa: E402
-from host_tools import games as host_games  # noqa: E402
+from triad.games import text as game_text  # noqa: E402
 from simulator import choice  # noqa: E402
 
 
@@ -24,8 +24,8 @@ GAME = games.load(DESC.GAMES[0])
 N_SITES = GAME.N_SITES
 _INDEX = {name: i for i, name in enumerate(GAME.SITE_NAMES)}
 # What the page and the log call a piece (Nehren: a die) and a scoring move.
-PIECE, PIECES = getattr(GAME, "PIECE_NAMES", None) or ("piece", "pieces")
-SCORE_WORD = getattr(GAME, "SCORE_WORD", None) or "capture"
+PIECE, PIECES = GAME.PIECE_NAMES
+SCORE_WORD = GAME.SCORE_WORD
 
 
 def site_index(name):
@@ -46,7 +46,7 @@ def piece(pos, site):
     owner = GAME.owner(pos, site)
     if owner < 0:
         return None
-    label = GAME.label(pos, site) if getattr(GAME, "label", None) else None
+    label = GAME.label(pos, site)
     return GAME.SIDES[owner], label
 
 
@@ -88,24 +88,24 @@ def layout():
                   for p in range(n_sides)],
         "sites": sites,
         "status": status,
-        "state_text": dict(host_games.words(GAME, "STATE_TEXT", {})),
-        "labels": list(getattr(GAME, "LABELS", ())),
-        "rules": host_games.words(GAME, "RULES", ""),
-        "notice_text": dict(host_games.words(GAME, "NOTICE_TEXT", {})),
-        "finish_event": getattr(GAME, "FINISH_EVENT", ""),
+        "state_text": dict(game_text.words(GAME, "STATE_TEXT", {})),
+        "labels": list(GAME.LABELS),
+        "rules": game_text.words(GAME, "RULES", ""),
+        "notice_text": dict(game_text.words(GAME, "NOTICE_TEXT", {})),
+        "finish_event": GAME.FINISH_EVENT,
         # Words for people, the game's own: never a die where there are none.
         "piece": [PIECE, PIECES],
         "score_word": SCORE_WORD,
-        "marks_text": getattr(GAME, "MARKS_TEXT", "") or "",
+        "marks_text": GAME.MARKS_TEXT,
         "start": GAME.START if isinstance(GAME.START, str) else GAME.format_position(GAME.START),
-        "roles": [list(c) for c in GAME.ROLE_RGB] if getattr(GAME, "LABELS", None) else [],
-        "phases": list(getattr(GAME, "PHASE_NAMES", ())),
+        "roles": [list(c) for c in GAME.ROLE_RGB] if GAME.LABELS else [],
+        "phases": list(GAME.PHASE_NAMES),
         # The board's sound cues (board/sound.py): the page plays the same
         # tone patterns, {name: [hz, ms, ...]}; whether this board has a piezo.
         "cues": _cues(),
         "buzzer": getattr(DESC, "BUZZER_PIN", None) is not None,
         # The teaching mode's lessons (their goals; started by `lesson <n>`).
-        "lessons": [item[0] for item in GAME.LESSONS()] if getattr(GAME, "LESSONS", None) else [],
+        "lessons": [item[0] for item in GAME.LESSONS()],
     }
 
 
@@ -129,8 +129,8 @@ def result_words(text):
         return {"head": "Game over", "reason": "", "text": text}
     if words[0] == "draw":
         why = " ".join(words[1:])
-        names = list(getattr(GAME, "DRAW_NAMES", None) or ())
-        texts = host_games.words(GAME, "DRAW_TEXT")
+        names = list(GAME.DRAW_NAMES)
+        texts = game_text.words(GAME, "DRAW_TEXT")
         if texts and why in names and names.index(why) < len(texts):
             why = texts[names.index(why)]
         else:
@@ -142,7 +142,7 @@ def result_words(text):
         rest = rest[1:]
     reason = " ".join(_side_name(w.strip(":,")) + ("," if w.endswith(",") else "") for w in rest)
     if not reason:
-        reason = getattr(GAME, "WIN_TEXT", "") or ""
+        reason = game_text.words(GAME, "WIN_TEXT", "")
     return {"head": head, "reason": reason, "text": text}
 
 
@@ -162,7 +162,7 @@ def move_words(pos_text, move_text):
     n = GAME.footprint(pos, m, fp)
     after = pos.copy()
     after.make(m)
-    labels = getattr(GAME, "LABELS", None)
+    labels = GAME.LABELS
     out = []
     lifted = False
     for j in range(n):

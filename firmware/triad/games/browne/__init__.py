@@ -1,6 +1,6 @@
 # Cameron Browne's Triad: three players on a 61-cell tricoloured hexagon,
 # straight slides onto foreign cells, the max-capture rule, bunny drops, and
-# the landing cell's owner moves next. The face of docs/game-face.md.
+# the landing cell's owner moves next. The face of docs/architecture.md ("The game face").
 from triad.games import (
     DRAW,
     KIND_CELL,
@@ -86,7 +86,7 @@ perft = core.perft
 draw_watch = None
 
 
-def outcome_text(pos):
+def outcome_text(pos, draw=0):
     """"" while the game goes on, else e.g. "r wins: g eliminated",
     "r wins: g b eliminated", "draw r g: b cannot move"."""
     o = outcome(pos)
@@ -198,7 +198,6 @@ def _eliminates(pos, m):
 
 
 marks = None
-notice = None
 DRAW_NAMES = ()
 
 

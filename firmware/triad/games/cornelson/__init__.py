@@ -1,7 +1,7 @@
 # Don Cornelson's TRIAD: gems on 37 posts, three jewels a side on 54 treys,
 # docks and portals; a game is won by Breach, Trap or Capture.
 #
-# This module is the game's face (docs/game-face.md). Sites: posts 0..36
+# This module is the game's face (docs/architecture.md, "The game face"). Sites: posts 0..36
 # (A1..G4), treys 37..90 (a1..f7), docks 91..96 (S1 S2 S3 N1 N2 N3),
 # portals 97..108 (P1..P12): geometry.py's space s is site 37 + s.
 # Rule readings: docs/cornelson.md.
@@ -119,7 +119,6 @@ def perft(pos, depth):
 
 draw_watch = None
 DRAW_NAMES = ("",)
-notice = None
 marks = None
 
 # -- what the board senses and shows -------------------------------------------
