@@ -54,7 +54,10 @@ class EngineBase:
     # No repetition rule unless the game's engine says so: the board's
     # player need not rebuild the game's start position for history_keys.
     uses_history = False
-    LEVELS = ()
+    LEVELS: tuple = ()  # each engine's own entries (tuples of its level's knobs)
+    # What _apply_level sets; none until it has (mypy reads them here).
+    blunder = 0  # chance in 256 of a random root turn
+    noise = 0  # root noise, 0..noise points a turn
 
     def _init_kit(self, level, seed):
         self.rng = Rng(seed)
