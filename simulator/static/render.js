@@ -68,6 +68,7 @@ export function render(f) {
   else if (side) turn = names[side] + " to move";
   const fault = f.power ? faultText(f) : "";
   if (fault) msg = fault;
+  else if (ui.say && Date.now() < ui.sayUntil) msg = ui.say;  // what a click just did not do
   $("turn").textContent = turn;
   $("turn-dot").className = "turn-dot " + (f.state === "over" ? (f.winner || "draw") : side || "");
   if ($("msg").textContent !== msg) $("msg").textContent = msg;

@@ -406,10 +406,35 @@ def test_faults_in_words(page, server):
     wait_text(page, "#msg", "back on b2")
     click(page, "b2")  # put back
     page.wait_for_function("() => !document.querySelector('#msg').classList.contains('fault')")
-    click(page, "e5")  # a stray object on an empty cell
+    page.click('#tools button[data-tool="stray"]')  # a stray object on an empty cell
+    try:
+        click(page, "e5")
+    finally:
+        page.click('#tools button[data-tool="hand"]')
     wait_text(page, "#msg", "stands on e5 off")
     click(page, "e5")  # lifted off again
     page.wait_for_function("() => !document.querySelector('#msg').classList.contains('fault')")
+
+
+def test_empty_hand_on_an_empty_cell_does_nothing(page, server):
+    # Issue 24.11: a click (or space) on an empty cell with nothing in hand
+    # put a "?" object there that blinked red and blocked the game.
+    load(page, TRIAD_POS)
+    click(page, "e5")
+    wait_text(page, "#msg", "Nothing in your hand")
+    page.wait_for_timeout(400)
+    assert die(page, "e5") == "" and page.locator("#hand .mini").count() == 0
+    assert not page.evaluate("() => document.querySelector('#msg').classList.contains('fault')")
+    page.focus("#board")
+    page.keyboard.press("ArrowRight")  # the cursor on a6 (empty in TRIAD_POS)
+    assert page.get_attribute(".cell.cursor", "data-cell") == "a6"
+    page.keyboard.press("Space")
+    wait_text(page, "#msg", "nothing was put on a6")
+    page.wait_for_timeout(400)
+    assert die(page, "a6") == ""
+    assert page.input_value("#pos") == TRIAD_POS
+    page.reload()  # the keyboard's cursor starts afresh for the next test
+    page.wait_for_selector("#conn[data-state=live]")
 
 
 def test_note2_announced_when_it_arises(page, server):

@@ -113,7 +113,11 @@ def occupied(page, cell):
 
 
 def place(page, post):
-    """A gem from the box onto an empty post."""
+    """A gem of the side to move taken from the box, then put on an empty
+    post (a click with an empty hand puts nothing down)."""
+    side = page.evaluate("() => window.triadSim.frame.side")
+    page.click('[data-take="%s"]' % side)
+    page.wait_for_function("() => window.triadSim.frame.hand.length > 0")
     click(page, post)
     page.wait_for_function("c => !!document.querySelector(`[data-cell=\"${c}\"] .die`)", arg=post)
 
