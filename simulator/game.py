@@ -71,7 +71,9 @@ def layout():
     for i in range(N_SITES):
         x, y = GAME.site_xy(i)
         sites.append({"name": GAME.SITE_NAMES[i], "kind": games.KIND_NAMES[GAME.SITE_KIND[i]],
-                      "x": x, "y": y, "shape": GAME.site_shape(i)})
+                      "x": x, "y": y, "shape": GAME.site_shape(i),
+                      # the side the site belongs to (its colour on the board), -1 none
+                      "owner": GAME.site_owner(i)})
     n_sides = len(GAME.SIDES)
     status = []
     for p in range(n_sides):

@@ -62,6 +62,14 @@ export function buildPage() {
     c.dataset.kind = SITES[i].kind;
     c.dataset.die = "";
     c.setAttribute("role", "gridcell");
+    // A site that belongs to a side (Browne's tricoloured cells) in its
+    // colour, darkened so the LEDs and pieces stay readable over it.
+    const own = LAYOUT.sides[SITES[i].owner];
+    if (own) {
+      c.classList.add("owned");
+      c.dataset.owner = own.letter;
+      c.style.setProperty("--own", "rgb(" + own.rgb.join(",") + ")");
+    }
     if (GRID) {
       c.style.gridColumn = String(XS.indexOf(SITES[i].x) + 1);
       c.style.gridRow = String(YS.indexOf(SITES[i].y) + 1);
