@@ -94,6 +94,9 @@ def layout():
         "labels": list(GAME.LABELS),
         "rules": game_text.words(GAME, "RULES", ""),
         "notice_text": dict(game_text.words(GAME, "NOTICE_TEXT", {})),
+        # The game's own legend (its words.py LEGEND: [colours, look, words]),
+        # or None: the page's list of the board's lights.
+        "legend": _legend(),
         "finish_event": GAME.FINISH_EVENT,
         # Words for people, the game's own: never a die where there are none.
         "piece": [PIECE, PIECES],
@@ -109,6 +112,17 @@ def layout():
         # The teaching mode's lessons (their goals; started by `lesson <n>`).
         "lessons": [item[0] for item in GAME.LESSONS()],
     }
+
+
+def _legend():
+    rows = game_text.words(GAME, "LEGEND")
+    if rows is None:
+        return None
+    out = []
+    for colours, look, text in rows:
+        many = colours and isinstance(colours[0], (tuple, list))
+        out.append([[list(c) for c in (colours if many else (colours,))], look, text])
+    return out
 
 
 def _cues():

@@ -157,10 +157,19 @@ export function buildPage() {
     $("matrix").appendChild(s);
     matrixEls[i] = s;
   }
-  for (const [c, anim, t] of LEGEND) {
+  // The game's own legend (its package's data) where it has one.
+  const css = (rgbs) => rgbs.map((c) => "rgb(" + c.join(",") + ")");
+  const legend = LAYOUT.legend ? LAYOUT.legend.map(([cs, look, t]) => {
+    const c = css(cs);
+    // Several colours: a band of them (one per side), steady or swept.
+    if (c.length > 1 && (look === "" || look === "sweep" || look === "sweep-all" || look === "blink-slow" || look === "breathe"))
+      return [c.join(","), look === "sweep" ? "sweep-all" : look ? look + " band" : "band", t];
+    return [c[0], look, t];
+  }) : LEGEND;
+  for (const [c, anim, t] of legend) {
     const s = document.createElement("span");
     const i = document.createElement("i");
-    if (anim === "sweep-all") i.style.background = "linear-gradient(90deg," + c + ")";
+    if (anim === "sweep-all" || (anim || "").includes("band")) i.style.background = "linear-gradient(90deg," + c + ")";
     else if (anim === "spin") i.style.background = "conic-gradient(" + c + " 0 25%, transparent 25% 100%)";
     else if (anim === "gauge") i.style.background = "linear-gradient(90deg," + c + " 0 60%, rgba(255,220,120,.15) 60% 100%)";
     else { i.style.background = c; i.style.color = c; }

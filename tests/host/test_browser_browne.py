@@ -159,3 +159,18 @@ def test_cells_are_drawn_in_their_owners_colour(page):
             x2, y2 = G.site_xy(j)
             if i != j and abs((x - x2) ** 2 + (y - y2) ** 2 - 1) < 1e-6:
                 assert look[G.SITE_NAMES[i]] != look[G.SITE_NAMES[j]], (G.SITE_NAMES[i], G.SITE_NAMES[j])
+
+
+def test_the_legend_is_brownes_own(page):
+    # Issue 24.8: Browne's legend was the generic list: none of its landing,
+    # capture or drop lights, nor what the cells' colours mean.
+    legend = page.inner_text("#legend")
+    for words in ("landing:", "capture:", "drop:", "bunny", "cells:", "its owner moves next", "row E",
+                  "wrong:", "missing:", "the board's move", "thinking", "win", "draw", "not saved"):
+        assert words in legend, words
+    assert "level row" not in legend and "value " not in legend  # not the generic list
+    # Every look of the board's lights, as it moves: the capture blinks,
+    # the win sweeps in the three colours.
+    assert page.locator("#legend i.blink-slow").count() >= 2
+    band = page.locator("#legend i.sweep-all").first.evaluate("e => e.style.background")
+    assert "255, 0, 0" in band and "0, 255, 0" in band and "0, 0, 255" in band

@@ -274,3 +274,14 @@ def test_a_complete_tourney(page):
     over(page, "apture")
     wait_text(page, "#log", "evt series won s")
     serial(page, "get series", "ok get series -:-")
+
+
+def test_the_legend_is_cornelsons_own(page):
+    # Issue 24.8: Cornelson's legend was the generic list: none of its
+    # capture, swap, step or Barrier lights, nor its game status LEDs.
+    legend = page.inner_text("#legend")
+    for words in ("place:", "capture:", "swap:", "step:", "Barrier:", "magenta", "orange", "row D",
+                  "Game Tally", "the board's move", "win (Breach, Trap or Capture)", "not saved"):
+        assert words in legend, words
+    assert "level row" not in legend and "value " not in legend  # not the generic list
+    assert page.locator("#legend i.blink-slow").count() >= 2
