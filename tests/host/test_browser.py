@@ -601,7 +601,10 @@ def test_server_stopped_says_so(browser):
         pg.wait_for_selector("#conn[data-state=live]")
         sim.stop()
         pg.wait_for_selector("#conn[data-state=lost]")
-        click(pg, "c3")
+        # A click that asks the board for something: a set-up die put on its
+        # home cell (a click on a plain empty cell asks nothing, issue 24.11).
+        pg.wait_for_function("() => (window.triadSim.frame.missing || []).includes('a1')")
+        click(pg, "a1")
         pg.wait_for_selector("#toast:not([hidden])")
         assert "not running" in pg.inner_text("#toast")
         assert "Failed to fetch" not in pg.inner_text("#toast")
