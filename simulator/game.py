@@ -85,6 +85,8 @@ def layout():
         "status_game": [DESC.N_SITES + s for s in extra],
         "game": GAME.NAME,
         "games": [g for g in games.NAMES if _has_board(g)],
+        # The games' titles for the page's menu (its names are ids).
+        "game_titles": {g: games.load(g).TITLE for g in games.NAMES if _has_board(g)},
         "title": GAME.TITLE,
         "sides": [{"letter": GAME.SIDES[p], "name": GAME.SIDE_NAMES[p], "rgb": list(GAME.SIDE_RGB[p])}
                   for p in range(n_sides)],

@@ -27,7 +27,7 @@ export function buildPage() {
   if (pick) {
     for (const g of LAYOUT.games || [LAYOUT.game]) {
       const o = document.createElement("option");
-      o.value = g; o.textContent = g; o.selected = g === LAYOUT.game;
+      o.value = g; o.textContent = (LAYOUT.game_titles || {})[g] || g; o.selected = g === LAYOUT.game;
       pick.appendChild(o);
     }
     pick.addEventListener("change", async () => {
@@ -40,6 +40,31 @@ export function buildPage() {
         try { const l = await (await fetch("/api/layout")).json(); if (l.game === want) { location.reload(); return; } } catch (e) { /* not yet */ }
       }
     });
+  }
+
+  // The seats the board plays, in one control: nobody, each side, each
+  // set of sides short of all (`set opponent` over the serial line).
+  const seats = $("seats");
+  const n = LAYOUT.sides.length;
+  for (let m = 0; m < (1 << n) - 1; m++) {
+    const who = LAYOUT.sides.filter((s, k) => (m >> k) & 1);
+    const o = document.createElement("option");
+    o.value = m ? who.map((s) => s.letter).join("") : "off";
+    o.textContent = m ? who.map((s) => s.name).join(" and ") : "nobody (people play every side)";
+    seats.appendChild(o);
+  }
+  // Fewer sides first: nobody, one side, then pairs.
+  [...seats.options].sort((a, b) => (a.value === "off" ? 0 : a.value.length) - (b.value === "off" ? 0 : b.value.length)).forEach((o) => seats.appendChild(o));
+  seats.addEventListener("change", () => act({ op: "serial", line: "set opponent " + seats.value }));
+
+  // The move list's head: one named column per side.
+  const head = $("moves-head-row");
+  head.innerHTML = '<th class="n"></th>';
+  for (const s of LAYOUT.sides) {
+    const th = document.createElement("th");
+    th.className = "side-" + s.letter;
+    th.textContent = s.name;
+    head.appendChild(th);
   }
 
   // ---- build the board ---------------------------------------------------------

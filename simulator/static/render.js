@@ -90,6 +90,10 @@ export function render(f) {
     $("lesson-dice").hidden = !(f.lesson && f.state === "setup");
     if (f.lesson && f.lesson.status !== "done" && f.state !== "over" && !fault && $("msg").textContent !== lt) $("msg").textContent = lt;
   }
+  const seats = $("seats");
+  const want = f.opponent || "off";
+  if (document.activeElement !== seats && seats.value !== want && [...seats.options].some((o) => o.value === want)) seats.value = want;
+  seats.disabled = !f.power;
   const opp = oppText(f);
   if ($("opponent").textContent !== opp) $("opponent").textContent = opp;
   $("fw-state").textContent = f.state;
@@ -104,16 +108,26 @@ export function render(f) {
   if (tb.dataset.key !== mk) {
     tb.dataset.key = mk;
     tb.innerHTML = "";
-    const plies = f.moves.slice();
-    if (f.start_side === "w" && plies.length) plies.unshift("…");
-    if (!f.moves.length) tb.innerHTML = '<tr class="empty"><td>no moves yet</td></tr>';
-    for (let k = 0; k < plies.length; k += 2) {
-      const tr = document.createElement("tr");
-      tr.innerHTML = '<td class="n">' + (k / 2 + 1) + ".</td><td></td><td></td>";
-      tr.children[1].textContent = plies[k];
-      tr.children[2].textContent = plies[k + 1] || "";
-      tb.appendChild(tr);
-    }
+    // Each move in its side's column; a row ends where the order starts
+    // again (Browne's next player is the landing cell's owner, so a row
+    // may skip a side). Without the sides, the seats in turn.
+    const letters = LAYOUT.sides.map((s) => s.letter);
+    const first = Math.max(0, letters.indexOf(f.start_side));
+    const sides = f.move_sides || f.moves.map((_, k) => letters[(first + k) % letters.length]);
+    if (!f.moves.length) tb.innerHTML = '<tr class="empty"><td colspan="' + (letters.length + 1) + '">no moves yet</td></tr>';
+    let tr = null, col = letters.length, row = 0;
+    f.moves.forEach((mv, k) => {
+      const c = Math.max(0, letters.indexOf(sides[k]));
+      if (!tr || c <= col) {
+        row += 1;
+        tr = document.createElement("tr");
+        tr.innerHTML = '<td class="n">' + row + ".</td>" + letters.map(() => "<td></td>").join("");
+        tb.appendChild(tr);
+      }
+      tr.children[c + 1].textContent = mv;
+      tr.children[c + 1].dataset.side = letters[c];
+      col = c;
+    });
     const cells = tb.querySelectorAll("td:not(.n)");
     for (let k = cells.length - 1; k >= 0; k--) if (cells[k].textContent && cells[k].textContent !== "…") { cells[k].classList.add("last"); break; }
     const box = $("moves-box"); box.scrollTop = box.scrollHeight;

@@ -100,6 +100,28 @@ def drag(page, fr, to, steps=12):
     page.mouse.up()
 
 
+def play(page, G, pos, m):
+    """Move m carried out with the mouse, step by step of its footprint:
+    the slide dragged, captured pieces knocked off, the bunny piece taken
+    from the box and put down. Returns the landing cell."""
+    from array import array
+
+    from triad.games import LIFT, PLACE
+
+    fp = array("i", bytes(4 * 32))
+    steps = [((fp[j] >> 8) & 3, G.SITE_NAMES[fp[j] & 255], fp[j] >> 10) for j in range(G.footprint(pos, m, fp))]
+    assert steps[0][0] == LIFT and steps[1][0] == PLACE
+    drag(page, steps[0][1], steps[1][1])
+    for act_, site, role in steps[2:]:
+        page.wait_for_timeout(900)  # the landing settles
+        if act_ == LIFT:
+            page.mouse.click(*centre(page, site), button="right")
+        else:
+            page.click('[data-take="%s"]' % G.SIDES[role - G.ROLE_RED])
+            page.mouse.click(*centre(page, site))
+    return steps[1][1]
+
+
 def cell_rgb(page, cell):
     """The cell's own colour as drawn (its background, under LED and piece)."""
     css = page.evaluate("c => getComputedStyle(document.querySelector(`[data-cell=\"${c}\"]`)).backgroundColor", cell)
@@ -121,24 +143,10 @@ def test_cells_are_drawn_in_their_owners_colour(page):
     load(page, G.format_position(pos))
     # A slide by Red onto a cell of another colour: that cell's colour, as
     # drawn, is the colour of the side the page then says moves next.
-    from array import array
-
-    from triad.games import LIFT, PLACE
-
     m = G.quick_move(pos)
-    fp = array("i", bytes(4 * 32))
-    steps = [((fp[j] >> 8) & 3, G.SITE_NAMES[fp[j] & 255], fp[j] >> 10) for j in range(G.footprint(pos, m, fp))]
-    assert steps[0][0] == LIFT and steps[1][0] == PLACE
-    to = steps[1][1]
+    to = G.SITE_NAMES[(m >> 6) & 63]
     rgb = cell_rgb(page, to)
-    drag(page, steps[0][1], to)
-    for act_, site, role in steps[2:]:
-        page.wait_for_timeout(900)  # the landing settles
-        if act_ == LIFT:
-            page.mouse.click(*centre(page, site), button="right")
-        else:
-            page.click('[data-take="%s"]' % G.SIDES[role - G.ROLE_RED])
-            page.mouse.click(*centre(page, site))
+    assert play(page, G, pos, m) == to
     after = pos.copy()
     after.make(m)
     nxt = G.SIDE_NAMES[after.side]
@@ -174,3 +182,45 @@ def test_the_legend_is_brownes_own(page):
     assert page.locator("#legend i.blink-slow").count() >= 2
     band = page.locator("#legend i.sweep-all").first.evaluate("e => e.style.background")
     assert "255, 0, 0" in band and "0, 255, 0" in band and "0, 0, 255" in band
+
+
+def test_seats_columns_and_titles_on_the_page(page):
+    # Issue 24.12: the seats took six long holds to reach "board plays
+    # Green and Blue"; the move list had Nehren's two unnamed columns; the
+    # game menu showed raw ids.
+    from triad.games import load as load_game
+
+    G = load_game("browne")
+    options = page.eval_on_selector("#seats", "e => [...e.options].map(o => o.textContent)")
+    assert "Green and Blue" in options and "Red" in options and options[0].startswith("nobody")
+    page.select_option("#seats", label="Green and Blue")
+    wait_text(page, "#opponent", "The board plays Green and Blue")
+    wait_text(page, "#log", "evt opponent gb")
+    page.select_option("#seats", label="nobody (people play every side)")
+    wait_text(page, "#log", "ok set opponent off")
+    page.wait_for_function("() => !document.querySelector('#opponent').textContent.includes('The board plays Green')")
+    # The move list: a named column per player, each move in its mover's.
+    assert page.eval_on_selector_all("#moves-head-row th", "es => es.map(e => e.textContent)") == ["", "Red", "Green", "Blue"]
+    from array import array
+
+    pos = G.parse_position("R:C5,F4 G:E9,B4 B:D6,F5 r")
+    load(page, G.format_position(pos))
+    # Red lands on a Blue cell: Blue moves next and Green's turn is skipped,
+    # so Blue's move stands in Blue's column of the same row.
+    buf = array("i", bytes(4 * G.MAX_MOVES))
+    ms = [buf[k] for k in range(G.gen(pos, buf))]
+    m = [m for m in ms if G.site_owner((m >> 6) & 63) == 2][0]
+    play(page, G, pos, m)
+    red = G.format_move(pos, m)
+    pos.make(m)
+    assert pos.side == 2
+    wait_text(page, "#moves", red.split("@")[0])
+    m2 = G.quick_move(pos)
+    play(page, G, pos, m2)
+    blue = G.format_move(pos, m2)
+    wait_text(page, "#moves", blue.split("@")[0])
+    rows = page.eval_on_selector_all("#moves tr", "es => es.map(e => [...e.children].map(c => c.textContent))")
+    assert rows[0] == ["1.", red, "", blue], rows
+    # The game menu: titles, its values still the ids.
+    menu = page.eval_on_selector("#game-pick", "e => [...e.options].map(o => [o.value, o.textContent])")
+    assert ["browne", "Browne's Triad"] in menu and ["nehren", "Nehren's Triad"] in menu, menu
