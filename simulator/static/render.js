@@ -1,6 +1,6 @@
 // A frame from the server drawn: LEDs, pieces, the hand, buttons, the
 // matrix, whose turn and what to do, the moves, the developer panel.
-import { LAYOUT, $, N, BUTTONS, SPEEDS, SIDE_NAME, PIECE, cellName, LESSONS } from "./layout.js";
+import { LAYOUT, $, N, BUTTONS, SPEEDS, SIDE_NAME, PIECE, cellName, LESSONS, fillWords } from "./layout.js";
 import { ui, device, cellEls, ledEls, statusEls, btnEls, matrixEls } from "./ui.js";
 import { dieEl, dieKey } from "./pieces.js";
 import { STATE_TEXT, lessonText, faultText, oppText } from "./words.js";
@@ -61,11 +61,15 @@ export function render(f) {
   if (!f.power) turn = "Power off";
   else if (f.state === "over") {
     const r = f.result || { head: f.winner ? names[f.winner] + " wins" : "Game over", reason: "" };
-    turn = r.head;
+    // The result with its reason, in the headline ("Black wins: three Triads made").
+    turn = r.reason ? r.head + ": " + r.reason : r.head;
     msg = (r.reason ? r.head + ": " + r.reason + ". " : "") + "Press new for the next game.";
   } else if (f.state === "setup") turn = "Set-up";
   else if (f.state === "selftest") turn = "Self-test";
   else if (side) turn = names[side] + " to move";
+  // A piece lifted (the board lights where it came from in grey): what to
+  // do now, not the line that asks to lift one.
+  if (f.power && f.state === "play" && (f.names || []).includes("source") && STATE_TEXT.lifted) msg = STATE_TEXT.lifted;
   const fault = f.power ? faultText(f) : "";
   if (fault) msg = fault;
   else if (ui.say && Date.now() < ui.sayUntil) msg = ui.say;  // what a click just did not do
@@ -88,7 +92,13 @@ export function render(f) {
     now.classList.toggle("active", !!f.lesson);
     $("lesson-off").hidden = !f.lesson;
     $("lesson-dice").hidden = !(f.lesson && f.state === "setup");
-    if (f.lesson && f.lesson.status !== "done" && f.state !== "over" && !fault && $("msg").textContent !== lt) $("msg").textContent = lt;
+    // The lesson's set-up said where the person looks (not only in the
+    // lessons card): its pieces blink where they go.
+    const lmsg = f.lesson && f.lesson.status !== "done" && f.state === "setup"
+      ? lt + " " + fillWords("Set it up: put the {pieces} on the {site}s that blink in their light (or press \u201cplace the lesson's {pieces}\u201d in the lessons card).") : lt;
+    if (f.lesson && f.lesson.status !== "done" && f.state !== "over" && !fault && $("msg").textContent !== lmsg) $("msg").textContent = lmsg;
+    if (f.lesson && !ui.lessonOpened) { ui.lessonOpened = true; $("lessons").open = true; }
+    if (!f.lesson) ui.lessonOpened = false;
   }
   const seats = $("seats");
   const want = f.opponent || "off";

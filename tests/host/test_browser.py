@@ -291,6 +291,8 @@ def test_win_display(page, server):
     click(page, "c2", button="right")  # remove the moved die itself
     wait_state(page, "over")
     wait_text(page, "#turn", "Black wins")
+    # Issue 24.13: the win announced with its reason, in the headline.
+    assert page.inner_text("#turn") == "Black wins: three Triads made"
     assert page.inner_text("#score-b") == "3"
     assert "c4c2xc2" in moves_text(page)
     # The win sweep runs across the board in Black's win colour.
@@ -414,6 +416,20 @@ def test_faults_in_words(page, server):
     wait_text(page, "#msg", "stands on e5 off")
     click(page, "e5")  # lifted off again
     page.wait_for_function("() => !document.querySelector('#msg').classList.contains('fault')")
+
+
+def test_headline_while_a_die_is_lifted(page, server):
+    # Issue 24.13: the headline stayed "Lift one of your dice..." while a
+    # die was lifted; it says what to do now.
+    load(page, TRIAD_POS)
+    assert page.inner_text("#msg").startswith("Lift one of your dice")
+    click(page, "c4")
+    page.wait_for_selector("#hand .mini")
+    wait_text(page, "#msg", "Now put the die on a lit cell")
+    assert "Lift one of your dice" not in page.inner_text("#msg")
+    click(page, "c4")  # back on its own cell: the turn is not taken
+    wait_text(page, "#msg", "Lift one of your dice")
+    assert page.input_value("#pos") == TRIAD_POS
 
 
 def test_empty_hand_on_an_empty_cell_does_nothing(page, server):
@@ -659,6 +675,11 @@ def test_lesson_from_the_page(page, server):
     drag(page, "c3", "e3", steps=16)
     wait_text(page, "#lesson-now", "Solved (c3e3)")
     wait_text(page, "#lesson-now", "Lesson 2 of ", timeout=6000)
+    # Issue 24.13: the next lesson's set-up said in the headline's status
+    # text, where the person looks (not only in the lessons card).
+    wait_text(page, "#msg", "Lesson 2 of ")
+    wait_state(page, "setup")
+    wait_text(page, "#msg", "Set it up: put the dice on the cells that blink")
     page.click("#lesson-off")
     page.wait_for_function("() => document.querySelector('#lesson-off').hidden")
     wait_text(page, "#log", "evt lesson off")
@@ -727,7 +748,8 @@ def test_a_three_player_game_of_browne_to_its_end(browser):
         assert turns >= 3
         st = _api_state(sim.url)
         assert st["result"], st
-        assert pg.inner_text("#turn").endswith(("wins", "Draw")) or "draw" in pg.inner_text("#turn").lower()
+        # The result with its reason (issue 24.13): "Red wins: Green eliminated".
+        assert (" wins: " in pg.inner_text("#turn") or pg.inner_text("#turn").startswith("Draw: ")), pg.inner_text("#turn")
     finally:
         pg.close()
         sim.stop()

@@ -5,6 +5,7 @@
 
 STATE_TEXT = {
     "play": "Slide one of your pieces in a straight line to a lit cell (never your own colour; the most captures).",
+    "lifted": "Now slide the piece on to a lit cell (its colour is who moves next); back on its own cell (grey) takes it back.",
     "capture": "Take the blinking captured pieces off, then drop a bunny piece on any empty cell (they pulse in its colour).",
 }
 
