@@ -104,6 +104,16 @@ def frame(ws):
     result = None
     if state == "over":
         result = result_words(ev["result"] if ev["result"] is not None else ws.track.result_from_game())
+        if not result["reason"]:
+            # The board says only "draw" for a draw by the rules (Browne's:
+            # two players tied): the reason, from the final position.
+            try:
+                text = GAME.outcome_text(GAME.parse_position(pos))
+                said = result["text"].split()
+                if text and said and text.split()[0] == said[0]:
+                    result = result_words(text)
+            except ValueError:
+                pass
     settings = fw.get("settings") or {}
     opponent = settings.get("opponent")
     engine = ev["engine"] if ev["think_pos"] == pos else None

@@ -287,33 +287,33 @@ def test_the_legend_is_cornelsons_own(page):
     assert page.locator("#legend i.blink-slow").count() >= 2
 
 
-def test_posts_can_be_tapped_at_a_phones_width(server):
+def test_posts_can_be_tapped_at_a_phones_width(page, server):
     # Issue 24.13: at 390 px Cornelson's posts were ~15 px, too small to
     # tap. The page offers a zoom: the board grows in its frame (the page
     # keeps the window's width) and a tapped post takes the gem.
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        pg = b.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True)
-        try:
-            pg.set_default_timeout(15000)
-            pg.goto(server)
-            pg.wait_for_selector("#conn[data-state=live]")
-            size = lambda: pg.evaluate("() => Math.min(...[...document.querySelectorAll('#board .cell.circle')].map(e => e.getBoundingClientRect().width))")
-            assert size() < 24
-            pg.click("#zoom")
-            pg.wait_for_function("() => document.body.classList.contains('zoomed')")
-            assert size() >= 28
-            assert pg.evaluate("document.documentElement.scrollWidth") <= 390
-            pg.evaluate("t => window.triadSim.act({op: 'position', text: t})", CAPTURE)  # (the developer panel is closed)
-            wait_state(pg, "play")
-            pg.wait_for_function("t => window.triadSim.frame.position === t", arg=canonical(CAPTURE))
-            pg.click('[data-take="s"]')
-            pg.wait_for_function("() => window.triadSim.frame.hand.length > 0")
-            post = pg.locator('[data-cell="D3"]')
-            post.scroll_into_view_if_needed()
-            post.tap()
-            pg.wait_for_function("() => !!document.querySelector('[data-cell=\"D3\"] .die')")
-            pg.click("#zoom")  # and back to the whole board in the window
-            pg.wait_for_function("() => !document.body.classList.contains('zoomed')")
-        finally:
-            b.close()
+    # (The module's browser, in a touch context of its own: one Playwright per thread.)
+    ctx = page.context.browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True)
+    pg = ctx.new_page()
+    try:
+        pg.set_default_timeout(15000)
+        pg.goto(server)
+        pg.wait_for_selector("#conn[data-state=live]")
+        size = lambda: pg.evaluate("() => Math.min(...[...document.querySelectorAll('#board .cell.circle')].map(e => e.getBoundingClientRect().width))")
+        assert size() < 24
+        pg.click("#zoom")
+        pg.wait_for_function("() => document.body.classList.contains('zoomed')")
+        assert size() >= 28
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+        pg.evaluate("t => window.triadSim.act({op: 'position', text: t})", CAPTURE)  # (the developer panel is closed)
+        wait_state(pg, "play")
+        pg.wait_for_function("t => window.triadSim.frame.position === t", arg=canonical(CAPTURE))
+        pg.click('[data-take="s"]')
+        pg.wait_for_function("() => window.triadSim.frame.hand.length > 0")
+        post = pg.locator('[data-cell="D3"]')
+        post.scroll_into_view_if_needed()
+        post.tap()
+        pg.wait_for_function("() => !!document.querySelector('[data-cell=\"D3\"] .die')")
+        pg.click("#zoom")  # and back to the whole board in the window
+        pg.wait_for_function("() => !document.body.classList.contains('zoomed')")
+    finally:
+        ctx.close()
