@@ -41,6 +41,13 @@ def _act1(ws, a):
             getattr(sim, op)(cell)
         ws.add_log("· %s %s" % (op, cell))
         return None
+    if op == "stray":
+        # A foreign object on a site (a coin, a finger): the Stray tool's,
+        # never a click's with an empty hand.
+        c = cell_index(a["cell"])
+        sim.board.place(c, sim.now_ms(), Die(None, 0))
+        ws.add_log("· stray object on %s" % a["cell"])
+        return None
     if op == "button":
         name = a["name"]
         if name not in BUTTONS:

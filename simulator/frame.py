@@ -46,6 +46,28 @@ def led_name(names, brightness, rgb):
     return best
 
 
+_SIDES_CACHE = [None, None]
+
+
+def move_sides(start, moves):
+    """The side that made each of moves (a list of letters), replayed from
+    start by the rules (Browne's next player is the landing cell's owner,
+    not the next seat), or None where they do not replay."""
+    key = (start, tuple(moves))
+    if _SIDES_CACHE[0] == key:
+        return _SIDES_CACHE[1]
+    out = []
+    try:
+        pos = GAME.parse_position(start)
+        for t in moves:
+            out.append(GAME.SIDES[pos.side])
+            pos.make(GAME.parse_move(pos, t))
+    except (ValueError, IndexError):
+        out = None
+    _SIDES_CACHE[0], _SIDES_CACHE[1] = key, out
+    return out
+
+
 def frame(ws):
     """What the page shows of the WebSim ws, as one JSON-ready dict."""
     sim = ws.sim
@@ -82,6 +104,16 @@ def frame(ws):
     result = None
     if state == "over":
         result = result_words(ev["result"] if ev["result"] is not None else ws.track.result_from_game())
+        if not result["reason"]:
+            # The board says only "draw" for a draw by the rules (Browne's:
+            # two players tied): the reason, from the final position.
+            try:
+                text = GAME.outcome_text(GAME.parse_position(pos))
+                said = result["text"].split()
+                if text and said and text.split()[0] == said[0]:
+                    result = result_words(text)
+            except ValueError:
+                pass
     settings = fw.get("settings") or {}
     opponent = settings.get("opponent")
     engine = ev["engine"] if ev["think_pos"] == pos else None
@@ -102,6 +134,7 @@ def frame(ws):
         "side": side,
         "score": score,
         "moves": fw.get("moves", []),
+        "move_sides": move_sides(fw.get("start", ""), fw.get("moves", [])),
         "start": fw.get("start", ""),
         "start_side": start_side,
         "winner": winner,

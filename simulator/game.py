@@ -71,7 +71,9 @@ def layout():
     for i in range(N_SITES):
         x, y = GAME.site_xy(i)
         sites.append({"name": GAME.SITE_NAMES[i], "kind": games.KIND_NAMES[GAME.SITE_KIND[i]],
-                      "x": x, "y": y, "shape": GAME.site_shape(i)})
+                      "x": x, "y": y, "shape": GAME.site_shape(i),
+                      # the side the site belongs to (its colour on the board), -1 none
+                      "owner": GAME.site_owner(i)})
     n_sides = len(GAME.SIDES)
     status = []
     for p in range(n_sides):
@@ -83,6 +85,8 @@ def layout():
         "status_game": [DESC.N_SITES + s for s in extra],
         "game": GAME.NAME,
         "games": [g for g in games.NAMES if _has_board(g)],
+        # The games' titles for the page's menu (its names are ids).
+        "game_titles": {g: games.load(g).TITLE for g in games.NAMES if _has_board(g)},
         "title": GAME.TITLE,
         "sides": [{"letter": GAME.SIDES[p], "name": GAME.SIDE_NAMES[p], "rgb": list(GAME.SIDE_RGB[p])}
                   for p in range(n_sides)],
@@ -92,6 +96,9 @@ def layout():
         "labels": list(GAME.LABELS),
         "rules": game_text.words(GAME, "RULES", ""),
         "notice_text": dict(game_text.words(GAME, "NOTICE_TEXT", {})),
+        # The game's own legend (its words.py LEGEND: [colours, look, words]),
+        # or None: the page's list of the board's lights.
+        "legend": _legend(),
         "finish_event": GAME.FINISH_EVENT,
         # Words for people, the game's own: never a die where there are none.
         "piece": [PIECE, PIECES],
@@ -107,6 +114,17 @@ def layout():
         # The teaching mode's lessons (their goals; started by `lesson <n>`).
         "lessons": [item[0] for item in GAME.LESSONS()],
     }
+
+
+def _legend():
+    rows = game_text.words(GAME, "LEGEND")
+    if rows is None:
+        return None
+    out = []
+    for colours, look, text in rows:
+        many = colours and isinstance(colours[0], (tuple, list))
+        out.append([[list(c) for c in (colours if many else (colours,))], look, text])
+    return out
 
 
 def _cues():

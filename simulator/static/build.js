@@ -27,7 +27,7 @@ export function buildPage() {
   if (pick) {
     for (const g of LAYOUT.games || [LAYOUT.game]) {
       const o = document.createElement("option");
-      o.value = g; o.textContent = g; o.selected = g === LAYOUT.game;
+      o.value = g; o.textContent = (LAYOUT.game_titles || {})[g] || g; o.selected = g === LAYOUT.game;
       pick.appendChild(o);
     }
     pick.addEventListener("change", async () => {
@@ -40,6 +40,31 @@ export function buildPage() {
         try { const l = await (await fetch("/api/layout")).json(); if (l.game === want) { location.reload(); return; } } catch (e) { /* not yet */ }
       }
     });
+  }
+
+  // The seats the board plays, in one control: nobody, each side, each
+  // set of sides short of all (`set opponent` over the serial line).
+  const seats = $("seats");
+  const n = LAYOUT.sides.length;
+  for (let m = 0; m < (1 << n) - 1; m++) {
+    const who = LAYOUT.sides.filter((s, k) => (m >> k) & 1);
+    const o = document.createElement("option");
+    o.value = m ? who.map((s) => s.letter).join("") : "off";
+    o.textContent = m ? who.map((s) => s.name).join(" and ") : "nobody (people play every side)";
+    seats.appendChild(o);
+  }
+  // Fewer sides first: nobody, one side, then pairs.
+  [...seats.options].sort((a, b) => (a.value === "off" ? 0 : a.value.length) - (b.value === "off" ? 0 : b.value.length)).forEach((o) => seats.appendChild(o));
+  seats.addEventListener("change", () => act({ op: "serial", line: "set opponent " + seats.value }));
+
+  // The move list's head: one named column per side.
+  const head = $("moves-head-row");
+  head.innerHTML = '<th class="n"></th>';
+  for (const s of LAYOUT.sides) {
+    const th = document.createElement("th");
+    th.className = "side-" + s.letter;
+    th.textContent = s.name;
+    head.appendChild(th);
   }
 
   // ---- build the board ---------------------------------------------------------
@@ -62,6 +87,14 @@ export function buildPage() {
     c.dataset.kind = SITES[i].kind;
     c.dataset.die = "";
     c.setAttribute("role", "gridcell");
+    // A site that belongs to a side (Browne's tricoloured cells) in its
+    // colour, darkened so the LEDs and pieces stay readable over it.
+    const own = LAYOUT.sides[SITES[i].owner];
+    if (own) {
+      c.classList.add("owned");
+      c.dataset.owner = own.letter;
+      c.style.setProperty("--own", "rgb(" + own.rgb.join(",") + ")");
+    }
     if (GRID) {
       c.style.gridColumn = String(XS.indexOf(SITES[i].x) + 1);
       c.style.gridRow = String(YS.indexOf(SITES[i].y) + 1);
@@ -149,10 +182,19 @@ export function buildPage() {
     $("matrix").appendChild(s);
     matrixEls[i] = s;
   }
-  for (const [c, anim, t] of LEGEND) {
+  // The game's own legend (its package's data) where it has one.
+  const css = (rgbs) => rgbs.map((c) => "rgb(" + c.join(",") + ")");
+  const legend = LAYOUT.legend ? LAYOUT.legend.map(([cs, look, t]) => {
+    const c = css(cs);
+    // Several colours: a band of them (one per side), steady or swept.
+    if (c.length > 1 && (look === "" || look === "sweep" || look === "sweep-all" || look === "blink-slow" || look === "breathe"))
+      return [c.join(","), look === "sweep" ? "sweep-all" : look ? look + " band" : "band", t];
+    return [c[0], look, t];
+  }) : LEGEND;
+  for (const [c, anim, t] of legend) {
     const s = document.createElement("span");
     const i = document.createElement("i");
-    if (anim === "sweep-all") i.style.background = "linear-gradient(90deg," + c + ")";
+    if (anim === "sweep-all" || (anim || "").includes("band")) i.style.background = "linear-gradient(90deg," + c + ")";
     else if (anim === "spin") i.style.background = "conic-gradient(" + c + " 0 25%, transparent 25% 100%)";
     else if (anim === "gauge") i.style.background = "linear-gradient(90deg," + c + " 0 60%, rgba(255,220,120,.15) 60% 100%)";
     else { i.style.background = c; i.style.color = c; }

@@ -1,5 +1,12 @@
 // The cell size follows the window's width and height.
-import { $, GRID, XS, YS, FREE_UNIT, minX, minY, maxX, maxY } from "./layout.js";
+import { $, GRID, XS, YS, FREE_UNIT, SIZE, SITES, minX, minY, maxX, maxY } from "./layout.js";
+
+// The smallest site's size in cells (Cornelson's posts: 0.42 of a unit,
+// a unit a half cell): a site a finger cannot hit at a phone's width gets a
+// zoom (the board twice or more as large, panned in its frame).
+const SMALLEST = Math.min(...SITES.map((s) => Math.min(...(SIZE[s.shape] || SIZE.square)))) * (GRID ? 1 : FREE_UNIT);
+const TAP_PX = 30;  // a fingertip's target (WCAG's 24 px and some)
+let zoomed = false;
 
 const UNITS_W = GRID ? XS.length : FREE_UNIT * (maxX - minX + 1.2);
 const UNITS_H = GRID ? YS.length : FREE_UNIT * (maxY - minY + 1.3);
@@ -11,7 +18,13 @@ function fit() {
   const chrome = (small ? 16 : 40) + (small ? 20 : 36) + 54 + 16 + 4;  // page, device, status + ranks, board padding
   const byW = (w - chrome - gaps) / UNITS_W;
   const byH = small ? (h * 0.6) / (UNITS_H + 1) : Math.max(52, 0.105 * h);
-  const cell = Math.floor(Math.max(24, Math.min(88, byW, byH)));
+  const fitted = Math.floor(Math.max(24, Math.min(88, byW, byH)));
+  const tiny = !GRID && fitted * SMALLEST < TAP_PX;
+  $("zoom").hidden = !tiny && !zoomed;
+  const cell = zoomed ? Math.max(fitted, Math.ceil(TAP_PX / SMALLEST)) : fitted;
+  document.body.classList.toggle("zoomed", zoomed);
+  // Zoomed, the board pans inside its frame (the page keeps the window's width).
+  document.documentElement.style.setProperty("--frame-w", Math.max(200, w - chrome + 40) + "px");
   document.documentElement.style.setProperty("--cell", cell + "px");
 }
 fit();
@@ -19,5 +32,11 @@ fit();
 export function initFit() {
   fit();
   window.addEventListener("resize", fit);
+  $("zoom").addEventListener("click", () => {
+    zoomed = !zoomed;
+    $("zoom").setAttribute("aria-pressed", String(zoomed));
+    $("zoom").textContent = zoomed ? "board: fit the window" : "board: zoom in (small spots)";
+    fit();
+  });
   if (document.documentElement.clientWidth < 700) { $("dev").open = false; $("legend-box").open = false; }
 }

@@ -1,9 +1,10 @@
 // Hands on the board: lift, slide, carry, place, knock, bounce with the
 // mouse or a finger (the tools), a die's ghost under the pointer.
-import { cellIndex } from "./layout.js";
+import { cellIndex, fillWords } from "./layout.js";
 import { ui, board, device, ghost, cellEls } from "./ui.js";
 import { dieEl } from "./pieces.js";
 import { act } from "./net.js";
+import { render } from "./render.js";
 
 export function cellAt(x, y) {
   const el = document.elementFromPoint(x, y);
@@ -11,6 +12,28 @@ export function cellAt(x, y) {
   return c && board.contains(c) ? c.dataset.cell : null;
 }
 export const occupied = (n) => !!(ui.frame && ui.frame.cells[cellIndex(n)]);
+
+// A hand over a site (a click, or space on the cursor): a piece there is
+// lifted; the piece in hand is put down; with nothing in hand, a piece
+// the game is missing there comes from the box (set-up, a knocked piece);
+// anywhere else nothing happens and the page says why (a stray object is
+// the Stray tool's, never a click's by accident).
+export function handOn(c) {
+  const f = ui.frame;
+  if (occupied(c)) return act({ op: "lift", cell: c });
+  if (f && f.hand.length) return act({ op: "place", cell: c, hand: ui.selHand !== null ? ui.selHand : f.hand.length - 1 }).then(() => { ui.selHand = null; });
+  if (f && (f.missing || []).includes(c)) return act({ op: "place", cell: c });
+  say(fillWords("Nothing in your hand, so nothing was put on " + c + ": take a {piece} from the box (below the board) or lift one first. A stray object: the Stray tool."));
+  return Promise.resolve(null);
+}
+
+// A line the page says for a few seconds in the status text (render.js).
+export function say(text) {
+  ui.say = text;
+  ui.sayUntil = Date.now() + 5000;
+  if (ui.frame) render(ui.frame);
+  setTimeout(() => { if (Date.now() >= ui.sayUntil && ui.frame) render(ui.frame); }, 5100);
+}
 
 function setTool(t) {
   ui.tool = t;
@@ -35,9 +58,7 @@ function endDrag(e, cancelled) {
   const c = cancelled ? null : cellAt(e.clientX, e.clientY);
   if (!d.moved) {
     if (cancelled || !c) return;
-    if (d.die) act({ op: "lift", cell: c });  // click on a die: into the hand
-    else if (ui.frame && ui.frame.hand.length) act({ op: "place", cell: c, hand: ui.selHand !== null ? ui.selHand : ui.frame.hand.length - 1 }).then(() => { ui.selHand = null; });
-    else act({ op: "place", cell: c });  // a die from the box (the one the game expects there)
+    handOn(c);
     return;
   }
   if (d.carry) {
@@ -62,6 +83,7 @@ export function initHands() {
     if (!c) return;
     e.preventDefault();
     if (ui.tool === "knock") { if (occupied(c)) act({ op: "knock", cell: c }); return; }
+    if (ui.tool === "stray") { if (!occupied(c)) act({ op: "stray", cell: c }); return; }
     if (ui.tool === "bounce") {
       const el = cellEls[cellIndex(c)];
       el.classList.add("bouncing");

@@ -3,7 +3,7 @@
 import { N, SITES, ORDER, YS, cellName } from "./layout.js";
 import { ui, board, cellEls, btnEls } from "./ui.js";
 import { act } from "./net.js";
-import { occupied } from "./hands.js";
+import { handOn } from "./hands.js";
 
 // A cursor over the sites in drawing order: left/right step through that
 // order, up/down go to the nearest site of the row above/below; space
@@ -23,11 +23,6 @@ function rowStep(i, dir) {
   let best = i, bd = Infinity;
   for (let k = 0; k < N; k++) if (SITES[k].y === y && Math.abs(SITES[k].x - x0) < bd) { bd = Math.abs(SITES[k].x - x0); best = k; }
   return best;
-}
-function handAt(c) {
-  if (occupied(c)) return act({ op: "lift", cell: c });
-  if (ui.frame && ui.frame.hand.length) return act({ op: "place", cell: c, hand: ui.selHand !== null ? ui.selHand : ui.frame.hand.length - 1 }).then(() => { ui.selHand = null; });
-  return act({ op: "place", cell: c });
 }
 function press(name, ms) {
   btnEls[name].classList.add("down");
@@ -49,7 +44,7 @@ export function initKeys() {
     else if (k === " " || k === "Enter") {
       if (t && t.tagName === "BUTTON" && t !== board) return;  // a focused button's own click
       if (cursor < 0) setCursor(ORDER[0]);
-      else handAt(cellName(cursor));
+      else handOn(cellName(cursor));
     } else if ("hmnc".includes(k.toLowerCase()) && k.length === 1) {
       const name = { h: "hint", m: "menu", n: "new", c: "confirm" }[k.toLowerCase()];
       press(name, e.shiftKey || name === "new" ? 1100 : 150);

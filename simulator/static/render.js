@@ -1,6 +1,6 @@
 // A frame from the server drawn: LEDs, pieces, the hand, buttons, the
 // matrix, whose turn and what to do, the moves, the developer panel.
-import { LAYOUT, $, N, BUTTONS, SPEEDS, SIDE_NAME, PIECE, cellName, LESSONS } from "./layout.js";
+import { LAYOUT, $, N, BUTTONS, SPEEDS, SIDE_NAME, PIECE, cellName, LESSONS, fillWords } from "./layout.js";
 import { ui, device, cellEls, ledEls, statusEls, btnEls, matrixEls } from "./ui.js";
 import { dieEl, dieKey } from "./pieces.js";
 import { STATE_TEXT, lessonText, faultText, oppText } from "./words.js";
@@ -61,13 +61,18 @@ export function render(f) {
   if (!f.power) turn = "Power off";
   else if (f.state === "over") {
     const r = f.result || { head: f.winner ? names[f.winner] + " wins" : "Game over", reason: "" };
-    turn = r.head;
+    // The result with its reason, in the headline ("Black wins: three Triads made").
+    turn = r.reason ? r.head + ": " + r.reason : r.head;
     msg = (r.reason ? r.head + ": " + r.reason + ". " : "") + "Press new for the next game.";
   } else if (f.state === "setup") turn = "Set-up";
   else if (f.state === "selftest") turn = "Self-test";
   else if (side) turn = names[side] + " to move";
+  // A piece lifted (the board lights where it came from in grey): what to
+  // do now, not the line that asks to lift one.
+  if (f.power && f.state === "play" && (f.names || []).includes("source") && STATE_TEXT.lifted) msg = STATE_TEXT.lifted;
   const fault = f.power ? faultText(f) : "";
   if (fault) msg = fault;
+  else if (ui.say && Date.now() < ui.sayUntil) msg = ui.say;  // what a click just did not do
   $("turn").textContent = turn;
   $("turn-dot").className = "turn-dot " + (f.state === "over" ? (f.winner || "draw") : side || "");
   if ($("msg").textContent !== msg) $("msg").textContent = msg;
@@ -87,8 +92,18 @@ export function render(f) {
     now.classList.toggle("active", !!f.lesson);
     $("lesson-off").hidden = !f.lesson;
     $("lesson-dice").hidden = !(f.lesson && f.state === "setup");
-    if (f.lesson && f.lesson.status !== "done" && f.state !== "over" && !fault && $("msg").textContent !== lt) $("msg").textContent = lt;
+    // The lesson's set-up said where the person looks (not only in the
+    // lessons card): its pieces blink where they go.
+    const lmsg = f.lesson && f.lesson.status !== "done" && f.state === "setup"
+      ? lt + " " + fillWords("Set it up: put the {pieces} on the {site}s that blink in their light (or press \u201cplace the lesson's {pieces}\u201d in the lessons card).") : lt;
+    if (f.lesson && f.lesson.status !== "done" && f.state !== "over" && !fault && $("msg").textContent !== lmsg) $("msg").textContent = lmsg;
+    if (f.lesson && !ui.lessonOpened) { ui.lessonOpened = true; $("lessons").open = true; }
+    if (!f.lesson) ui.lessonOpened = false;
   }
+  const seats = $("seats");
+  const want = f.opponent || "off";
+  if (document.activeElement !== seats && seats.value !== want && [...seats.options].some((o) => o.value === want)) seats.value = want;
+  seats.disabled = !f.power;
   const opp = oppText(f);
   if ($("opponent").textContent !== opp) $("opponent").textContent = opp;
   $("fw-state").textContent = f.state;
@@ -103,16 +118,26 @@ export function render(f) {
   if (tb.dataset.key !== mk) {
     tb.dataset.key = mk;
     tb.innerHTML = "";
-    const plies = f.moves.slice();
-    if (f.start_side === "w" && plies.length) plies.unshift("…");
-    if (!f.moves.length) tb.innerHTML = '<tr class="empty"><td>no moves yet</td></tr>';
-    for (let k = 0; k < plies.length; k += 2) {
-      const tr = document.createElement("tr");
-      tr.innerHTML = '<td class="n">' + (k / 2 + 1) + ".</td><td></td><td></td>";
-      tr.children[1].textContent = plies[k];
-      tr.children[2].textContent = plies[k + 1] || "";
-      tb.appendChild(tr);
-    }
+    // Each move in its side's column; a row ends where the order starts
+    // again (Browne's next player is the landing cell's owner, so a row
+    // may skip a side). Without the sides, the seats in turn.
+    const letters = LAYOUT.sides.map((s) => s.letter);
+    const first = Math.max(0, letters.indexOf(f.start_side));
+    const sides = f.move_sides || f.moves.map((_, k) => letters[(first + k) % letters.length]);
+    if (!f.moves.length) tb.innerHTML = '<tr class="empty"><td colspan="' + (letters.length + 1) + '">no moves yet</td></tr>';
+    let tr = null, col = letters.length, row = 0;
+    f.moves.forEach((mv, k) => {
+      const c = Math.max(0, letters.indexOf(sides[k]));
+      if (!tr || c <= col) {
+        row += 1;
+        tr = document.createElement("tr");
+        tr.innerHTML = '<td class="n">' + row + ".</td>" + letters.map(() => "<td></td>").join("");
+        tb.appendChild(tr);
+      }
+      tr.children[c + 1].textContent = mv;
+      tr.children[c + 1].dataset.side = letters[c];
+      col = c;
+    });
     const cells = tb.querySelectorAll("td:not(.n)");
     for (let k = cells.length - 1; k >= 0; k--) if (cells[k].textContent && cells[k].textContent !== "…") { cells[k].classList.add("last"); break; }
     const box = $("moves-box"); box.scrollTop = box.scrollHeight;

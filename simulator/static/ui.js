@@ -3,6 +3,6 @@
 // and the page's elements the board is drawn into.
 import { $ } from "./layout.js";
 
-export const ui = { frame: null, tool: "hand", selHand: null, drag: null };
+export const ui = { frame: null, tool: "hand", selHand: null, drag: null, say: "", sayUntil: 0 };
 export const board = $("board"), device = $("device"), ghost = $("ghost");
 export const cellEls = [], ledEls = [], statusEls = {}, btnEls = {}, matrixEls = [];

@@ -44,6 +44,7 @@ const STATE_TEXT_BOARD = {
   setup: "Set-up: put the pieces on their lit sites.",
   sync: "Put the pieces where the board shows (white blinks: a piece is missing; red: one too many) and the game resumes.",
   play: "Lift one of your pieces: the lit sites show where it can go.",
+  lifted: "Put the piece on a lit site to move it there, or back where it came from (grey) to take it back.",
   selftest: "Self-test: walk a piece over every site, press each button; hold menu to end it.",
   over: "Game over. Press new for the next game.",
 };

@@ -294,6 +294,8 @@ def test_win_display(page, server):
     click(page, "c2", button="right")  # remove the moved die itself
     wait_state(page, "over")
     wait_text(page, "#turn", "Black wins")
+    # Issue 24.13: the win announced with its reason, in the headline.
+    assert page.inner_text("#turn") == "Black wins: three Triads made"
     assert page.inner_text("#score-b") == "3"
     assert "c4c2xc2" in moves_text(page)
     # The win sweep runs across the board in Black's win colour.
@@ -409,10 +411,49 @@ def test_faults_in_words(page, server):
     wait_text(page, "#msg", "back on b2")
     click(page, "b2")  # put back
     page.wait_for_function("() => !document.querySelector('#msg').classList.contains('fault')")
-    click(page, "e5")  # a stray object on an empty cell
+    page.click('#tools button[data-tool="stray"]')  # a stray object on an empty cell
+    try:
+        click(page, "e5")
+    finally:
+        page.click('#tools button[data-tool="hand"]')
     wait_text(page, "#msg", "stands on e5 off")
     click(page, "e5")  # lifted off again
     page.wait_for_function("() => !document.querySelector('#msg').classList.contains('fault')")
+
+
+def test_headline_while_a_die_is_lifted(page, server):
+    # Issue 24.13: the headline stayed "Lift one of your dice..." while a
+    # die was lifted; it says what to do now.
+    load(page, TRIAD_POS)
+    assert page.inner_text("#msg").startswith("Lift one of your dice")
+    click(page, "c4")
+    page.wait_for_selector("#hand .mini")
+    wait_text(page, "#msg", "Now put the die on a lit cell")
+    assert "Lift one of your dice" not in page.inner_text("#msg")
+    click(page, "c4")  # back on its own cell: the turn is not taken
+    wait_text(page, "#msg", "Lift one of your dice")
+    assert page.input_value("#pos") == TRIAD_POS
+
+
+def test_empty_hand_on_an_empty_cell_does_nothing(page, server):
+    # Issue 24.11: a click (or space) on an empty cell with nothing in hand
+    # put a "?" object there that blinked red and blocked the game.
+    load(page, TRIAD_POS)
+    click(page, "e5")
+    wait_text(page, "#msg", "Nothing in your hand")
+    page.wait_for_timeout(400)
+    assert die(page, "e5") == "" and page.locator("#hand .mini").count() == 0
+    assert not page.evaluate("() => document.querySelector('#msg').classList.contains('fault')")
+    page.focus("#board")
+    page.keyboard.press("ArrowRight")  # the cursor on a6 (empty in TRIAD_POS)
+    assert page.get_attribute(".cell.cursor", "data-cell") == "a6"
+    page.keyboard.press("Space")
+    wait_text(page, "#msg", "nothing was put on a6")
+    page.wait_for_timeout(400)
+    assert die(page, "a6") == ""
+    assert page.input_value("#pos") == TRIAD_POS
+    page.reload()  # the keyboard's cursor starts afresh for the next test
+    page.wait_for_selector("#conn[data-state=live]")
 
 
 def test_note2_announced_when_it_arises(page, server):
@@ -579,7 +620,10 @@ def test_server_stopped_says_so(browser):
         pg.wait_for_selector("#conn[data-state=live]")
         sim.stop()
         pg.wait_for_selector("#conn[data-state=lost]")
-        click(pg, "c3")
+        # A click that asks the board for something: a set-up die put on its
+        # home cell (a click on a plain empty cell asks nothing, issue 24.11).
+        pg.wait_for_function("() => (window.triadSim.frame.missing || []).includes('a1')")
+        click(pg, "a1")
         pg.wait_for_selector("#toast:not([hidden])")
         assert "not running" in pg.inner_text("#toast")
         assert "Failed to fetch" not in pg.inner_text("#toast")
@@ -634,6 +678,11 @@ def test_lesson_from_the_page(page, server):
     drag(page, "c3", "e3", steps=16)
     wait_text(page, "#lesson-now", "Solved (c3e3)")
     wait_text(page, "#lesson-now", "Lesson 2 of ", timeout=6000)
+    # Issue 24.13: the next lesson's set-up said in the headline's status
+    # text, where the person looks (not only in the lessons card).
+    wait_text(page, "#msg", "Lesson 2 of ")
+    wait_state(page, "setup")
+    wait_text(page, "#msg", "Set it up: put the dice on the cells that blink")
     page.click("#lesson-off")
     page.wait_for_function("() => document.querySelector('#lesson-off').hidden")
     wait_text(page, "#log", "evt lesson off")
@@ -702,7 +751,8 @@ def test_a_three_player_game_of_browne_to_its_end(browser):
         assert turns >= 3
         st = _api_state(sim.url)
         assert st["result"], st
-        assert pg.inner_text("#turn").endswith(("wins", "Draw")) or "draw" in pg.inner_text("#turn").lower()
+        # The result with its reason (issue 24.13): "Red wins: Green eliminated".
+        assert (" wins: " in pg.inner_text("#turn") or pg.inner_text("#turn").startswith("Draw: ")), pg.inner_text("#turn")
     finally:
         pg.close()
         sim.stop()

@@ -113,7 +113,11 @@ def occupied(page, cell):
 
 
 def place(page, post):
-    """A gem from the box onto an empty post."""
+    """A gem of the side to move taken from the box, then put on an empty
+    post (a click with an empty hand puts nothing down)."""
+    side = page.evaluate("() => window.triadSim.frame.side")
+    page.click('[data-take="%s"]' % side)
+    page.wait_for_function("() => window.triadSim.frame.hand.length > 0")
     click(page, post)
     page.wait_for_function("c => !!document.querySelector(`[data-cell=\"${c}\"] .die`)", arg=post)
 
@@ -270,3 +274,46 @@ def test_a_complete_tourney(page):
     over(page, "apture")
     wait_text(page, "#log", "evt series won s")
     serial(page, "get series", "ok get series -:-")
+
+
+def test_the_legend_is_cornelsons_own(page):
+    # Issue 24.8: Cornelson's legend was the generic list: none of its
+    # capture, swap, step or Barrier lights, nor its game status LEDs.
+    legend = page.inner_text("#legend")
+    for words in ("place:", "capture:", "swap:", "step:", "Barrier:", "magenta", "orange", "row D",
+                  "Game Tally", "the board's move", "win (Breach, Trap or Capture)", "not saved"):
+        assert words in legend, words
+    assert "level row" not in legend and "value " not in legend  # not the generic list
+    assert page.locator("#legend i.blink-slow").count() >= 2
+
+
+def test_posts_can_be_tapped_at_a_phones_width(page, server):
+    # Issue 24.13: at 390 px Cornelson's posts were ~15 px, too small to
+    # tap. The page offers a zoom: the board grows in its frame (the page
+    # keeps the window's width) and a tapped post takes the gem.
+    # (The module's browser, in a touch context of its own: one Playwright per thread.)
+    ctx = page.context.browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True)
+    pg = ctx.new_page()
+    try:
+        pg.set_default_timeout(15000)
+        pg.goto(server)
+        pg.wait_for_selector("#conn[data-state=live]")
+        size = lambda: pg.evaluate("() => Math.min(...[...document.querySelectorAll('#board .cell.circle')].map(e => e.getBoundingClientRect().width))")
+        assert size() < 24
+        pg.click("#zoom")
+        pg.wait_for_function("() => document.body.classList.contains('zoomed')")
+        assert size() >= 28
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+        pg.evaluate("t => window.triadSim.act({op: 'position', text: t})", CAPTURE)  # (the developer panel is closed)
+        wait_state(pg, "play")
+        pg.wait_for_function("t => window.triadSim.frame.position === t", arg=canonical(CAPTURE))
+        pg.click('[data-take="s"]')
+        pg.wait_for_function("() => window.triadSim.frame.hand.length > 0")
+        post = pg.locator('[data-cell="D3"]')
+        post.scroll_into_view_if_needed()
+        post.tap()
+        pg.wait_for_function("() => !!document.querySelector('[data-cell=\"D3\"] .die')")
+        pg.click("#zoom")  # and back to the whole board in the window
+        pg.wait_for_function("() => !document.body.classList.contains('zoomed')")
+    finally:
+        ctx.close()

@@ -53,6 +53,11 @@ def label(pos, site):
     return None
 
 
+def site_owner(i):
+    """The side a site belongs to (drawn in its colour), -1 for none."""
+    return -1
+
+
 def LESSONS():
     """The game's lessons for the board's teaching mode: none."""
     return ()
@@ -81,6 +86,7 @@ DEFAULTS = {
     "finished": finished,
     "MOVE_WORDS": 1,
     "label": label,
+    "site_owner": site_owner,
     "status_lights": None,
     # gen_open and MAX_SEL_OPEN: filled in by fill() from gen and MAX_SEL_MOVES.
     "gen_open": None,

@@ -39,6 +39,12 @@ def site_shape(i):
     return "hex"
 
 
+def site_owner(i):
+    """The owner of cell i (the tricoloured board: land on another colour
+    and that colour's player moves next), from the core's own table."""
+    return core.CELL_COLOUR[core.CELLS[i]]
+
+
 site_index = notation.site_index
 
 # -- notation ----------------------------------------------------------------

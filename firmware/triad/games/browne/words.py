@@ -5,6 +5,7 @@
 
 STATE_TEXT = {
     "play": "Slide one of your pieces in a straight line to a lit cell (never your own colour; the most captures).",
+    "lifted": "Now slide the piece on to a lit cell (its colour is who moves next); back on its own cell (grey) takes it back.",
     "capture": "Take the blinking captured pieces off, then drop a bunny piece on any empty cell (they pulse in its colour).",
 }
 
@@ -20,3 +21,30 @@ eliminated).
 The game ends as soon as a player is eliminated: the most pieces left wins,
 equal counts tie.
 The board: a move counts once the pieces have rested 0.8 s."""
+
+# The legend of the simulator's page ("What the lights mean"): every light
+# and animation this game's board shows, as (colour(s), look, words). A
+# colour is an (r, g, b); several make a band. The look is how it moves:
+# "" steady, "blink-fast", "blink-slow", "pulse", "breathe", "spin",
+# "gauge", "sweep", "sweep-all".
+_RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
+LEGEND = (
+    (_RGB, "", "cells: each cell is one player's colour (painted on the board, drawn on the page); land on another colour and its owner moves next, the third player is the bunny"),
+    ((160, 160, 160), "", "lifted from: the cell the piece came from (grey)"),
+    (_RGB, "", "landing: the cells a lifted piece can slide to, lit in the mover's colour (never a cell of its own colour; only the slides that capture the most)"),
+    (_RGB, "blink-slow", "capture: after the landing, each captured piece blinks in its owner's colour: take it off"),
+    (_RGB, "", "drop: every empty cell lit in the bunny's colour (the board's move: the one cell): put a piece of the bunny's colour there"),
+    ((255, 0, 0), "blink-fast", "wrong: a piece where it may not stand (fast red blink)"),
+    ((255, 255, 255), "blink-slow", "missing: a piece belongs here (slow white blink)"),
+    ((58, 58, 58), "", "last move: faint white where it was lifted and put down"),
+    ((0, 200, 200), "", "hint: the piece to move is steady cyan, its landing cell steady in its colour (4 s)"),
+    (_RGB, "breathe", "the board's move: its piece breathes in the seat's colour, then the landing, the captures and the drop breathe in turn; carry it out for the board"),
+    ((80, 100, 255), "spin", "thinking: a blue light circles the centre while the board chooses"),
+    ((255, 220, 120), "gauge", "level: a warm white gauge along row E, as many cells bright as the level (2 s)"),
+    (_RGB, "", "seats set: the home cells of each side the board plays, in its colour, for 2 s"),
+    (_RGB, "sweep", "win: the winner's colour sweeps across the board"),
+    (_RGB, "sweep-all", "draw: the tied players' colours sweep in turn"),
+    ((200, 200, 200), "", "status: whose turn (the player's turn LED)"),
+    ((0, 180, 40), "", "status: a player's green LED is lit while they have pieces on the board"),
+    ((255, 0, 0), "blink-slow", "status: the turn LEDs blink red while a move is not saved"),
+)

@@ -6,6 +6,8 @@
 STATE_TEXT = {
     "setup": "Set-up: put the rolled dice on their lit cells (each cell blinks in its die's value colour).",
     "play": "Lift one of your dice: the lit cells show where it can go and in its colour the value to turn it to.",
+    "lifted": "Now put the die on a lit cell, turned to the value the cell's light shows (blue 1, orange 2, "
+    "magenta 3); back on its own cell (grey) takes it back.",
     "finish": "Triad! Take one of your own dice of the Triad off the board (its cell blinks green).",
     "choose": "Note 2: press menu to pick the value the die now shows, then confirm.",
 }
@@ -26,6 +28,9 @@ Draw (the board's rule): the same position for the third time, or 200 moves
 in a row without a Triad.
 The board: a move counts once the die has rested 0.8 s on a lit cell; a die
 that rests 0.3 s where it may not stand blinks red (sliding across is fine)."""
+
+# The reason of a win (`evt over b` says only who): the page's headline.
+WIN_TEXT = "three Triads made"
 
 DRAW_TEXT = ("", "by repetition: the same position stood for the third time",
              "by the 200-move rule: 200 moves in a row without a Triad")

@@ -1,0 +1,226 @@
+"""Browne's Triad in the simulator's page, in a real headless Chromium
+(tests/host/test_browser.py's way): what issue 24 found missing for a new
+player: the cells' colours, the game's own legend, its seats on the page,
+a move list per player and the games' titles."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+CHROMIUM = os.environ.get("TRIAD_CHROMIUM", "/usr/bin/chromium")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - requirements-dev.txt pins it
+    sync_playwright = None
+
+if sync_playwright is None:
+    pytest.skip("playwright is not installed (pip install -r requirements-dev.txt)", allow_module_level=True)
+if not os.path.exists(CHROMIUM):
+    pytest.skip("no Chromium at %s: `make browser-deps`" % CHROMIUM, allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`python -m simulator --game browne` (the hex_v1 board) on a free port
+    with a fresh flash."""
+    state = tempfile.mkdtemp(prefix="triad-browser-browne-")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simulator", "--game", "browne", "--no-browser", "--port", "0",
+         "--state-dir", state, "--seed", "5"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = None
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if "running at " in line:
+            url = line.split("running at ", 1)[1].strip()
+            break
+    try:
+        if url is None:
+            raise RuntimeError("the simulator for browne did not start")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except Exception:
+            proc.kill()
+        shutil.rmtree(state, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        pg = b.new_page(viewport={"width": 1360, "height": 900})
+        pg.set_default_timeout(15000)
+        pg.goto(server)
+        pg.wait_for_selector("#conn[data-state=live]")
+        yield pg
+        b.close()
+
+
+def wait_state(page, state, timeout=15000):
+    page.wait_for_function("s => document.querySelector('#fw-state').textContent === s", arg=state, timeout=timeout)
+
+
+def wait_text(page, selector, text, timeout=15000):
+    page.wait_for_function(
+        "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)", arg=[selector, text], timeout=timeout
+    )
+
+
+def load(page, text):
+    page.fill("#load", text)
+    page.click("#load-btn")
+    page.wait_for_function("t => document.querySelector('#pos').value === t", arg=text)
+    wait_state(page, "play")
+
+
+def centre(page, cell):
+    b = page.locator('[data-cell="%s"]' % cell).bounding_box()
+    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+
+def drag(page, fr, to, steps=12):
+    x0, y0 = centre(page, fr)
+    x1, y1 = centre(page, to)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 8, y0, steps=2)
+    page.mouse.move(x1, y1, steps=steps)
+    page.mouse.up()
+
+
+def play(page, G, pos, m):
+    """Move m carried out with the mouse, step by step of its footprint:
+    the slide dragged, captured pieces knocked off, the bunny piece taken
+    from the box and put down. Returns the landing cell."""
+    from array import array
+
+    from triad.games import LIFT, PLACE
+
+    fp = array("i", bytes(4 * 32))
+    steps = [((fp[j] >> 8) & 3, G.SITE_NAMES[fp[j] & 255], fp[j] >> 10) for j in range(G.footprint(pos, m, fp))]
+    assert steps[0][0] == LIFT and steps[1][0] == PLACE
+    drag(page, steps[0][1], steps[1][1])
+    for act_, site, role in steps[2:]:
+        page.wait_for_timeout(900)  # the landing settles
+        if act_ == LIFT:
+            page.mouse.click(*centre(page, site), button="right")
+        else:
+            page.click('[data-take="%s"]' % G.SIDES[role - G.ROLE_RED])
+            page.mouse.click(*centre(page, site))
+    return steps[1][1]
+
+
+def cell_rgb(page, cell):
+    """The cell's own colour as drawn (its background, under LED and piece)."""
+    css = page.evaluate("c => getComputedStyle(document.querySelector(`[data-cell=\"${c}\"]`)).backgroundColor", cell)
+    import re
+
+    nums = [float(v) for v in re.findall(r"[\d.]+", css)[:3]]
+    if css.startswith("color(srgb"):
+        nums = [v * 255 for v in nums]
+    return nums
+
+
+def test_cells_are_drawn_in_their_owners_colour(page):
+    # Issue 24.1: every hexagon was the same grey, so "land on a cell of
+    # another colour; its owner moves next" could not be seen.
+    from triad.games import load as load_game
+
+    G = load_game("browne")
+    pos = G.parse_position("R:C5,F4 G:E9,B4 B:D6,F5 r")
+    load(page, G.format_position(pos))
+    # A slide by Red onto a cell of another colour: that cell's colour, as
+    # drawn, is the colour of the side the page then says moves next.
+    m = G.quick_move(pos)
+    to = G.SITE_NAMES[(m >> 6) & 63]
+    rgb = cell_rgb(page, to)
+    assert play(page, G, pos, m) == to
+    after = pos.copy()
+    after.make(m)
+    nxt = G.SIDE_NAMES[after.side]
+    wait_text(page, "#turn", nxt + " to move")
+    strongest = max(range(3), key=lambda k: rgb[k])
+    assert G.SIDE_RGB[after.side][strongest] == 255, (to, rgb, nxt)
+    # Every cell is drawn in one of the three colours, about a third each,
+    # and no two neighbours alike (the tricoloured board).
+    colours = page.evaluate("() => [...document.querySelectorAll('#board .cell')].map(e => [e.dataset.cell, getComputedStyle(e).backgroundColor])")
+    by = {}
+    for name, css in colours:
+        by.setdefault(css, []).append(name)
+    assert len(by) == 3 and min(len(v) for v in by.values()) >= 19, {k: len(v) for k, v in by.items()}
+    look = {name: css for name, css in colours}
+    for i in range(G.N_SITES):
+        x, y = G.site_xy(i)
+        for j in range(G.N_SITES):
+            x2, y2 = G.site_xy(j)
+            if i != j and abs((x - x2) ** 2 + (y - y2) ** 2 - 1) < 1e-6:
+                assert look[G.SITE_NAMES[i]] != look[G.SITE_NAMES[j]], (G.SITE_NAMES[i], G.SITE_NAMES[j])
+
+
+def test_the_legend_is_brownes_own(page):
+    # Issue 24.8: Browne's legend was the generic list: none of its landing,
+    # capture or drop lights, nor what the cells' colours mean.
+    legend = page.inner_text("#legend")
+    for words in ("landing:", "capture:", "drop:", "bunny", "cells:", "its owner moves next", "row E",
+                  "wrong:", "missing:", "the board's move", "thinking", "win", "draw", "not saved"):
+        assert words in legend, words
+    assert "level row" not in legend and "value " not in legend  # not the generic list
+    # Every look of the board's lights, as it moves: the capture blinks,
+    # the win sweeps in the three colours.
+    assert page.locator("#legend i.blink-slow").count() >= 2
+    band = page.locator("#legend i.sweep-all").first.evaluate("e => e.style.background")
+    assert "255, 0, 0" in band and "0, 255, 0" in band and "0, 0, 255" in band
+
+
+def test_seats_columns_and_titles_on_the_page(page):
+    # Issue 24.12: the seats took six long holds to reach "board plays
+    # Green and Blue"; the move list had Nehren's two unnamed columns; the
+    # game menu showed raw ids.
+    from triad.games import load as load_game
+
+    G = load_game("browne")
+    options = page.eval_on_selector("#seats", "e => [...e.options].map(o => o.textContent)")
+    assert "Green and Blue" in options and "Red" in options and options[0].startswith("nobody")
+    page.select_option("#seats", label="Green and Blue")
+    wait_text(page, "#opponent", "The board plays Green and Blue")
+    wait_text(page, "#log", "evt opponent gb")
+    page.select_option("#seats", label="nobody (people play every side)")
+    wait_text(page, "#log", "ok set opponent off")
+    page.wait_for_function("() => !document.querySelector('#opponent').textContent.includes('The board plays Green')")
+    # The move list: a named column per player, each move in its mover's.
+    assert page.eval_on_selector_all("#moves-head-row th", "es => es.map(e => e.textContent)") == ["", "Red", "Green", "Blue"]
+    from array import array
+
+    pos = G.parse_position("R:C5,F4 G:E9,B4 B:D6,F5 r")
+    load(page, G.format_position(pos))
+    # Red lands on a Blue cell: Blue moves next and Green's turn is skipped,
+    # so Blue's move stands in Blue's column of the same row.
+    buf = array("i", bytes(4 * G.MAX_MOVES))
+    ms = [buf[k] for k in range(G.gen(pos, buf))]
+    m = [m for m in ms if G.site_owner((m >> 6) & 63) == 2][0]
+    play(page, G, pos, m)
+    red = G.format_move(pos, m)
+    pos.make(m)
+    assert pos.side == 2
+    wait_text(page, "#moves", red.split("@")[0])
+    m2 = G.quick_move(pos)
+    play(page, G, pos, m2)
+    blue = G.format_move(pos, m2)
+    wait_text(page, "#moves", blue.split("@")[0])
+    rows = page.eval_on_selector_all("#moves tr", "es => es.map(e => [...e.children].map(c => c.textContent))")
+    assert rows[0] == ["1.", red, "", blue], rows
+    # The game menu: titles, its values still the ids.
+    menu = page.eval_on_selector("#game-pick", "e => [...e.options].map(o => [o.value, o.textContent])")
+    assert ["browne", "Browne's Triad"] in menu and ["nehren", "Nehren's Triad"] in menu, menu
