@@ -146,36 +146,71 @@ def result_words(text):
     return {"head": head, "reason": reason, "text": text}
 
 
-def move_words(pos_text, move_text):
+def move_words(pos_text, move_text, game=None):
     """A move in words, step by step from the game's footprint: "lift d6,
-    put it on d5 showing 1"."""
+    put it on d5 showing 1"; a piece that comes new to the board is named
+    with its side ("put a new North gem on A1"), a piece taken off or
+    replaced in place says whose it was ("replace the North gem on A3 with
+    a South gem"). game: another game's face (tests), else the board's."""
     from array import array
 
-    from triad.games import LIFT, PLACE, TOUCH
+    from triad.games import LIFT, PLACE, TOUCH, ROLE_GAME, ROLE_SOURCE
 
+    g = game or GAME
     try:
-        pos = GAME.parse_position(pos_text)
-        m = GAME.parse_move(pos, move_text)
+        pos = g.parse_position(pos_text)
+        m = g.parse_move(pos, move_text)
     except ValueError:
         return move_text
     fp = array("i", bytes(4 * 32))
-    n = GAME.footprint(pos, m, fp)
+    n = g.footprint(pos, m, fp)
     after = pos.copy()
     after.make(m)
-    labels = getattr(GAME, "LABELS", None)
+    labels = getattr(g, "LABELS", None)
+    # What a piece is called on each kind of site (Cornelson: a gem on a
+    # post, a jewel on a trey), else the game's one name for its pieces.
+    kinds = host_games.words(g, "PIECE_KINDS", None) or {}
+    default = (getattr(g, "PIECE_NAMES", None) or ("piece",))[0]
+
+    def who(p, site, role):
+        owner = g.owner(p, site) if site < g.N_SITES else -1
+        if owner < 0 and not labels and ROLE_GAME <= role < ROLE_GAME + len(g.SIDES):
+            owner = role - ROLE_GAME  # (a site chosen later: the role's side)
+        return g.SIDE_NAMES[owner] + " " if owner >= 0 else ""
+
+    def called(site):
+        if site >= g.N_SITES:
+            return default
+        return kinds.get(games.KIND_NAMES[g.SITE_KIND[site]], default)
+
     out = []
-    lifted = False
+    in_hand = False
     for j in range(n):
         site = fp[j] & 255
         act = (fp[j] >> 8) & 3
-        name = GAME.SITE_NAMES[site] if site < N_SITES else "any empty site"
-        p = piece(after, site) if site < N_SITES else None
-        shown = " showing %s" % p[1] if labels and p is not None and p[1] is not None else ""
+        role = fp[j] >> 10
+        name = g.SITE_NAMES[site] if site < g.N_SITES else "any empty " + games.KIND_NAMES[g.SITE_KIND[0]]
+        shown = ""
+        if labels and site < g.N_SITES and g.owner(after, site) >= 0:
+            lab = g.label(after, site) if getattr(g, "label", None) else None
+            shown = " showing %s" % lab if lab is not None else ""
         if act == LIFT:
-            out.append(("take %s off" if lifted else "lift %s") % name)
-            lifted = True
+            if role == ROLE_SOURCE:
+                out.append("lift %s" % name)
+                in_hand = True
+            else:
+                out.append("take the %s%s on %s off" % (who(pos, site, role), called(site), name))
         elif act == PLACE:
-            out.append("put it on %s%s" % (name, shown))
+            if in_hand:
+                out.append("put it on %s%s" % (name, shown))
+                in_hand = False
+            else:
+                out.append("put a new %s%s on %s%s" % (who(after, site, role), called(site), name, shown))
         elif act == TOUCH:
-            out.append("lift %s and put it back%s" % (name, shown))
+            before = who(pos, site, -1)
+            now = who(after, site, -1)
+            if before != now:
+                out.append("replace the %s%s on %s with a %s%s" % (before, called(site), name, now, called(site)))
+            else:
+                out.append("lift %s and put it back%s" % (name, shown))
     return ", ".join(out) or move_text

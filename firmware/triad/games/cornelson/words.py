@@ -23,3 +23,6 @@ A border between two of the opponent's gems is a barrier: no crossing.
 Win by Breach (a jewel reaches the opponent's dock), Trap (an opponent's
 jewel cannot move) or Capture (ten gems captured).
 The board: a move counts once the pieces have rested 0.8 s."""
+
+# What a piece is called on each kind of site (the page's move words).
+PIECE_KINDS = {"post": "gem", "trey": "jewel", "dock": "jewel", "portal": "jewel"}
