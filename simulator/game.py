@@ -115,34 +115,46 @@ def _cues():
     return {name: list(cue) for name, cue in sound.CUES}
 
 
-def _side_name(word):
-    return GAME.SIDE_NAMES[GAME.SIDES.index(word)] if len(word) == 1 and word in GAME.SIDES else word
+def _side_name(word, g=None):
+    g = g or GAME
+    return g.SIDE_NAMES[g.SIDES.index(word)] if len(word) == 1 and word in g.SIDES else word
 
 
-def result_words(text):
+def result_words(text, pos_text=None, game=None):
     """{"head", "reason"} in words for the board's `evt over` text: "b" ->
     Black wins; "draw repetition" -> Draw, by the game's DRAW_TEXT; Browne's
-    "r wins: g eliminated" -> Red wins, Green eliminated."""
+    "r wins: g eliminated" -> Red wins, Green eliminated. With the final
+    position, the game's words may say more (its result_reason: which jewel
+    is trapped and by what)."""
+    g = game or GAME
     text = (text or "").strip()
     words = text.split()
     if not words:
         return {"head": "Game over", "reason": "", "text": text}
+    reason = ""
+    explain = host_games.words(g, "result_reason")
+    if explain is not None and pos_text:
+        try:
+            reason = explain(g.parse_position(pos_text), text)
+        except ValueError:
+            reason = ""
     if words[0] == "draw":
         why = " ".join(words[1:])
-        names = list(getattr(GAME, "DRAW_NAMES", None) or ())
-        texts = host_games.words(GAME, "DRAW_TEXT")
+        names = list(getattr(g, "DRAW_NAMES", None) or ())
+        texts = host_games.words(g, "DRAW_TEXT")
         if texts and why in names and names.index(why) < len(texts):
             why = texts[names.index(why)]
         else:
-            why = " ".join(_side_name(w.strip(":")) + (":" if w.endswith(":") else "") for w in words[1:])
-        return {"head": "Draw", "reason": why, "text": text}
-    head = _side_name(words[0].strip(":")) + " wins"
+            why = " ".join(_side_name(w.strip(":"), g) + (":" if w.endswith(":") else "") for w in words[1:])
+        return {"head": "Draw", "reason": reason or why, "text": text}
+    head = _side_name(words[0].strip(":"), g) + " wins"
     rest = words[1:]
     if rest and rest[0].strip(":") == "wins":
         rest = rest[1:]
-    reason = " ".join(_side_name(w.strip(":,")) + ("," if w.endswith(",") else "") for w in rest)
     if not reason:
-        reason = getattr(GAME, "WIN_TEXT", "") or ""
+        reason = " ".join(_side_name(w.strip(":,"), g) + ("," if w.endswith(",") else "") for w in rest)
+    if not reason:
+        reason = getattr(g, "WIN_TEXT", "") or ""
     return {"head": head, "reason": reason, "text": text}
 
 

@@ -394,7 +394,7 @@ class WebSim:
         state = fw["state"] if sim.running else "off"
         result = None
         if state == "over":
-            result = result_words(ev["result"] if ev["result"] is not None else self._result_from_game(fw))
+            result = result_words(ev["result"] if ev["result"] is not None else self._result_from_game(fw), pos)
         settings = fw.get("settings") or {}
         opponent = settings.get("opponent")
         engine = ev["engine"] if ev["think_pos"] == pos else None

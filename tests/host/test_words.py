@@ -49,3 +49,64 @@ def test_browne_drop_names_its_colour():
     drop = text.split("@")[1]
     colour = BROWNE.SIDE_NAMES[BROWNE.owner(after, BROWNE.site_index(drop))]
     assert n and "put a new %s piece on %s" % (colour, drop) in move_words(start, text, game=BROWNE)
+
+
+# -- every result says its reason (item 7) ------------------------------------
+
+def _finish(game, text, want):
+    """The first turn from `text` that ends the game with outcome `want`
+    (a word of outcome_text): (the result text, the final position)."""
+    from array import array
+
+    pos = game.parse_position(text)
+    buf = array("i", bytes(4 * game.MAX_MOVES))
+    for i in range(game.gen(pos, buf)):
+        pos.make(buf[i])
+        out = game.outcome_text(pos)
+        if want in out:
+            return out, game.format_position(pos)
+        pos.unmake(buf[i])
+    raise AssertionError("no turn ends in " + want)
+
+
+def test_cornelson_trap_names_the_trapped_jewel_and_what_closes_it():
+    from simulator.game import result_words
+
+    text, final = _finish(CORNELSON, "s.../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0", "trap")
+    r = result_words(text, final, game=CORNELSON)
+    assert r["head"] == "South wins"
+    assert r["reason"].startswith("Trap: North's jewel on N1 cannot move")
+    assert "a barrier of South's gems at G1-G2" in r["reason"]
+
+
+def test_cornelson_breach_and_capture_say_how():
+    from simulator.game import result_words
+
+    text, final = _finish(CORNELSON, "..../...../....../......./....../...../.... S:f2,S2,S3 N:N2,N3,c6 s 0 0", "breach")
+    assert result_words(text, final, game=CORNELSON)["reason"] == "Breach: South's jewel reached North's dock N1"
+    text, final = _finish(CORNELSON, "..../...../....../sn...../....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 9 0", "capture")
+    assert result_words(text, final, game=CORNELSON)["reason"] == "Capture: South captured 10 gems"
+
+
+def test_nehren_and_browne_wins_say_why():
+    from simulator.game import result_words
+
+    nehren = games.load("nehren")
+    pos = nehren.parse_position(nehren.START if isinstance(nehren.START, str) else nehren.format_position(nehren.START))
+    pos.score[0] = 3
+    pos.score[1] = 1
+    r = result_words("b", nehren.format_position(pos), game=nehren)
+    assert r["reason"] == "Black made three Triads (3 to 1)"
+    # Browne: Red's slide to A2 takes Blue's last two pieces.
+    text, final = _finish(BROWNE, "R:A3,G8 G:A1,D2 B:B2,B3 r", "eliminated")
+    r = result_words(text, final, game=BROWNE)
+    assert r["head"] == "Red wins"
+    assert r["reason"] == "Blue has no pieces left; the most pieces left win (Red 2, Green 1)"
+
+
+def test_cornelson_rules_card_has_portals_and_the_draw():
+    from host_tools import games as host_games
+
+    rules = host_games.words(CORNELSON, "RULES")
+    assert "Portals" in rules and "transfer" in rules and "directly across" in rules
+    assert "Draw" in rules

@@ -20,3 +20,18 @@ eliminated).
 The game ends as soon as a player is eliminated: the most pieces left wins,
 equal counts tie.
 The board: a move counts once the pieces have rested 0.8 s."""
+
+
+def result_reason(pos, text):
+    """Why the game ended, in words, from the final position and the board's
+    result text ("r wins: g eliminated", "draw r g: b cannot move"): who is
+    out and the pieces each player has left."""
+    names = ("Red", "Green", "Blue")
+    c = pos.counts
+    out = [names[s] for s in (0, 1, 2) if not c[s]]
+    why = (" and ".join(out) + (" has" if len(out) == 1 else " have") + " no pieces left") if out else (
+        names[pos.side] + " cannot move")
+    left = ", ".join("%s %d" % (names[s], c[s]) for s in (0, 1, 2) if c[s])
+    if text.startswith("draw"):
+        return "%s; the others have equally many pieces left (%s)" % (why, left)
+    return "%s; the most pieces left win (%s)" % (why, left)
