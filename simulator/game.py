@@ -158,6 +158,20 @@ def result_words(text, pos_text=None, game=None):
     return {"head": head, "reason": reason, "text": text}
 
 
+def finish_words(pos_text, so_far, game=None):
+    """The headline while a move is partly done, when the game's words say
+    it by the move so far (the finish event's text: Cornelson's placed gem
+    captures or not); "" for the game's one finish text."""
+    g = game or GAME
+    fn = host_games.words(g, "finish_state_text")
+    if fn is None or not so_far:
+        return ""
+    try:
+        return fn(g.parse_position(pos_text), so_far) or ""
+    except ValueError:
+        return ""
+
+
 def move_words(pos_text, move_text, game=None):
     """A move in words, step by step from the game's footprint: "lift d6,
     put it on d5 showing 1"; a piece that comes new to the board is named

@@ -29,11 +29,13 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from simulator.game import GAME, N_SITES, PIECE, PIECES, layout, parse_position, piece, result_words, move_words
+from simulator.game import (GAME, N_SITES, PIECE, PIECES, layout, parse_position, piece, result_words, move_words,
+                            finish_words)
 from simulator.hardware import BUTTONS, Die, PhysicalBoard, SimError, cell_index, cell_name
 from simulator.sim import Simulation
 
 FINISH_EVENT = getattr(GAME, "FINISH_EVENT", "triad")
+GAME_PHASES = tuple(getattr(GAME, "PHASE_NAMES", ()))
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = os.path.join(HERE, "static")
 LOG_KEEP = 3000
@@ -121,7 +123,8 @@ class WebSim:
         self.brightness = 64
         self.names = _palette()
         self._frame_cache = (None, None)
-        self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None, "unsaved": None}
+        self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None,
+                   "unsaved": None, "finish": ""}
         self.settings = {}
         self.sim.listeners.append(self._on_sim)
         self._threads = []
@@ -212,6 +215,8 @@ class WebSim:
                 ev["fault"] = None
         if kind == "over":
             ev["result"] = arg
+        elif kind == FINISH_EVENT:
+            ev["finish"] = arg  # the move so far: the finish phase's words (finish_words)
         elif kind == "fault":
             ev["fault"] = arg
         elif kind == "notice":
@@ -429,6 +434,7 @@ class WebSim:
             "level": settings.get("level"),
             "engine_move": engine,
             "engine_words": move_words(pos, engine) if engine else None,
+            "finish_text": finish_words(pos, ev["finish"]) if state in GAME_PHASES else "",
             "speed": clock.speed if clock is not None else sim.speed,
             "noise": sim.board.noise,
             "seed": self.seed,

@@ -387,7 +387,7 @@
     }
     // game
     const side = f.side, names = SIDE_NAME;
-    let turn = "—", msg = STATE_TEXT[f.state] || "";
+    let turn = "—", msg = f.finish_text || STATE_TEXT[f.state] || "";
     if (!f.power) turn = "Power off";
     else if (f.state === "over") {
       const r = f.result || { head: f.winner ? names[f.winner] + " wins" : "Game over", reason: "" };

@@ -189,6 +189,25 @@ def test_guidance_and_the_forfeit_by_mouse(page):
     assert "C3!1 S1-a2 S2-a4 S3-a6" in moves_text(page)
 
 
+def test_a_gem_that_captures_nothing_asks_for_the_jewels_not_a_swap(page):
+    """Issue 24 (3): after a gem that captures nothing the headline asks
+    for the jewels' steps; a swap only after a capture."""
+    serial(page, "set mode standard", "ok set mode standard")
+    load(page, CHAIN)
+    place(page, "D5")  # next to nothing of North's: no capture
+    wait_state(page, "swap")
+    wait_text(page, "#msg", "step each of your jewels once")
+    assert "Swap" not in page.inner_text("#msg")
+    step(page, "S1", "a2")
+    step(page, "S2", "a4")
+    step(page, "S3", "a6")
+    wait_text(page, "#moves", "D5 S1-a2 S2-a4 S3-a6")
+    load(page, CHAIN)
+    place(page, "C3")  # captures C2, then D3
+    wait_state(page, "swap")
+    wait_text(page, "#msg", "Swap the captured gem")
+
+
 def test_a_standard_game_won_by_breach(page):
     serial(page, "set mode standard", "ok set mode standard")
     load(page, BREACH)

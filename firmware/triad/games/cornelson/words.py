@@ -13,6 +13,23 @@ STATE_TEXT = {
     "choose": "Press menu to pick between turns that look the same, then confirm.",
 }
 
+
+
+def finish_state_text(pos, so_far):
+    """The headline once the gem is placed (the board's `evt capture <post>`):
+    the swap only when the gem captured; else the jewels' steps."""
+    from triad.games.cornelson import geometry as g
+
+    name = so_far.split()[0] if so_far.split() else ""
+    if name not in g.SITE_NAMES[:37]:
+        return ""
+    p = g.SITE_NAMES.index(name)
+    if pos.posts[p] == 0 and pos._captures(p):
+        return STATE_TEXT["finish"]
+    return ("Your gem is on %s (it captures nothing): now step each of your jewels once (a lifted "
+            "jewel shows its steps in orange and the Barriers in its way in red)." % name)
+
+
 # The rules card (the simulator's page).
 RULES = """Two players, South and North, three jewels on their docks each.
 A turn: place one gem on any empty post; a gem of the opponent's between two
