@@ -396,6 +396,14 @@
     } else if (f.state === "setup") turn = "Set-up";
     else if (f.state === "selftest") turn = "Self-test";
     else if (side) turn = names[side] + " to move";
+    // The board's seat to move: the headline speaks to the person who
+    // carries out the board's move, never as if it were their own turn.
+    if (f.power && f.opponent && side && f.opponent.includes(side) && (f.state === "play" || (LAYOUT.phases || []).includes(f.state))) {
+      turn = "The board's move (" + names[side] + ")";
+      msg = f.engine_move
+        ? "The board plays " + names[side] + ": carry out its move for it: " + f.engine_words + " (" + f.engine_move + ")."
+        : "The board is choosing " + names[side] + "'s move (a blue light circles the centre)…";
+    }
     const fault = f.power ? faultText(f) : "";
     if (fault) msg = fault;
     $("turn").textContent = turn;

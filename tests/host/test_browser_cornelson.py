@@ -208,6 +208,24 @@ def test_a_gem_that_captures_nothing_asks_for_the_jewels_not_a_swap(page):
     wait_text(page, "#msg", "Swap the captured gem")
 
 
+def test_the_headline_on_the_boards_turn(page):
+    """Issue 24 (2): when the board plays North, the headline says it is the
+    board's move and what to carry out, not the person's own turn."""
+    serial(page, "set mode standard", "ok set mode standard")
+    load(page, CHAIN)
+    serial(page, "set opponent n", "ok set opponent n")
+    try:
+        place(page, "D5")
+        step(page, "S1", "a2")
+        step(page, "S2", "a4")
+        step(page, "S3", "a6")
+        wait_text(page, "#turn", "The board's move (North)")
+        wait_text(page, "#msg", "carry out its move for it: put a new North gem on ")
+        assert "Place a gem" not in page.inner_text("#msg")
+    finally:
+        serial(page, "set opponent off", "ok set opponent off")
+
+
 def test_a_standard_game_won_by_breach(page):
     serial(page, "set mode standard", "ok set mode standard")
     load(page, BREACH)
