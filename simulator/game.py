@@ -240,3 +240,121 @@ def move_words(pos_text, move_text, game=None):
             else:
                 out.append("lift %s and put it back%s" % (name, shown))
     return ", ".join(out) or move_text
+
+
+_fix_cache = {}
+
+
+def smallest_fix(pos_text, occupied, so_far="", game=None):
+    """The smallest correction that makes the board a legal turn under way,
+    in words, or "" (issue 24: not "put back every piece and take the whole
+    turn off" for one jewel on a wrong trey). occupied: the sites the board
+    senses. Every legal turn, and every first part of it (its footprint's
+    steps in order), is a way the board could be right; the one the fewest
+    sites away from the board wins (on a tie: the one that follows the move
+    announced so far, the finish event's text, then the longest part). What
+    is left is said: a piece in the hand put where it may not stand, a
+    stray object, a piece missing."""
+    from array import array
+
+    from triad.games import LIFT, PLACE, ROLE_SOURCE
+
+    g = game or GAME
+    occ = bytearray(g.N_SITES)
+    for i in occupied:
+        occ[i] = 1
+    key = (g.NAME, pos_text, bytes(occ), so_far)
+    if key in _fix_cache:
+        return _fix_cache[key]
+    try:
+        pos = g.parse_position(pos_text)
+    except ValueError:
+        return ""
+    exp = bytearray(g.N_SITES)
+    g.expected(pos, exp)
+    d0 = sum(1 for i in range(g.N_SITES) if exp[i] != occ[i])
+    if d0 == 0:
+        return ""
+    buf = array("i", bytes(4 * g.MAX_MOVES))
+    fp = array("i", bytes(4 * 64))
+    n = g.gen(pos, buf, 0)
+    best = (d0, 1, 0)  # (sites away, not the announced move, -steps)
+    best_fp = []
+    for i in range(n):
+        nf = g.footprint(pos, buf[i], fp)
+        steps = [fp[j] for j in range(nf)]
+        first = ""
+        for e in steps:
+            if (e >> 8) & 3 == PLACE:
+                first += g.SITE_NAMES[e & 255] if (e & 255) < g.N_SITES else ""
+                break
+            if not first:
+                first = g.SITE_NAMES[e & 255] if (e & 255) < g.N_SITES else ""
+        other = 0 if so_far and first == so_far.split()[0] else 1
+        d = d0
+        for k, e in enumerate(steps):
+            s = e & 255
+            if s >= g.N_SITES:
+                break
+            act = (e >> 8) & 3
+            if act == LIFT:
+                d += 1 if occ[s] else -1
+            elif act == PLACE:
+                d += -1 if occ[s] else 1
+            cand = (d, other, -(k + 1))
+            if cand < best:
+                best = cand
+                best_fp = steps[:k + 1]
+    state = bytearray(exp)
+    hand = -1
+    new = set()  # where the turn so far put a piece new to the board
+    for e in best_fp:
+        s = e & 255
+        act = (e >> 8) & 3
+        if act == LIFT:
+            state[s] = 0
+            hand = s if (e >> 10) == ROLE_SOURCE else hand
+        elif act == PLACE:
+            state[s] = 1
+            if hand < 0:
+                new.add(s)
+            hand = -1
+    missing = [i for i in range(g.N_SITES) if state[i] and not occ[i]]
+    # A new piece missing where any of its kind could go: not "put it on
+    # A1" (one of many), but first things first.
+    fresh = [i for i in missing if i in new]
+    missing = [i for i in missing if i not in new]
+    extra = [i for i in range(g.N_SITES) if occ[i] and not state[i]]
+    kinds = host_games.words(g, "PIECE_KINDS", None) or {}
+    default = (getattr(g, "PIECE_NAMES", None) or ("piece",))[0]
+
+    def kind(i):
+        return games.KIND_NAMES[g.SITE_KIND[i]]
+
+    def called(i):
+        return kinds.get(kind(i), default)
+
+    def names(sites):
+        a = [g.SITE_NAMES[i] for i in sites]
+        return a[0] if len(a) == 1 else ", ".join(a[:-1]) + " and " + a[-1]
+
+    out = []
+    if fresh:
+        out.append("put a new %s on a lit %s first" % (called(fresh[0]), kind(fresh[0])))
+    if hand >= 0 and len(extra) == 1 and not missing:
+        x = extra[0]
+        out.append("the %s from %s may not stand on %s: put it on a lit %s (or back on %s)"
+                   % (called(hand), g.SITE_NAMES[hand], g.SITE_NAMES[x], kind(x), g.SITE_NAMES[hand]))
+    else:
+        if missing:
+            out.append("put the %s back on %s" % (
+                (called(missing[0]) + "s") if len(missing) > 1 else called(missing[0]), names(missing)))
+        if extra:
+            out.append("take what stands on %s off (nothing may stand there now)" % names(extra))
+    text = " and ".join(out)
+    if text:
+        text = text[0].upper() + text[1:] + "."
+    if len(_fix_cache) > 8:
+        _fix_cache.clear()
+    _fix_cache[key] = text
+    return text

@@ -30,7 +30,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from simulator.game import (GAME, N_SITES, PIECE, PIECES, layout, parse_position, piece, result_words, move_words,
-                            finish_words)
+                            finish_words, smallest_fix)
 from simulator.hardware import BUTTONS, Die, PhysicalBoard, SimError, cell_index, cell_name
 from simulator.sim import Simulation
 
@@ -435,6 +435,10 @@ class WebSim:
             "engine_move": engine,
             "engine_words": move_words(pos, engine) if engine else None,
             "finish_text": finish_words(pos, ev["finish"]) if state in GAME_PHASES else "",
+            # A fault's smallest correction (a turn under way stays under way).
+            "fix": smallest_fix(pos, [i for i, c in enumerate(snap["cells"]) if c is not None],
+                                ev["finish"] if state in GAME_PHASES else "")
+            if sim.running and (ev["fault"] or "").startswith("mismatch") and state != "sync" else "",
             "speed": clock.speed if clock is not None else sim.speed,
             "noise": sim.board.noise,
             "seed": self.seed,

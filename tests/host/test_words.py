@@ -110,3 +110,34 @@ def test_cornelson_rules_card_has_portals_and_the_draw():
     rules = host_games.words(CORNELSON, "RULES")
     assert "Portals" in rules and "transfer" in rules and "directly across" in rules
     assert "Draw" in rules
+
+
+# -- the smallest correction (item 6) -----------------------------------------
+
+START = "..../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
+
+
+def _sites(names):
+    return [CORNELSON.SITE_NAMES.index(n) for n in names.split()]
+
+
+def test_one_jewel_on_a_wrong_trey_is_the_only_thing_named():
+    from simulator.game import smallest_fix
+
+    text = smallest_fix(START, _sites("D4 a2 a4 b5 N1 N2 N3"), "D4", game=CORNELSON)
+    assert text == "The jewel from S3 may not stand on b5: put it on a lit trey (or back on S3)."
+
+
+def test_a_stray_object_is_named_not_the_gem_just_placed():
+    from simulator.game import smallest_fix
+
+    text = smallest_fix(START, _sites("D4 C1 S1 S2 S3 N1 N2 N3"), "D4", game=CORNELSON)
+    assert text.startswith("Take what stands on C1 off")
+    assert "D4" not in text
+
+
+def test_a_jewel_stepped_before_the_gem_asks_for_the_gem():
+    from simulator.game import smallest_fix
+
+    text = smallest_fix(START, _sites("a2 S2 S3 N1 N2 N3"), "", game=CORNELSON)
+    assert text == "Put a new gem on a lit post first."
