@@ -34,19 +34,17 @@ def finish_state_text(pos, so_far):
 RULES = """Two players, South and North, three jewels on their docks each.
 A turn: place one gem on any empty post; a gem of the opponent's between two
 of yours on consecutive posts in a line is captured: swap it for one of
-yours (a swapped gem may capture again: a chain). Swap every captured gem
-before lifting a jewel, else the captures left are forfeit and those gems
-stay safe. Then move all three jewels, each across one border to an
-adjacent empty trey (never onto or across a post, never back onto your own
-dock). A border between two of the opponent's gems is a barrier: no crossing.
+yours (a swapped gem may capture again). Lifting a jewel before every
+swap is done forfeits the captures left. Then move all three jewels, each
+across one border to an adjacent empty trey (never onto or across a post,
+never back onto your own dock). A border between two of the opponent's gems is a barrier: no crossing.
 Portals: three on each side of the board. A jewel that steps onto a portal
 may, on your next turn, step back onto the trey beside it or transfer to the
 portal directly across the board (barriers do not stop a transfer; an
 occupied portal does). After a transfer it must step onto a trey next turn.
 Win by Breach (a jewel reaches the opponent's dock), Trap (an opponent's
-jewel cannot move: every border around it a barrier, an occupied trey or
-portal, or its own dock; or the opponent cannot step all three jewels) or
-Capture (ten gems captured).
+jewel cannot move: barriers, jewels or its own dock all round it; or the
+opponent cannot step all three jewels) or Capture (ten gems captured).
 Draw: the board full and no jewels in play.
 The board: a move counts once the pieces have rested 0.8 s."""
 
