@@ -1,5 +1,7 @@
-# Speed of Cornelson's TRIAD rules core against the plain implementation
-# (bench/plain_cornelson.py) on the same interpreter, same positions:
+# Speed of Cornelson's TRIAD rules core against a plain implementation that
+# is not wasteful (bench/plain_cornelson_phase.py: the jewel phase once per
+# set of captured posts at the last ply, issue 26) on the same interpreter,
+# same positions:
 #   micropython bench/cornelson_bench.py [quick]
 #   python3 bench/cornelson_bench.py
 # Prints "name: value unit" lines, ending with
@@ -35,7 +37,7 @@ else:
 
 from triad.games.cornelson import core, notation  # noqa: E402
 
-import plain_cornelson as plain  # noqa: E402
+import plain_cornelson_phase as plain  # noqa: E402
 
 QUICK = "quick" in sys.argv[1:]
 

@@ -42,8 +42,7 @@ def why_no_moves(game, pos, site=-1):
     game.expected(pos, exp)
     if not exp[site]:
         return "no moves of %s: there is no piece on %s" % (name, name)
-    owner = getattr(game, "owner", None)
-    side = owner(pos, site) if owner is not None else -1
+    side = game.owner(pos, site)
     turn = game.SIDE_NAMES[pos.side]
     if side >= 0 and side != pos.side:
         return "no moves of %s: the piece there is %s's and it is %s's turn" % (name, game.SIDE_NAMES[side], turn)

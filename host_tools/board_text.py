@@ -36,8 +36,7 @@ def piece_text(game, pos, site, colour=False):
 
 
 def _piece(game, pos, site, colour):
-    owner = getattr(game, "owner", None)
-    side = owner(pos, site) if owner is not None else -1
+    side = game.owner(pos, site)
     role = game.shows(pos, site)
     value = str(role - games.ROLE_GAME + 1) if role >= games.ROLE_GAME else ""
     if side < 0:
@@ -90,9 +89,6 @@ def render(pos, colour=False, marks=(), game=None):
     Black sees it). marks: site names to bracket, e.g. the last move."""
     if game is None:
         game = games.load()
-    own = getattr(game, "board_text", None)
-    if own is not None:
-        return own(pos, colour, marks)
     exp = bytearray(game.N_SITES)
     game.expected(pos, exp)
     names = game.SITE_NAMES

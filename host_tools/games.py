@@ -1,16 +1,16 @@
 """The game a host tool works on, and what every tool needs from it.
 
-Every host tool reaches a game only through its face (docs/game-face.md):
-`load(name)` is `triad.games.load` behind `--game NAME`. The helpers here are
-generic: they use the face's functions and a few optional attributes looked
-up with getattr (listed in OPTIONAL below), never a particular game's modules.
+Every host tool reaches a game only through its face (docs/architecture.md,
+"The game face"): `load(name)` is `triad.games.load` behind `--game NAME`,
+which fills in every optional name (triad/games/face.py). The helpers here
+are generic: they use the face, never a particular game's modules.
 """
-import importlib
 import sys
 from array import array
 
 import host_tools  # noqa: F401  (puts firmware/ on the path)
 from triad import games as _games
+from triad.games import face, text as _text
 
 DEFAULT = "nehren"
 NAMES = _games.NAMES
@@ -20,7 +20,7 @@ PLACE = _games.PLACE
 TOUCH = _games.TOUCH
 ROLE_GAME = _games.ROLE_GAME
 KIND_NAMES = _games.KIND_NAMES
-MAX_STEPS = 32  # the longest footprint of any game (the controller's bound)
+MAX_STEPS = face.MAX_STEPS  # the longest footprint of any game
 
 # Optional face attributes the host tools use when a game has them:
 #   board_text(pos, colour, marks)  the game's own terminal drawing (str)
@@ -63,19 +63,7 @@ def load(name=None):
         usage_error(str(e))
 
 
-def words(game, name, default=None):
-    """A text of the game for people (RULES, STATE_TEXT, NOTICE_TEXT,
-    DRAW_TEXT, ...): from its face, else from its words.py, which only the
-    host side (the simulator page, these tools) imports: the board's RAM
-    holds no text it never shows."""
-    v = getattr(game, name, None)
-    if v is None:
-        try:
-            mod = importlib.import_module("triad.games." + game.NAME + ".words")
-        except ImportError:
-            return default
-        v = getattr(mod, name, None)
-    return default if v is None else v
+words = _text.words  # a game's words for people (its words.py)
 
 
 def word(game, attr, default=None):
@@ -87,8 +75,7 @@ def word(game, attr, default=None):
 
 def notice_text(game, pos, short=False):
     """Words for the position's notice (Nehren's Note 2), or ""."""
-    fn = getattr(game, "notice", None)
-    code = fn(pos) if fn is not None and game.outcome(pos) < 0 else ""
+    code = game.notice(pos) if game.outcome(pos) < 0 else ""
     if not code:
         return ""
     table = word(game, "NOTICE_SHORT" if short else "NOTICE_TEXT", {}) or {}
@@ -173,25 +160,12 @@ def group_turns(game, pos, words):
     are steps, which never begin one). Raises the game's NotationError, with
     the words it could not read, when no group does."""
     words = list(words)
-    most = getattr(game, "MOVE_WORDS", 1) or 1
+    most = game.MOVE_WORDS
     if most <= 1:
         return words
-    pos = pos.copy()
-    out = []
-    i = 0
-    while i < len(words):
-        for k in range(min(most, len(words) - i), 0, -1):
-            text = " ".join(words[i : i + k])
-            try:
-                m = game.parse_move(pos, text)
-            except game.NotationError:
-                continue
-            out.append(game.format_move(pos, m))
-            pos.make(m)
-            i += k
-            break
-        else:
-            raise game.NotationError("no legal move reads from %r" % " ".join(words[i : i + most]))
+    out, i = _text.read_turns(game, pos.copy(), words, canonical=True)
+    if i < len(words):
+        raise game.NotationError("no legal move reads from %r" % " ".join(words[i : i + most]))
     return out
 
 

@@ -133,11 +133,10 @@ def most_taken(game, pos, moves):
 
 def seat_result(game, pos, res, seat):
     """"w" when seat won (alone), "d" for a draw it shares, else "l". With
-    two sides every draw is shared; with more, the face's optional
-    drawn_sides(pos) names the sides of a draw (all of them without it)."""
+    two sides every draw is shared; with more, the face's drawn_sides(pos)
+    names the sides of a draw (every side for a game without the hook)."""
     if res == games.DRAW:
-        fn = getattr(game, "drawn_sides", None)
-        if len(game.SIDES) > 2 and fn is not None and seat not in fn(pos):
+        if seat not in game.drawn_sides(pos):
             return "l"
         return "d"
     return "w" if res == seat else "l"

@@ -78,7 +78,7 @@ def play(level=3, human="b", ms=1000, seed=None, start=None, colour=False,
     moves = []
     marks = ()
     shown = False
-    draw_names = games.word(game, "DRAW_NAMES", ())
+    draw_names = game.DRAW_NAMES
 
     def draw_reason():
         """The draw rule over the whole game so far, and the names of its
@@ -91,7 +91,7 @@ def play(level=3, human="b", ms=1000, seed=None, start=None, colour=False,
         for m in moves:
             p.make(m)
             r = w.push(p, m)
-        return r, getattr(w, "NAMES", None) or draw_names
+        return r, draw_names
 
     while True:
         if not shown:

@@ -35,7 +35,7 @@ def game_settings(game, wire_settings):
     tally, Nehren's note2-triads) from the board's settings ({wire name:
     word}, as `status` reports them), those that differ from the default."""
     out = {}
-    choices = getattr(game, "SETTING_CHOICES", {}) or {}
+    choices = game.SETTING_CHOICES
     for key, default in game.SETTINGS.items():
         wire = key.replace("_", "-")
         if wire not in wire_settings:
@@ -51,7 +51,7 @@ def game_settings(game, wire_settings):
 def apply_settings(game, pos, settings):
     """Put the record's settings ({wire name: word}) in effect on pos (the
     start position, before any move). RecordError for an unknown one."""
-    choices = getattr(game, "SETTING_CHOICES", {}) or {}
+    choices = game.SETTING_CHOICES
     for wire, word in settings.items():
         key = wire.replace("-", "_")
         if key not in game.SETTINGS:
@@ -173,7 +173,7 @@ class Record:
             lines.append("%s: %s" % (k, v))
         lines.append("")
         ms = self.moves
-        if getattr(self.game, "MOVE_WORDS", 1) > 1:
+        if self.game.MOVE_WORDS > 1:
             # Moves of several words (Cornelson's turns): one a line.
             for i, m in enumerate(ms):
                 lines.append("%d. %s" % (i + 1, m))
@@ -379,18 +379,12 @@ class Tracker:
 
 
 def setup_of_start(start, game=None):
-    """The Setup header of a rolled start position. The face's optional
-    setup_text(pos) when it has one; else, for a game whose face names each
-    side's home sites (optional HOME), the game-role numbers the pieces on
-    them show (Nehren: the sorted die values) and who starts; else "-"."""
+    """The Setup header of a rolled start position: per side's home sites
+    (the face's HOME) the game-role numbers the pieces on them show (Nehren:
+    the sorted die values), and who starts."""
     game = game or games.load(DEFAULT_GAME)
     pos = game.parse_position(start)
-    own = getattr(game, "setup_text", None)
-    if own is not None:
-        return own(pos)
-    home = getattr(game, "HOME", None)
-    if home is None:
-        return "-"
+    home = game.HOME
     exp = bytearray(game.N_SITES)
     game.expected(pos, exp)
     parts = []

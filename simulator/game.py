@@ -10,7 +10,7 @@ if _FIRMWARE not in sys.path:
     sys.path.append(_FIRMWARE)
 
 from triad import boards, games  # noqa: E402
-from host_tools import games as host_games  # noqa: E402
+from triad.games import text as game_text  # noqa: E402
 from simulator import choice  # noqa: E402
 
 
@@ -24,8 +24,8 @@ GAME = games.load(DESC.GAMES[0])
 N_SITES = GAME.N_SITES
 _INDEX = {name: i for i, name in enumerate(GAME.SITE_NAMES)}
 # What the page and the log call a piece (Nehren: a die) and a scoring move.
-PIECE, PIECES = getattr(GAME, "PIECE_NAMES", None) or ("piece", "pieces")
-SCORE_WORD = getattr(GAME, "SCORE_WORD", None) or "capture"
+PIECE, PIECES = GAME.PIECE_NAMES
+SCORE_WORD = GAME.SCORE_WORD
 
 
 def site_index(name):
@@ -46,7 +46,7 @@ def piece(pos, site):
     owner = GAME.owner(pos, site)
     if owner < 0:
         return None
-    label = GAME.label(pos, site) if getattr(GAME, "label", None) else None
+    label = GAME.label(pos, site)
     return GAME.SIDES[owner], label
 
 
@@ -88,24 +88,24 @@ def layout():
                   for p in range(n_sides)],
         "sites": sites,
         "status": status,
-        "state_text": dict(host_games.words(GAME, "STATE_TEXT", {})),
-        "labels": list(getattr(GAME, "LABELS", ())),
-        "rules": host_games.words(GAME, "RULES", ""),
-        "notice_text": dict(host_games.words(GAME, "NOTICE_TEXT", {})),
-        "finish_event": getattr(GAME, "FINISH_EVENT", ""),
+        "state_text": dict(game_text.words(GAME, "STATE_TEXT", {})),
+        "labels": list(GAME.LABELS),
+        "rules": game_text.words(GAME, "RULES", ""),
+        "notice_text": dict(game_text.words(GAME, "NOTICE_TEXT", {})),
+        "finish_event": GAME.FINISH_EVENT,
         # Words for people, the game's own: never a die where there are none.
         "piece": [PIECE, PIECES],
         "score_word": SCORE_WORD,
-        "marks_text": getattr(GAME, "MARKS_TEXT", "") or "",
+        "marks_text": GAME.MARKS_TEXT,
         "start": GAME.START if isinstance(GAME.START, str) else GAME.format_position(GAME.START),
-        "roles": [list(c) for c in GAME.ROLE_RGB] if getattr(GAME, "LABELS", None) else [],
-        "phases": list(getattr(GAME, "PHASE_NAMES", ())),
+        "roles": [list(c) for c in GAME.ROLE_RGB] if GAME.LABELS else [],
+        "phases": list(GAME.PHASE_NAMES),
         # The board's sound cues (board/sound.py): the page plays the same
         # tone patterns, {name: [hz, ms, ...]}; whether this board has a piezo.
         "cues": _cues(),
         "buzzer": getattr(DESC, "BUZZER_PIN", None) is not None,
         # The teaching mode's lessons (their goals; started by `lesson <n>`).
-        "lessons": [item[0] for item in GAME.LESSONS()] if getattr(GAME, "LESSONS", None) else [],
+        "lessons": [item[0] for item in GAME.LESSONS()],
     }
 
 
@@ -132,7 +132,7 @@ def result_words(text, pos_text=None, game=None):
     if not words:
         return {"head": "Game over", "reason": "", "text": text}
     reason = ""
-    explain = host_games.words(g, "result_reason")
+    explain = game_text.words(g, "result_reason")
     if explain is not None and pos_text:
         try:
             reason = explain(g.parse_position(pos_text), text)
@@ -140,8 +140,8 @@ def result_words(text, pos_text=None, game=None):
             reason = ""
     if words[0] == "draw":
         why = " ".join(words[1:])
-        names = list(getattr(g, "DRAW_NAMES", None) or ())
-        texts = host_games.words(g, "DRAW_TEXT")
+        names = list(g.DRAW_NAMES)
+        texts = game_text.words(g, "DRAW_TEXT")
         if texts and why in names and names.index(why) < len(texts):
             why = texts[names.index(why)]
         else:
@@ -154,7 +154,7 @@ def result_words(text, pos_text=None, game=None):
     if not reason:
         reason = " ".join(_side_name(w.strip(":,"), g) + ("," if w.endswith(",") else "") for w in rest)
     if not reason:
-        reason = getattr(g, "WIN_TEXT", "") or ""
+        reason = game_text.words(g, "WIN_TEXT", "")
     return {"head": head, "reason": reason, "text": text}
 
 
@@ -163,7 +163,7 @@ def finish_words(pos_text, so_far, game=None):
     it by the move so far (the finish event's text: Cornelson's placed gem
     captures or not); "" for the game's one finish text."""
     g = game or GAME
-    fn = host_games.words(g, "finish_state_text")
+    fn = game_text.words(g, "finish_state_text")
     if fn is None or not so_far:
         return ""
     try:
@@ -192,11 +192,11 @@ def move_words(pos_text, move_text, game=None):
     n = g.footprint(pos, m, fp)
     after = pos.copy()
     after.make(m)
-    labels = getattr(g, "LABELS", None)
+    labels = g.LABELS
     # What a piece is called on each kind of site (Cornelson: a gem on a
     # post, a jewel on a trey), else the game's one name for its pieces.
-    kinds = host_games.words(g, "PIECE_KINDS", None) or {}
-    default = (getattr(g, "PIECE_NAMES", None) or ("piece",))[0]
+    kinds = game_text.words(g, "PIECE_KINDS", None) or {}
+    default = g.PIECE_NAMES[0]
 
     def who(p, site, role):
         owner = g.owner(p, site) if site < g.N_SITES else -1
@@ -218,7 +218,7 @@ def move_words(pos_text, move_text, game=None):
         name = g.SITE_NAMES[site] if site < g.N_SITES else "any empty " + games.KIND_NAMES[g.SITE_KIND[0]]
         shown = ""
         if labels and site < g.N_SITES and g.owner(after, site) >= 0:
-            lab = g.label(after, site) if getattr(g, "label", None) else None
+            lab = g.label(after, site)
             shown = " showing %s" % lab if lab is not None else ""
         if act == LIFT:
             if role == ROLE_SOURCE:
@@ -325,8 +325,8 @@ def smallest_fix(pos_text, occupied, so_far="", game=None):
     fresh = [i for i in missing if i in new]
     missing = [i for i in missing if i not in new]
     extra = [i for i in range(g.N_SITES) if occ[i] and not state[i]]
-    kinds = host_games.words(g, "PIECE_KINDS", None) or {}
-    default = (getattr(g, "PIECE_NAMES", None) or ("piece",))[0]
+    kinds = game_text.words(g, "PIECE_KINDS", None) or {}
+    default = g.PIECE_NAMES[0]
 
     def kind(i):
         return games.KIND_NAMES[g.SITE_KIND[i]]

@@ -36,12 +36,12 @@ def do(ws, *actions):
 def play(ws, move):
     """Carry a plain move out (its footprint's steps, in order); wait until
     the board has committed it."""
-    n = len(ws.fw["moves"])
+    n = len(ws.track.fw["moves"])
     for op, site in move:
         do(ws, {"op": op, "cell": site})
         time.sleep(0.05)
-    ws._poll_now.set()
-    wait_for(lambda: len(ws.fw["moves"]) > n, what="move %s" % (move,))
+    ws.poll_soon()
+    wait_for(lambda: len(ws.track.fw["moves"]) > n, what="move %s" % (move,))
 
 
 def _steps(pos, m):
@@ -74,7 +74,7 @@ def _moves(pos):
 def pick_moves(ws, count):
     """Plain moves towards the middle for every side, found by the rules
     core from the firmware's own position (deterministic for a seed)."""
-    pos = GAME.parse_position(ws.fw["position"])
+    pos = GAME.parse_position(ws.track.fw["position"])
     xy = [GAME.site_xy(i) for i in range(GAME.N_SITES)]
     cx = sum(x for x, _ in xy) / len(xy)
     cy = sum(y for _, y in xy) / len(xy)
@@ -99,12 +99,12 @@ def pick_moves(ws, count):
 def stage(ws, moves=5):
     """A game in progress: set-up, a few moves, a piece lifted."""
     do(ws, {"op": "speed", "x": 4})
-    wait_for(lambda: ws.fw["state"] == "setup", what="the set-up roll")
+    wait_for(lambda: ws.track.fw["state"] == "setup", what="the set-up roll")
     do(ws, {"op": "setup"})
-    wait_for(lambda: ws.fw["state"] == "play", what="play")
+    wait_for(lambda: ws.track.fw["state"] == "play", what="play")
     for mv in pick_moves(ws, moves):
         play(ws, mv)
-    pos = GAME.parse_position(ws.fw["position"])
+    pos = GAME.parse_position(ws.track.fw["position"])
     # Lift the side to move's piece with the most moves (a game whose turn
     # begins with a placement lifts nothing: its idle hints show instead).
     from array import array

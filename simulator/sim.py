@@ -337,7 +337,7 @@ class Simulation:
         return d
 
     def _turn(self, d, site):
-        if not getattr(GAME, "LABELS", None) or d.colour is None or d.origin < 0 or self.shadow is None:
+        if not GAME.LABELS or d.colour is None or d.origin < 0 or self.shadow is None:
             return
         pos = self.shadow.copy()
         o = d.origin

@@ -9,6 +9,7 @@ from triad.board.fastbytes import copy_if_changed
 from triad.board.scan import MatrixScanner, Buttons
 from triad.board.controller import Controller
 from triad.board.thinker import ASKED
+from triad.board.states import SETUP, BTN_MENU
 from triad.board.protocol import Protocol
 from triad.board.store import GameStore, Settings
 from triad import games
@@ -19,8 +20,8 @@ from triad import games
 # that starts the next game where the board alternates it; sound: the piezo's
 # cues (board/sound.py), off unless asked for.
 SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3, "sound": 0}
-MENU_BUTTON = 3  # index in BUTTON_NAMES (confirm, new, hint, menu)
-_MENU_SHORT = MENU_BUTTON * 2  # a short menu press (board.scan's event code)
+MENU_BUTTON = BTN_MENU  # index in BUTTON_NAMES (confirm, new, hint, menu)
+_MENU_SHORT = BTN_MENU * 2  # a short menu press (board.scan's event code)
 
 
 class App:
@@ -94,12 +95,7 @@ class App:
         # serial line's `lesson <n>`.
         self.lessons = _LessonsOnDemand(ctl, self.protocol)
         self.protocol.lessons = self.lessons
-        sides = len(game.SIDES)
-        ctl.next_start = self.settings.get("next_start") % sides
-        for k in game.SETTINGS:
-            ctl.options[k] = self.settings.get(k)
-        ctl.seats = self.settings.get("opponent") & ((1 << sides) - 1)
-        ctl.level = min(5, max(1, self.settings.get("level")))
+        ctl.use_settings(self.settings)
         self.hw.leds.set_brightness(self.settings.get("brightness"))
         self._set_sound(self.settings.get("sound"))
         if not ctl.load_saved():
@@ -141,7 +137,7 @@ class App:
         # read per tick: a property costs the board ~0.1 ms each time).
         les = self.lessons._real
         on = les is not None and les.active
-        if ev >= 0 and (on or self.ctl.state == 0):  # 0: SETUP (a lesson may start)
+        if ev >= 0 and (on or self.ctl.state == SETUP):  # a lesson may start in set-up
             ev = self.lessons.button(ev, now)
             les = self.lessons._real
             on = les is not None and les.active
@@ -270,8 +266,8 @@ class _LessonsOnDemand:
     def button(self, ev, now):
         if self._real is not None:
             return self._real.button(ev, now)
-        if ev < 0 or ev != _MENU_SHORT or self._args[0].state != 0:
-            return ev  # (0: SETUP) only a short menu in set-up starts a lesson
+        if ev < 0 or ev != _MENU_SHORT or self._args[0].state != SETUP:
+            return ev  # only a short menu in set-up starts a lesson
         return self._load().button(ev, now)
 
     def _load(self):

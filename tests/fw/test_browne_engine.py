@@ -6,7 +6,7 @@ from array import array
 import triad.games.browne as G
 from triad.compat import micropython
 from triad.games.browne import core
-from triad.games.browne.engine import Engine, WIN_BOUND
+from triad.games.browne.engine.search import Engine, WIN_BOUND
 
 P = G.parse_position
 F = G.format_position
@@ -235,7 +235,7 @@ def test_face_new_engine():
 def _random_positions(n, seed):
     """Positions along seeded random games from the start (each game a few
     turns long, so the counts and the board vary)."""
-    from triad.games.browne.engine import Rng
+    from triad.games.engine_kit import Rng
 
     rng = Rng(seed)
     buf = array("i", bytes(4 * core.MAX_MOVES))
@@ -300,7 +300,7 @@ def test_drop_scores_agree_with_a_plain_reply():
 
 
 def test_the_written_out_distance_table_is_the_hex_distance_from_the_centre():
-    from triad.games.browne import engine as E
+    from triad.games.browne.engine import search as E
 
     def dist(r, n):
         # rows A..I are r = 0..8, E5 (r 4, n 5) the centre; steps (0, 1),
@@ -328,7 +328,7 @@ def test_the_written_out_distance_table_is_the_hex_distance_from_the_centre():
 def test_every_material_score_fits_the_table_beside_its_unset_mark():
     # The table stores _material - MT_BIAS with 0 for "not computed": no
     # score may map to 0 or leave the array's 16 bits.
-    from triad.games.browne import engine as E
+    from triad.games.browne.engine import search as E
 
     for a in range(1, E.MC):
         for b in range(1, E.MC):
@@ -344,7 +344,7 @@ def test_the_viper_landings_are_the_plain_ones():
     # _landings_v is what the board runs (on CPython its source runs as
     # Python): the same cells, in the same order, with the same counts as
     # the readable _landings_py, over the positions of random games.
-    from triad.games.browne import engine as E
+    from triad.games.browne.engine import search as E
 
     eng = Engine(5)
     rnd = Engine(1)
@@ -372,7 +372,7 @@ def test_the_viper_landings_are_the_plain_ones():
 
 
 def test_the_viper_sorts_and_quiet_drop_are_the_plain_ones():
-    from triad.games.browne import engine as E
+    from triad.games.browne.engine import search as E
 
     rnd = Engine(1)
     rnd.seed(5)

@@ -1,4 +1,4 @@
-# The face of Browne's Triad (docs/game-face.md): sites, footprints, lights,
+# The face of Browne's Triad (docs/architecture.md, "The game face"): sites, footprints, lights,
 # outcome texts, the quick move; and that the per-tick calls allocate
 # nothing. Runs under CPython (pytest) and MicroPython (mp_run).
 from array import array

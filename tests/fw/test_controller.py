@@ -272,7 +272,7 @@ NOTE2_TRIAD = "....../....../....../w3.w3.../w3w1..../b1w2w2... b 0 0"
 def test_note2_triad_setting_off_means_no_removal():
     rig = Rig(NOTE2_TRIAD)
     assert sorted(notation.format_move(m) for m in rig.ctl.pos.legal_moves()) == ["a1=2xa1", "a1=3xa1"]
-    rig.ctl.set_note2_triads(False)
+    rig.ctl.set_option("note2_triads", 0)  # the game's own setting
     assert sorted(notation.format_move(m) for m in rig.ctl.pos.legal_moves()) == ["a1=2", "a1=3"]
     rig.lift("a1", 200)
     rig.place("a1", 200)

@@ -1,7 +1,10 @@
 # The controller knows no game: driven here by tests/fw/tinygame.py (three
 # sides, three sites, a hidden spin picked on the buttons) and a board of
 # three sides' status LEDs. Runs under CPython and MicroPython.
-import tinygame as G
+import tinygame
+from triad.games import face
+
+G = face.fill(tinygame)  # as triad.games.load() hands a game to the board
 from triad.board import controller as C
 from triad.board import palette as pal
 from siterig import SiteRig

@@ -5,6 +5,7 @@
 import sys
 
 from fwtest import raises
+from triad.compat import micropython
 from triad import games
 from triad.games import cornelson as C
 from triad.games.cornelson import core
@@ -641,3 +642,91 @@ def test_forfeited_captures_stay():
     n = pos.gen_forfeit(buf, 0, g.post_index("D1"), 3)
     pos.make(buf[0])
     assert pos.tally[0] == 3
+
+
+def test_count_is_the_number_of_turns_gen_writes_over_random_games():
+    # perft's last ply counts the turns without writing them (count): it
+    # must agree with gen in every mode, with captures that open Barriers,
+    # capture wins, full boards and stuck sides, and leave the position as
+    # it was.
+    seed = 4242
+    buf = core.MoveStack(1).buf
+    checked = 0
+    for mode in C.MODE_NAMES:
+        for game in range(6):
+            pos = P(C.START, mode)
+            for ply in range(90):
+                n = pos.gen(buf, 0)
+                before = F(pos)
+                assert pos.count(buf, 0) == n, (mode, before)
+                assert F(pos) == before
+                checked += 1
+                if n == 0:
+                    break
+                seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+                pos.make(buf[seed % n])
+    assert checked > 500
+
+
+def test_gen_count_make_unmake_allocate_nothing():
+    # heap_lock makes any allocation raise MemoryError on MicroPython; on
+    # CPython the same code simply runs.
+    pos = P("n.s./sn.ns/.nsns./ns.s.ns/.snns./ns.n./s.n. S:a4,c5,d2 N:d7,e4,c9 n 3 4")
+    stack = core.MoveStack(3)
+    want = core.perft(pos, 2, stack)
+    micropython.heap_lock()
+    try:
+        got = core.perft(pos, 2, stack)
+    finally:
+        micropython.heap_unlock()
+    assert got == want == 66447  # (the plain reference's count: bench/cornelson_bench.py)
+
+
+def test_the_viper_loops_are_the_plain_ones_over_random_games():
+    # MicroPython runs the viper path, CPython the plain one: both must give
+    # the same turns, the same counts and the same positions after make and
+    # unmake, in every mode (on CPython the viper source runs as Python).
+    names = ("_mark_caps", "_place_chain", "_unplace_chain", "_save_jewels", "_restore_jewels", "_combine3_f", "_trapped_mask")
+    plain = [core._mark_caps_py, core._place_chain_py, core._unplace_chain_py, core._save_jewels_py, core._restore_jewels_py, core._combine3_py, core._trapped_mask_py]
+    viper = [core._mark_caps_v, core._place_chain_v, core._unplace_chain_v, core._save_jewels_v, core._restore_jewels_v, core._combine3_v, core._trapped_mask_v]
+    kept = [getattr(core, n) for n in names]
+
+    def use(fns):
+        for n, f in zip(names, fns):
+            setattr(core, n, f)
+
+    buf = core.MoveStack(1).buf
+    other = core.MoveStack(1).buf
+    seed = 99
+    checked = 0
+    try:
+        for mode in C.MODE_NAMES:
+            for game in range(3):
+                pos = P(C.START, mode)
+                for ply in range(80):
+                    use(plain)
+                    n = pos.gen(buf, 0)
+                    c = pos.count(buf, 0)
+                    use(viper)
+                    assert pos.gen(other, 0) == n and pos.count(other, 0) == c == n
+                    assert [other[i] for i in range(n)] == [buf[i] for i in range(n)]
+                    if n == 0:
+                        break
+                    before = F(pos)
+                    seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+                    m = buf[seed % n]
+                    use(plain)
+                    pos.make(m)
+                    after = F(pos)
+                    pos.unmake(m)
+                    assert F(pos) == before
+                    use(viper)
+                    pos.make(m)
+                    assert F(pos) == after
+                    pos.unmake(m)
+                    assert F(pos) == before
+                    pos.make(m)
+                    checked += n
+    finally:
+        use(kept)
+    assert checked > 3000

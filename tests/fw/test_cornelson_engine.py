@@ -3,7 +3,7 @@
 from triad.compat import MICROPYTHON, micropython
 from triad.games import cornelson as G
 from triad.games.cornelson import core
-from triad.games.cornelson.engine import Engine, CHECK_EVERY
+from triad.games.cornelson.engine.search import Engine, CHECK_EVERY
 
 P = G.parse_position
 F = G.format_position
@@ -221,7 +221,7 @@ def test_search_allocates_nothing_per_node():
 
 
 def test_the_written_out_tables_are_what_the_geometry_gives():
-    from triad.games.cornelson import engine as E
+    from triad.games.cornelson.engine import tables as E
 
     assert E.BORDER_AT == E._border_at()
     s, n = E._progress()
@@ -231,9 +231,10 @@ def test_the_written_out_tables_are_what_the_geometry_gives():
 
 def test_the_viper_selection_is_the_plain_one():
     from array import array
-    from triad.games.cornelson import engine as E
+    from triad.games.cornelson.engine import search as E
+    from triad.games.engine_kit import Rng
 
-    rng = E.Rng(9)
+    rng = Rng(9)
     for trial in range(60):
         n = 1 + rng.below(300)
         start = rng.below(4)
@@ -251,3 +252,99 @@ def test_the_viper_selection_is_the_plain_one():
         assert [list(x) for x in a] == [list(x) for x in b], (trial, n, k)
         for i in range(start + 1, start + k):
             assert a[1][i - 1] >= a[1][i]
+
+
+def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
+    # MicroPython runs the viper path, CPython the plain one (on CPython
+    # the viper source runs as Python): over the positions of random games
+    # in every mode, with random Barrier values.
+    from array import array
+    from triad.games.cornelson import geometry as g
+    from triad.games.cornelson.engine import evaluate as V
+    from triad.games.cornelson.engine import tables as T
+    from triad.games.engine_kit import Rng
+
+    rng = Rng(26)
+    buf = core.MoveStack(1).buf
+    n_posts = len(G.parse_position(G.START).posts)
+    bw = array("h", bytes(2 * 128))
+    bm = array("h", bytes(2 * 128))
+    pv = [array("h", bytes(2 * n_posts)) for _ in range(2)]
+    pf = [bytearray(n_posts) for _ in range(2)]
+    opens = [bytearray(6) for _ in range(2)]
+    sv = [array("h", bytes(2 * core.MAX_MOVES)) for _ in range(2)]
+    checked = 0
+    for mode in G.MODE_NAMES:
+        pos = G.parse_position(G.START)
+        G.apply_setting(pos, "mode", G.SETTING_CHOICES["mode"].index(mode))
+        for ply in range(80):
+            for breach in (0, 1):
+                V._open_all_py(pos.jewel, pos.flags, pos.posts, pos.occ, breach, opens[0])
+                V._open_all_v(pos.jewel, pos.flags, pos.posts, pos.occ, breach, opens[1])
+                assert opens[0] == opens[1], (mode, breach)
+                for side in (0, 1):
+                    for rules in (core.MODE_STANDARD, core.MODE_BREACH, core.MODE_TRAP):
+                        a = V._eval_board_py(pos.jewel, pos.posts, opens[0], side, rules, T.MOB_STM, T.MOB_MOVED, T.PROG_S,
+                                             T.PROG_N, g.OUTER_BORDER)
+                        b = V._eval_board_v(pos.jewel, pos.posts, opens[0], side, rules, T.MOB_STM, T.MOB_MOVED, T.PROG_S,
+                                            T.PROG_N, g.OUTER_BORDER)
+                        assert a == b, (mode, side, rules)
+                        checked += 1
+            for i in range(len(bw)):
+                bw[i] = rng.below(4000)
+                bm[i] = rng.below(200)
+            for own in (1, 2):
+                for dock in (0, 1):
+                    V._post_base_py(pos.posts, pv[0], pf[0], bw, bm, own, dock)
+                    V._post_base_v(pos.posts, pv[1], pf[1], bw, bm, own, dock)
+                    assert list(pv[0]) == list(pv[1]) and pf[0] == pf[1]
+            n = pos.gen(buf, 0)
+            if n == 0:
+                break
+            for side in (0, 1):
+                for rules in (core.MODE_STANDARD, core.MODE_BREACH, core.MODE_TRAP):
+                    got = []
+                    for f in (V._prepare_tables_py, V._prepare_tables_v):
+                        t = [array("h", bytes(2 * 128)) for _ in range(3)]
+                        tb = bytearray(64)
+                        ts = bytearray(16)
+                        r = f(pos.jewel, pos.posts, opens[0], side, rules, t[0], t[1], t[2], tb, ts, g.OUTER_BORDER,
+                              T.BLOCK_W)
+                        got.append((r, [list(x) for x in t], tb[: r & 255], ts[: r >> 8]))
+                    assert got[0] == got[1], (mode, side, rules)
+            blk = bm  # (random 0..199 per space)
+            for side_prog in (T.PROG_S, T.PROG_N, T._ZERO72):
+                V._set_vals_py(buf, 0, n, sv[0], pos.jewel, pos.side, side_prog, blk)
+                V._set_vals_v(buf, 0, n, sv[1], pos.jewel, pos.side, side_prog, blk)
+                assert list(sv[0][:n]) == list(sv[1][:n]), mode
+            pos.make(buf[rng.below(n)])
+    assert checked > 300
+
+
+def test_the_viper_top_lists_are_the_plain_ones():
+    # The best step sets (_top: signed values, ties, k above n) and the best
+    # vacant posts (_top_posts) of a node, viper and plain, on random values.
+    from array import array
+    from triad.games.cornelson.engine import search as S
+    from triad.games.engine_kit import Rng
+
+    rng = Rng(7)
+    val = array("h", bytes(2 * 40))
+    out = [bytearray(8), bytearray(8)]
+    posts = bytearray(37)
+    for trial in range(300):
+        n = rng.below(33)
+        k = 1 + rng.below(8)
+        spread = 1 + rng.below(20000)
+        for i in range(40):
+            val[i] = rng.below(spread) - spread // 2
+        a = S._top_py(val, n, out[0], k)
+        b = S._top_v(val, n, out[1], k)
+        assert a == b and out[0][:a] == out[1][:b], (n, k)
+        for i in range(37):
+            posts[i] = rng.below(3) if rng.below(4) else 0
+            val[i] = rng.below(spread)
+        a = S._top_posts_py(posts, val, out[0], k)
+        b = S._top_posts_v(posts, val, out[1], k)
+        assert a == b and out[0][:a] == out[1][:b], k
+        assert all(not posts[x] for x in out[0][:a])

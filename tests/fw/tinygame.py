@@ -29,7 +29,6 @@ MAX_SEL_MOVES = 4
 START = "p x 000 0"
 draw_watch = None
 DRAW_NAMES = ()
-notice = None
 bind = None
 marks = None
 new_engine = None
@@ -118,7 +117,7 @@ def outcome(pos):
     return -1
 
 
-def outcome_text(pos):
+def outcome_text(pos, draw=0):
     w = outcome(pos)
     return SIDES[w] if w >= 0 else ""
 
@@ -141,6 +140,10 @@ def site_xy(i):
 
 def site_shape(i):
     return "square"
+
+
+def site_index(name):
+    return SITE_NAMES.index(name)
 
 
 def parse_position(text):

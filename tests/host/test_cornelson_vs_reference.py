@@ -139,3 +139,28 @@ def test_garbage_turns_raise_notation_error_only(text):
     except C.NotationError:
         return
     assert m in pos.legal_moves()
+
+
+def test_the_benchs_phase_once_yardstick_counts_what_the_reference_plays():
+    # bench/cornelson_bench.py measures the core against
+    # bench/plain_cornelson_phase.py (the jewel phase once per set of
+    # captured posts at the last ply): it must count exactly the reference's
+    # turns, in every mode, or the ratio compares different trees.
+    import random
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bench"))
+    import plain_cornelson_phase as phase
+
+    rnd = random.Random(26)
+    checked = 0
+    for mode in ref.MODES:
+        for game in range(2):
+            s = ref.parse(ref.START, mode)
+            for ply in range(70):
+                ts = list(ref.iter_turns(s))
+                assert phase.count(s) == len(ts), (mode, ref.fmt(s))
+                checked += 1
+                if not ts:
+                    break
+                s = rnd.choice(ts)[1]
+    assert checked > 200

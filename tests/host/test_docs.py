@@ -69,3 +69,58 @@ def test_nehrens_rules_card_covers_the_game():
                   "all different", "off the board", "three Triads", "Note 2", "third time", "200 moves"):
         assert words in rules, words
     assert "Note 2" in read("README.md") and "Rules of Nehren's Triad" in read("README.md")
+
+
+def _face_table_names():
+    """The names in the first column of docs/architecture.md's face table."""
+    import re
+
+    doc = read("docs/architecture.md")
+    sec = doc[doc.index("## The game face"):doc.index("## How the controller")]
+    sec = sec[sec.index("| name | what |"):]
+    names = set()
+    for line in sec.splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        names |= set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)", line.split("|")[1]))
+    return names
+
+
+def test_the_face_table_is_the_face():
+    from triad.games import face
+
+    assert _face_table_names() == set(face.NAMES)
+
+
+def test_every_game_states_every_name_of_the_face_with_one_type():
+    from triad.games import face
+
+    loaded = [games.load(name) for name in games.NAMES]
+    for name in face.NAMES:
+        values = [getattr(G, name) for G in loaded]
+        kinds = {"callable" if callable(v) else type(v).__name__ for v in values if v is not None}
+        # One type per name; a hook may be None only where its default is None.
+        assert len(kinds) == 1, (name, kinds)
+        if name in face.DEFAULTS and face.DEFAULTS[name] is not None:
+            assert None not in values, name
+        if name in face.REQUIRED:
+            assert None not in values, name
+
+
+def test_a_game_without_a_required_name_is_refused_by_name():
+    import types
+
+    from triad.games import face
+
+    fake = types.ModuleType("fake")
+    fake.NAME = "fake"
+    with pytest.raises(ImportError, match="TITLE"):
+        face.fill(fake)
+    assert not hasattr(fake, "LESSONS")  # changed nothing
+
+
+def test_outcome_text_takes_the_draw_in_every_game():
+    for name in games.NAMES:
+        G = games.load(name)
+        pos = G.parse_position(G.START)
+        assert G.outcome_text(pos, 0) == G.outcome_text(pos) == ""

@@ -13,6 +13,7 @@ import pytest
 
 import host_tools  # noqa: F401  (puts firmware/ on the path)
 import triad.games
+from triad.games import face
 from host_tools import games, match, play, records
 from host_tools.__main__ import main
 from host_tools.board_text import render
@@ -194,6 +195,13 @@ def _fake_game():
     g.START = "rg.b... r 0"
     g.FIRST_ALTERNATES = False
     g.SETTINGS = {}
+    g.SETTING_CHOICES = {}
+    g.MAX_SEL_MOVES = 6
+    g.PHASE_NAMES = ("finish", "choose")
+    g.FINISH_EVENT = "finish"
+    g.CENTRE = bytes((3,))
+    g.LEVEL_SITES = bytes(range(5))
+    g.HOME = (bytes((0,)), bytes((1,)), bytes((3,)))
     g.draw_watch = None
     g.new_engine = None
 
@@ -251,7 +259,7 @@ def _fake_game():
         return triad.games.DRAW if p.plies >= 6 else -1
 
     g.outcome = outcome
-    g.outcome_text = lambda p: "draw" if outcome(p) == triad.games.DRAW else g.SIDES[outcome(p)]
+    g.outcome_text = lambda p, draw=0: "draw" if outcome(p) == triad.games.DRAW else g.SIDES[outcome(p)]
     g.score = lambda p, side: 1 if p.occ[6] == side else 0
 
     def gen(p, buf, start=0, sel=-1):
@@ -310,7 +318,7 @@ def _fake_game():
     g.apply_setting = lambda p, name, value: None
     scratch = array("i", bytes(4 * 64))
     g.quick_move = lambda p: scratch[0] if gen(p, scratch) else 0
-    return g
+    return face.fill(g)  # the optional names, as triad.games.load() gives them
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from triad.board import lights
 from triad.board.fastbytes import zero as _zero, copy_if_changed as _copy_if_changed
 from triad.board.fastbytes import mark_differences as _visit
 from triad.board.player import Player
+from triad.board.replay import replay
 from triad.board import thinker as _th
 
 SETTLE_MS = const(800)  # a piece must rest this long before the board acts
@@ -32,7 +33,7 @@ HINT_BUDGET_MS = const(1500)  # engine time for a hint
 THINK_BUDGET_MS = const(2500)  # engine time for the board's own move
 OPPONENT_OFF = const(-1)
 FLUSH_MS = const(2000)  # how often an unsaved game is written again
-MAX_STEPS = const(32)  # the longest footprint of any game
+from triad.games.face import MAX_STEPS  # the longest footprint of any game  # noqa: E402
 # The matcher's scratch bytes (self.work): per footprint step "done" and
 # "last on its site", then one move's figures, then the pieces in the hand.
 _W_STEP = const(0)
@@ -57,21 +58,12 @@ _TH_DONE = const(3)  # board/thinker.py's DONE, read every tick (checked below)
 if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE, _TH_DONE) != (LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE, _th.DONE):
     raise ImportError("controller: the footprint constants disagree with triad.games")
 
-# States
-SETUP = const(0)  # waiting for the pieces of a fresh start position
-PLAY = const(1)
-FINISH = const(2)  # a move is partly done: its further steps are wanted
-OVER = const(3)
-SYNC = const(4)  # resumed or loaded game: waiting for the board to match
-CHOOSE = const(5)  # the board cannot see a step's outcome: menu/confirm pick it
-SELFTEST = const(6)
-STATE_NAMES = ("setup", "play", "finish", "over", "sync", "choose", "selftest")
-
-# Button events, as produced by board.scan.Buttons: index * 2 + long
-BTN_CONFIRM = const(0)
-BTN_NEW = const(1)
-BTN_HINT = const(2)
-BTN_MENU = const(3)
+# The states and button events (triad.board.states; the names stay
+# importable from here: controller.SETUP is the same object).
+from triad.board.states import SETUP, PLAY, FINISH, OVER, SYNC, CHOOSE, SELFTEST, STATE_NAMES  # noqa: E402,F401
+from triad.board.states import BTN_CONFIRM, BTN_NEW, BTN_HINT, BTN_MENU  # noqa: E402,F401
+from triad.board.states import SHOW_VALUES, SHOW_SEATS, SHOW_LEVEL, SHOW_HINT, SHOW_THINK  # noqa: E402
+from triad.board.states import SHOW_FAULT, SHOW_ERROR, SHOW_BLOCKED, SHOW_NOTE  # noqa: E402
 
 
 class NullEvents:
@@ -86,10 +78,9 @@ class Controller:
         n = game.N_SITES
         self.n = n
         self.n_sides = len(game.SIDES)
-        # The frame: the board's spots (a board may play smaller games too),
-        # then its status LEDs.
-        self.status_base = board.N_SITES
-        self.frame_bytes = 3 * (board.N_SITES + board.N_STATUS)
+        # The LED frame's drawing and its caches (board/lights.py): told
+        # when the position changes, it reads this controller's state.
+        self.lights = lights.Lights(game, board)
         self.store = store
         self.settings = settings
         self.roll = roll  # callable -> 1..3, the board's dice
@@ -129,29 +120,27 @@ class Controller:
         # The game's guidance for the untouched board (optional idle_hints:
         # Cornelson's posts where a gem may go), role per site.
         self.idle = bytearray(n)
-        self.idle_rgb = bytearray(3 * n)  # their colours (board/lights.py)
-        self.idle_key = -1  # the position (_ver) idle_rgb was made for
-        self._idle_hints = getattr(game, "idle_hints", None)
+        self._idle_hints = game.idle_hints
         # Optional lift_marks: more sites to light while a piece is in the
         # hand (Cornelson's Barriers in a lifted jewel's way).
-        self._lift_marks = getattr(game, "lift_marks", None)
+        self._lift_marks = game.lift_marks
         self.lm = array("i", bytes(4 * 8))
         # Optional gen_cut: once a piece is lifted while a TOUCH before it is
         # still owed, the turns that keep only the TOUCHes done (Cornelson's
         # forfeit rule 3.1); kept is their count for this turn, -1 none.
-        self._gen_cut = getattr(game, "gen_cut", None)
+        self._gen_cut = game.gen_cut
         self.kept = -1
         # Optional first_site(pos, m): the site a move's footprint begins
         # at, for a game whose whole list of (open) moves fits buf: the
         # sources then come from one generation instead of one per piece
         # (Browne's 29 pieces: 20 ms of a lift's tick on the RP2040).
-        self._first_site = getattr(game, "first_site", None)
+        self._first_site = game.first_site
         # The moves of one site at a time (gen's sel): the whole list of a
         # game with drops (Browne's) would not fit the RP2040's heap.
         # Games with free drops match their turns open-ended (the drop a
         # WILD step), so one piece's moves stay few: gen_open and bind.
-        self._gen = getattr(game, "gen_open", None) or game.gen
-        self.buf = array("i", bytes(4 * getattr(game, "MAX_SEL_OPEN", game.MAX_SEL_MOVES)))
+        self._gen = game.gen_open  # (gen itself for a game without drops)
+        self.buf = array("i", bytes(4 * game.MAX_SEL_OPEN))
         self.live = False  # the game goes on (it has moves to match)
         self.fp = array("i", bytes(4 * MAX_STEPS))
         # The matcher's scratch (see _match): which steps are done, which
@@ -165,16 +154,7 @@ class Controller:
         self._c_ver = -1
         self._c_n = 0
         self.roles = bytearray(8)  # the outcomes of a hidden step (CHOOSE)
-        self.status_roles = bytearray(16)  # the game's own status LEDs (lights)
-        # The status LEDs as last drawn, and what they were drawn for (lights).
-        self.status_frame = bytearray(3 * board.N_STATUS)
-        self.status_key = -1
         self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place
-        # The win sweep's phase per site: diagonal bands across the drawing.
-        self.sweep = bytearray(n)
-        for i in range(n):
-            x, y = game.site_xy(i)
-            self.sweep[i] = (int(x - y + 0.5) + 60) % 12
         self.dest_from = -1
         self.lifted = -1  # own piece lifted (a source of legal moves), or -1
         self.blocked = -1  # own piece lifted that has no legal move, or -1
@@ -219,15 +199,7 @@ class Controller:
         pos = g.parse_position(position_text)
         self._apply_options(pos)
         start = pos.copy()
-        watch = g.draw_watch(start) if g.draw_watch else None
-        hist = []
-        draw = 0
-        for text in moves or ():
-            m = g.parse_move(pos, text)
-            pos.make(m)
-            hist.append(m)
-            if watch is not None:
-                draw = watch.push(pos, m)
+        hist, watch, draw = replay(g, pos, moves)
         self.start_text = g.format_position(start)
         self.meta = meta
         self.pos = pos
@@ -327,6 +299,7 @@ class Controller:
         g.expected(pos, self.expected)
         self.live = g.outcome(pos) < 0 and not self.draw
         self._ver = (self._ver + 1) & 0xFFFF  # the position changed: no kept move list
+        self.lights.changed()
         self.note2 = bool(g.notice(pos)) if g.notice else False
         _zero(self.idle, self.n)
         if self._idle_hints is not None and self.live:
@@ -438,7 +411,7 @@ class Controller:
         return STATE_NAMES[st]
 
     def result_text(self):
-        return self.game.outcome_text(self.pos, self.draw) if self.game.draw_watch else self.game.outcome_text(self.pos)
+        return self.game.outcome_text(self.pos, self.draw)
 
     # -- the tick -------------------------------------------------------------
 
@@ -577,9 +550,6 @@ class Controller:
                 return True
             i += 1
         return False
-
-    def _allowed(self, m):
-        return not self.engine_move or m == self.engine_move
 
     def _analyse(self, occ, nmiss, nextra, d):
         """Match the sensed board against every legal move's footprint.
@@ -789,9 +759,7 @@ class Controller:
 
     def _announce_finish(self):
         g = self.game
-        head = getattr(g, "finish_text", None)
-        text = head(self.pos, self.cand) if head else _finish_text(g, self.pos, self.cand, self.fp)
-        self.events.event(g.FINISH_EVENT, text)
+        self.events.event(g.FINISH_EVENT, g.finish_text(self.pos, self.cand))
 
     def _enter_play(self):
         self.state = OVER if self.game.outcome(self.pos) >= 0 or self.draw else PLAY
@@ -841,11 +809,9 @@ class Controller:
             self.state = PLAY
 
     def _finished(self):
-        """A game over: the game's optional finished() enters it into a
-        series kept in its settings (Cornelson's tourney), saved here."""
-        fin = getattr(self.game, "finished", None)
-        if fin is None:
-            return
+        """A game over: the game's finished() may enter it into a series
+        kept in its settings (Cornelson's tourney), saved here."""
+        fin = self.game.finished
         before = {}
         for k in self.options:
             before[k] = self.options[k]
@@ -966,8 +932,46 @@ class Controller:
         self.game.apply_setting(self.pos, name, value)
         self._sync_expected()
 
-    def set_note2_triads(self, on):
-        self.set_option("note2_triads", 1 if on else 0)
+    def use_settings(self, s):
+        """The saved settings (store.Settings) into effect at power-up, as
+        they are (nothing saved again, nothing announced)."""
+        sides = self.n_sides
+        self.next_start = s.get("next_start") % sides
+        for k in self.game.SETTINGS:
+            self.options[k] = s.get(k)
+        self.seats = s.get("opponent") & ((1 << sides) - 1)
+        self.level = min(5, max(1, s.get("level")))
+
+    def set_next_start(self, side):
+        """The side that starts the next game where the board alternates it
+        (the caller saves the setting)."""
+        self.next_start = side
+
+    def lend(self):
+        """The board lent to a lesson (board/lessons.py): nothing it does is
+        written to flash (the store, and one held back for an unreadable
+        save, are put aside) and the board's own seats rest. Returns what
+        give_back() restores."""
+        lent = (self.store, self.held_store, self.seats)
+        self.store = self.held_store = None
+        self.seats = 0
+        return lent
+
+    def give_back(self, lent):
+        """The store and seats lend() put aside, back in effect."""
+        self.store, self.held_store, self.seats = lent
+
+    def load_setup(self, position_text):
+        """A position for the player to set up (a lesson's): loaded, and the
+        set-up light shows each piece where it goes."""
+        self.load(position_text)
+        self.state = SETUP
+
+    def show_hint(self, m, until):
+        """Light move m as the hint light does, until the tick `until`
+        (or until it is moved); m 0: no hint shown."""
+        self.hint_move = m
+        self.hint_until = until
 
     def _save_setting(self, name, value):
         s = self.settings
@@ -1000,7 +1004,28 @@ class Controller:
 
     def render(self, frame, now, occ):
         """Fill the LED frame from the game, the sensed board and the time."""
-        lights.render(self, frame, now, occ)
+        lights.render(self.lights, self, frame, now, occ)
+
+    def shown(self, now):
+        """What the lights show for a while, as triad.board.states' SHOW_
+        bits: the lights' view of the timers and faults (one call a frame,
+        nothing allocated)."""
+        s = 0
+        if ticks_diff(self.values_until, now) > 0:
+            s |= SHOW_VALUES
+        if self.banner and ticks_diff(self.banner_until, now) > 0:
+            s |= SHOW_SEATS if self.banner == 1 else SHOW_LEVEL
+        if self.hint_move and ticks_diff(self.hint_until, now) > 0:
+            s |= SHOW_HINT
+        if self.thinking or self.hinting:
+            s |= SHOW_THINK
+        if self.in_error:
+            s |= SHOW_FAULT | (SHOW_ERROR if self.error_at >= 0 else 0)
+        if self.blocked >= 0:
+            s |= SHOW_BLOCKED
+        if self.note2:
+            s |= SHOW_NOTE
+        return s
 
 
 @micropython.viper
@@ -1258,20 +1283,6 @@ def _forfeit(fp, nf, step, occ):
     return -1
 
 
-def _finish_text(g, pos, m, fp):
-    # "c4c2": the move so far (its first lift and first placement).
-    nf = g.footprint(pos, m, fp)
-    a = b = ""
-    for j in range(nf):
-        e = fp[j]
-        if (e >> 8) & 3 == PLACE:
-            b = g.SITE_NAMES[e & 255]
-            break
-        if not a:
-            a = g.SITE_NAMES[e & 255]
-    return a + b
-
-
 @micropython.viper
 def _diff(occ, exp, n: int) -> int:
     """Compares the sensed sites with the expected ones: missing pieces
@@ -1297,20 +1308,6 @@ def _diff(occ, exp, n: int) -> int:
                     nextra += 1
                 extra = i + 1
         i += 1
-    return nmiss | (nextra << 8) | (miss << 16) | (extra << 23)
-
-
-def diff_py(occ, exp, n):
-    """_diff in plain Python (tests compare the two)."""
-    nmiss = nextra = miss = extra = 0
-    for i in range(n):
-        if occ[i] != exp[i]:
-            if exp[i]:
-                nmiss = min(255, nmiss + 1)
-                miss = i + 1
-            else:
-                nextra = min(255, nextra + 1)
-                extra = i + 1
     return nmiss | (nextra << 8) | (miss << 16) | (extra << 23)
 
 

@@ -23,20 +23,14 @@ SHOW_MS = const(600000)  # the right move stays lit this long (until moved)
 WRONG_TRIES = const(2)  # wrong tries before the right move is shown
 LESSON_RGB = (150, 110, 255)  # the lesson's pieces breathe in lavender
 
-# Controller states and buttons (not imported: no cycle, keeps this light).
-_SETUP = const(0)
-_PLAY = const(1)
-_CHOOSE = const(5)
-_SELFTEST = const(6)
-_BTN_NEW = const(1)
-_BTN_HINT = const(2)
-_BTN_MENU = const(3)
+# Controller states and buttons (triad.board.states: no cycle, stays light).
+from triad.board.states import SETUP as _SETUP, PLAY as _PLAY, CHOOSE as _CHOOSE, SELFTEST as _SELFTEST  # noqa: E402
+from triad.board.states import BTN_NEW as _BTN_NEW, BTN_HINT as _BTN_HINT, BTN_MENU as _BTN_MENU  # noqa: E402
 
 
 def lessons_of(game):
     """The lessons a game offers (a tuple), or (): the face's LESSONS()."""
-    f = getattr(game, "LESSONS", None)
-    return f() if f else ()
+    return game.LESSONS()
 
 
 class Lessons:
@@ -53,9 +47,7 @@ class Lessons:
         self.base = 0  # the controller's history length when the lesson stood
         self.now = 0
         self.goal_move = -1  # where the solving move put its piece (the sweep's centre)
-        self._store = None
-        self._held = None
-        self._seats = 0
+        self._lent = None  # what the controller lent the lessons (Controller.lend)
         self._options = _unset()  # the game's settings held while lessons run
 
     def count(self):
@@ -80,14 +72,9 @@ class Lessons:
         if not self.active:
             if ctl.state == _SELFTEST:
                 ctl.stop_selftest()
-            # Hold the store (and a store already held for an unreadable
-            # save): nothing a lesson does is written to flash.
-            self._store = ctl.store
-            self._held = ctl.held_store
-            ctl.store = None
-            ctl.held_store = None
-            self._seats = ctl.seats
-            ctl.seats = 0  # the learner plays; the board's engine rests
+            # Nothing a lesson does is written to flash; the learner
+            # plays, the board's engine rests.
+            self._lent = ctl.lend()
             self._options = dict(ctl.options)
             self.active = True
         self._load(n)
@@ -98,20 +85,18 @@ class Lessons:
         if not self.active:
             return
         ctl = self.ctl
-        ctl.store = self._store
-        ctl.held_store = self._held
-        ctl.seats = self._seats
+        ctl.give_back(self._lent)
+        self._lent = None
         opts = self._options
         if opts:
             for k in opts:
                 ctl.set_option(k, opts[k])
         self._options = None
-        self._store = self._held = None
         self.active = False
         self.celebrating = False
         self.n = 0
         self.items = None
-        ctl.hint_move = 0
+        ctl.show_hint(0, 0)
         self.events.event("lesson", "off")
         if resume and not ctl.load_saved():
             ctl.new_game()
@@ -128,8 +113,7 @@ class Lessons:
             ctl.set_option(k, opts[k])
         for k, v in item[5] if len(item) > 5 else ():
             ctl.set_option(k, v)
-        ctl.load(text)
-        ctl.state = _SETUP  # the set-up light: each piece blinks in its value where it goes
+        ctl.load_setup(text)  # the set-up light: each piece blinks in its value where it goes
         self.n = n
         self.wrong = 0
         self.celebrating = False
@@ -172,7 +156,7 @@ class Lessons:
         if ok:
             self.celebrating = True
             self.until = ticks_add(now, CELEBRATE_MS)
-            ctl.hint_move = 0
+            ctl.show_hint(0, 0)
             self.events.event("lesson", "solved %d %s" % (self.n, move))
             return
         # The position again: the player puts the piece back where the
@@ -192,8 +176,7 @@ class Lessons:
         ctl = self.ctl
         text = self.items[self.n - 1][4]
         m = ctl.game.parse_move(ctl.pos, text)
-        ctl.hint_move = m
-        ctl.hint_until = ticks_add(self.now if now is None else now, SHOW_MS)
+        ctl.show_hint(m, ticks_add(self.now if now is None else now, SHOW_MS))
         self.events.event("lesson", "hint %d %s" % (self.n, text))
 
     def next(self):
@@ -249,7 +232,7 @@ class Lessons:
         n = ctl.n
         if self.celebrating:
             step = (now // 100) % 12
-            sweep = ctl.sweep
+            sweep = ctl.lights.sweep
             for i in range(n):
                 p = sweep[i]
                 if p == step or (p + 6) % 12 == step:

@@ -3,20 +3,24 @@
 # the last move over idle. Roles come from the game's face (a die's value,
 # an owner's colour); this module knows the board's own colours (palette)
 # and where each side's status LEDs are (the board description).
-from triad.compat import ticks_diff
+#
+# It reads a small public view of the controller (its state, position and
+# the matcher's per-site results; shown(now) for what is lit for a while)
+# and keeps its own caches in a Lights (the status LEDs as last drawn, the
+# idle hints' colours, the win sweep's phases, a footprint buffer): the
+# controller tells it when the position changed.
+from array import array
+
 from triad.board.fastbytes import zero as _clear, move as _move
 from triad.board.fastbytes import next_diff as _next_diff, next_set as _next_set, paint_where as _paint_where
 from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD
 from triad.board import palette as pal
 
-# Controller states (triad.board.controller; not imported: no cycle).
-_SETUP = 0
-_PLAY = 1
-_FINISH = 2
-_OVER = 3
-_SYNC = 4
-_CHOOSE = 5
-_SELFTEST = 6
+from triad.board.states import SETUP as _SETUP, PLAY as _PLAY, FINISH as _FINISH, OVER as _OVER
+from triad.board.states import SYNC as _SYNC, CHOOSE as _CHOOSE, SELFTEST as _SELFTEST
+from triad.board.states import SHOW_VALUES, SHOW_SEATS, SHOW_LEVEL, SHOW_HINT, SHOW_THINK
+from triad.board.states import SHOW_FAULT, SHOW_ERROR, SHOW_BLOCKED, SHOW_NOTE
+from triad.games.face import MAX_STEPS
 
 _BOARD_RGB = (pal.OFF, pal.SOURCE, pal.SOURCE, pal.TRIAD)
 
@@ -29,23 +33,61 @@ def colour(game, role):
     return pal.OFF
 
 
-def render(ctl, frame, now, occ):
-    """Fill the LED frame from the controller, the sensed board and the time."""
-    _clear(frame, ctl.frame_bytes)
+class Lights:
+    """The lights of one controller's game on one board, with their caches."""
+
+    def __init__(self, game, board):
+        self.game = game
+        self.board = board  # the board description: status LED slots per side
+        n = game.N_SITES
+        self.n = n
+        # The frame: the board's spots (a board may play smaller games too),
+        # then its status LEDs.
+        self.status_base = board.N_SITES
+        self.frame_bytes = 3 * (board.N_SITES + board.N_STATUS)
+        # The status LEDs as last drawn, and what they were drawn for (-1:
+        # draw them again).
+        self.status_frame = bytearray(3 * board.N_STATUS)
+        self.status_key = -1
+        self.status_roles = bytearray(16)  # the game's own status LEDs
+        self.status_game = getattr(board, "STATUS_GAME", b"")  # (optional in a board description)
+        # The colours of the game's idle hints, made once per position.
+        self.idle_rgb = bytearray(3 * n)
+        self.idle_fresh = False
+        self.fp = array("i", bytes(4 * MAX_STEPS))  # a move's footprint (the hint, the board's move)
+        # The win sweep's phase per site: diagonal bands across the drawing.
+        self.sweep = bytearray(n)
+        for i in range(n):
+            x, y = game.site_xy(i)
+            self.sweep[i] = (int(x - y + 0.5) + 60) % 12
+
+    def changed(self):
+        """The position changed: the status LEDs and the idle hints' colours
+        are made again at the next frame."""
+        self.status_key = -1
+        self.idle_fresh = False
+
+
+def render(lt, ctl, frame, now, occ):
+    """Fill the LED frame from the controller ctl (its Lights lt), the
+    sensed board and the time. (A function, called straight from the
+    controller: no call deeper on the tick than before.)"""
+    _clear(frame, lt.frame_bytes)
     st = ctl.state
     if st == _SELFTEST:
         ctl.selftest.render(frame, now)
         return
-    g = ctl.game
-    n = ctl.n
+    g = lt.game
+    n = lt.n
     pos = ctl.pos
     fast = (now // pal.FAST_BLINK_MS) & 1
     slow = (now // pal.SLOW_BLINK_MS) & 1
-    _status(ctl, frame, now)
+    _status(lt, ctl, frame, now)
     if st == _OVER:
-        _render_win(ctl, frame, now)
+        _render_win(lt, ctl, frame, now)
         return
-    if ticks_diff(ctl.values_until, now) > 0:
+    shown = ctl.shown(now)
+    if shown & SHOW_VALUES:
         for i in range(n):
             r = g.shows(pos, i)
             if r and occ[i]:
@@ -55,24 +97,23 @@ def render(ctl, frame, now, occ):
         if ctl.last[1] >= 0:
             _set(frame, ctl.last[1], pal.LAST_MOVE)
     if st == _FINISH:
-        _render_finish(ctl, frame, occ, fast, slow)
+        _render_finish(lt, ctl, frame, occ, fast, slow, shown)
         return
     exp = ctl.expected
     lifted = ctl.lifted
     dest = ctl.dest
     # A fault shows once the board has rested in it (controller.PASS_MS): a
     # piece merely passing over a site does not flash red.
-    err = ctl.error_at >= 0 and ctl.in_error
-    fault = ctl.in_error or st == _SETUP or st == _SYNC
+    err = shown & SHOW_ERROR
+    fault = shown & SHOW_FAULT or st == _SETUP or st == _SYNC
     # (Not while a hint shows: a hint that places a new piece, Cornelson's
     # gem, is lit in the light the guidance gives every vacant post, and
     # would not stand out among them.)
-    if (ctl._idle_hints is not None and st == _PLAY and lifted < 0 and not ctl.n_started
-            and not ctl.engine_move and not ctl.plays(pos.side)
-            and not (ctl.hint_move and ticks_diff(ctl.hint_until, now) > 0)):
+    if (g.idle_hints is not None and st == _PLAY and lifted < 0 and not ctl.n_started
+            and not ctl.engine_move and not ctl.plays(pos.side) and not shown & SHOW_HINT):
         # The untouched board: the game's guidance for the turn's first
         # step (Cornelson: where a gem may go, and where it would capture).
-        _render_idle(ctl, frame, occ, n)
+        _render_idle(lt, ctl, frame, occ, n)
     # Differences between the board and the game (nothing is drawn when
     # there are none, except the set-up's pieces).
     if st == _SETUP:
@@ -107,7 +148,7 @@ def render(ctl, frame, now, occ):
             if not occ[i]:
                 _set(frame, i, colour(g, dest[i]))
             i = _next_set(dest, i + 1, n)
-        if ctl._lift_marks is not None and slow:
+        if g.lift_marks is not None and slow:
             # The game's lift_marks for the piece in the hand, blinking as
             # in FINISH (Cornelson's Barriers when a jewel is the turn's
             # first lift: no post vacant, nothing placed yet).
@@ -122,27 +163,27 @@ def render(ctl, frame, now, occ):
     if st == _CHOOSE and slow:
         _set(frame, ctl.choice_site, colour(g, ctl.choice_role))
     em = ctl.engine_move
-    if st == _PLAY and em and lifted < 0 and not ctl.in_error:
+    if st == _PLAY and em and lifted < 0 and not shown & SHOW_FAULT:
         # (Not while something is wrong, a piece knocked over say: the
         # fault's own lights say what to put right first.)
         # The board's move, for a person to carry out: the piece to lift
         # breathes in the board's side colour, its destination in the role
         # it takes there, in counter-phase (the light flows from one to the
         # other). A hint is steady: the two never look alike.
-        _render_move(ctl, frame, em, breath(now))
-    if st == _PLAY and (ctl.thinking or ctl.hinting):
+        _render_move(lt, pos, frame, em, breath(now))
+    if st == _PLAY and shown & SHOW_THINK:
         _render_think(g.CENTRE, frame, now)
-    if ctl.banner and ticks_diff(ctl.banner_until, now) > 0:
-        _render_banner(ctl, frame)
-    if st == _PLAY and ctl.hint_move and ticks_diff(ctl.hint_until, now) > 0:
-        _render_move(ctl, frame, ctl.hint_move, 0)
-    if st == _PLAY and ctl.blocked >= 0 and slow:
+    if shown & (SHOW_SEATS | SHOW_LEVEL):
+        _render_banner(lt, ctl, frame, shown)
+    if st == _PLAY and shown & SHOW_HINT:
+        _render_move(lt, pos, frame, ctl.hint_move, 0)
+    if st == _PLAY and shown & SHOW_BLOCKED and slow:
         # A piece of the mover's that has no move: the ones that have one pulse.
         src = ctl.sources
         for i in range(n):
             if src[i] and occ[i]:
                 _set(frame, i, pal.SOURCE)
-    if st == _PLAY and ctl.note2 and lifted < 0 and slow and not ctl.n_started:
+    if st == _PLAY and shown & SHOW_NOTE and lifted < 0 and slow and not ctl.n_started:
         # The game asks for attention (Note 2): every piece that can act pulses.
         src = ctl.sources
         for i in range(n):
@@ -150,14 +191,14 @@ def render(ctl, frame, now, occ):
                 _set(frame, i, pal.SOURCE)
 
 
-def _render_move(ctl, frame, m, level):
+def _render_move(lt, pos, frame, m, level):
     """A move's first lift and first placement. level 0: a hint (the piece
     steady cyan, its destination steady in its role); else the board's own
     move at that breathing level (the piece in the mover's side colour, the
     destination in its role at the opposite level)."""
-    g = ctl.game
-    fp = ctl.fp
-    nf = g.footprint(ctl.pos, m, fp)
+    g = lt.game
+    fp = lt.fp
+    nf = g.footprint(pos, m, fp)
     src = -1
     for j in range(nf):
         e = fp[j]
@@ -166,7 +207,7 @@ def _render_move(ctl, frame, m, level):
         if src < 0 and act != 1:
             src = s
             if level:
-                _set_dim(frame, s, g.SIDE_RGB[ctl.pos.side], level)
+                _set_dim(frame, s, g.SIDE_RGB[pos.side], level)
                 if act == 2:
                     return  # turned in place: the value is picked on the buttons
             else:
@@ -207,9 +248,9 @@ def _render_think(sites, frame, now):
             _set_dim(frame, sites[i], pal.THINK, 64)
 
 
-def _render_banner(ctl, frame):
-    g = ctl.game
-    if ctl.banner == 1:
+def _render_banner(lt, ctl, frame, shown):
+    g = lt.game
+    if shown & SHOW_SEATS:
         # Who the board plays: that side's home sites in its colour.
         for side in range(len(g.SIDES)):
             if ctl.plays(side):
@@ -224,15 +265,16 @@ def _render_banner(ctl, frame):
             _set_dim(frame, sites[i], pal.LEVEL, 255 if i < lv else 28)
 
 
-def _render_finish(ctl, frame, occ, fast, slow):
+def _render_finish(lt, ctl, frame, occ, fast, slow, shown):
     # A move waits for its further steps: the marks (a new Triad) pulse,
     # pieces still to take off blink in their roles (one's own removal
     # choices as the Triad), sites still to fill glow in theirs.
-    g = ctl.game
+    g = lt.game
     exp = ctl.expected
     nxt = ctl.nxt
     marks = ctl.marks
-    for i in range(ctl.n):
+    fault = shown & SHOW_FAULT
+    for i in range(lt.n):
         r = nxt[i]
         if marks[i] and (slow or not r):
             _set(frame, i, pal.TRIAD)
@@ -242,49 +284,49 @@ def _render_finish(ctl, frame, occ, fast, slow):
             if ctl.n_cand == 0:
                 if exp[i] and r == ROLE_REMOVE:
                     _set(frame, i, pal.SOURCE)
-                elif fast and ctl.in_error:
+                elif fast and fault:
                     _set(frame, i, pal.ERROR)
             elif r == ROLE_REMOVE and not occ[i]:
                 _set(frame, i, pal.SOURCE)  # a removal choice in the hand
 
 
-def _render_win(ctl, frame, now):
-    g = ctl.game
+def _render_win(lt, ctl, frame, now):
+    g = lt.game
     w = g.outcome(ctl.pos)
     if w < 0 or w >= len(g.SIDES):
         w = (now // 1000) % len(g.SIDES)  # a draw: every colour in turn
     rgb = g.SIDE_RGB[w]
     step = (now // 120) % 12
-    phase = ctl.sweep
+    phase = lt.sweep
     marks = ctl.marks
-    for i in range(ctl.n):
+    for i in range(lt.n):
         p = phase[i]
         if p == step or (p + 6) % 12 == step or marks[i]:
             _set(frame, i, rgb)
 
 
-def _status(ctl, frame, now):
-    # The status LEDs change with the position (its version), the end of
-    # the game and the unsaved blink only: drawn again then, else copied
-    # from the last drawing (they cost as much as the rest of the frame).
+def _status(lt, ctl, frame, now):
+    # The status LEDs change with the position (changed()), the end of the
+    # game and the unsaved blink only: drawn again then, else copied from
+    # the last drawing (they cost as much as the rest of the frame).
     phase = 0
     if ctl.unsaved:
         phase = 1 + ((now // pal.SLOW_BLINK_MS) & 1)
-    key = ctl._ver | ((1 if ctl.state == _OVER else 0) << 16) | (phase << 17)
-    buf = ctl.status_frame
-    at = 3 * ctl.status_base
-    if key == ctl.status_key:
+    key = (1 if ctl.state == _OVER else 0) | (phase << 1)
+    buf = lt.status_frame
+    at = 3 * lt.status_base
+    if key == lt.status_key:
         _move(buf, 0, frame, at, len(buf))
         return
-    _draw_status(ctl, frame, now)
+    _draw_status(lt, ctl, frame, now)
     _move(frame, at, buf, 0, len(buf))
-    ctl.status_key = key
+    lt.status_key = key
 
 
-def _draw_status(ctl, frame, now):
-    b = ctl.board
-    g = ctl.game
-    base = ctl.status_base
+def _draw_status(lt, ctl, frame, now):
+    b = lt.board
+    g = lt.game
+    base = lt.status_base
     pos = ctl.pos
     if ctl.state != _OVER:
         _set(frame, base + b.STATUS_TURN[pos.side], pal.TURN)
@@ -292,10 +334,10 @@ def _draw_status(ctl, frame, now):
         # Not safely saved: every turn LED blinks red until the store says so.
         for s in b.STATUS_TURN:
             _set(frame, base + s, pal.ERROR)
-    extra = getattr(b, "STATUS_GAME", None)
+    extra = lt.status_game
     if extra and g.status_lights is not None:
         # The game's own status (Cornelson: its mode and a tourney's tally).
-        roles = ctl.status_roles
+        roles = lt.status_roles
         k = g.status_lights(pos, ctl.options, roles)
         for j in range(min(k, len(extra))):
             if roles[j]:
@@ -310,15 +352,15 @@ def _draw_status(ctl, frame, now):
             _set(frame, base + slots[j], pal.STATUS_ON)
 
 
-def _render_idle(ctl, frame, occ, n):
-    # Their colours are made once per position (ctl.idle_key): drawn site by
+def _render_idle(lt, ctl, frame, occ, n):
+    # Their colours are made once per position (idle_fresh): drawn site by
     # site they were 4 ms of every tick on the RP2040. (A function of its
     # own: render's locals are stack under a search's recursion.)
     idle = ctl.idle
-    rgb = ctl.idle_rgb
-    if ctl.idle_key != ctl._ver:
-        ctl.idle_key = ctl._ver
-        g = ctl.game
+    rgb = lt.idle_rgb
+    if not lt.idle_fresh:
+        lt.idle_fresh = True
+        g = lt.game
         i = _next_set(idle, 0, n)
         while i < n:
             _set(rgb, i, colour(g, idle[i]))

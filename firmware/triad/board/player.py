@@ -49,7 +49,7 @@ class Player:
                     # The engine's modules one at a time, the loop ticking
                     # between (on the RP2040 loading Nehren's engine in one
                     # piece took 35 ms: a gap in the scans).
-                    for name in getattr(g, "ENGINE_MODULES", ()):
+                    for name in g.ENGINE_MODULES:
                         __import__(name)
                         clock()
                     eng = self.engine = g.new_engine(level, ENGINE_TT)

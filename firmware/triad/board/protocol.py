@@ -23,8 +23,7 @@ BOARD_SETTINGS_AFTER = (("opponent", "opponent"), ("level", "level"), ("sound", 
 ON_OFF = ("off", "on")
 COMMANDS = "hello help state status moves start position new set get game lesson"
 
-_FINISH = const(2)  # controller.FINISH and SELFTEST (not imported: keeps this module light)
-_SELFTEST = const(6)
+from triad.board.states import FINISH as _FINISH, SELFTEST as _SELFTEST  # noqa: E402
 
 
 class Protocol:
@@ -320,7 +319,7 @@ class Protocol:
         if self.apply is not None:
             value = self.apply(name, value)
         if name == "start":
-            self.ctl.next_start = value
+            self.ctl.set_next_start(value)
         s = self.settings
         s.set(self.setting_keys[name], value)
         try:

@@ -40,10 +40,13 @@ DRAW = const(255)
 
 
 def load(name):
-    """The face module of game `name` (ValueError for an unknown game)."""
+    """The face module of game `name` (ValueError for an unknown game), every
+    optional name of the face filled in (triad/games/face.py)."""
     if name not in NAMES:
         raise ValueError("unknown game %r (one of %s)" % (name, ", ".join(NAMES)))
-    return __import__("triad.games." + name, None, None, ("NAME",))
+    from triad.games import face  # (here: face imports this package's constants)
+
+    return face.fill(__import__("triad.games." + name, None, None, ("NAME",)))
 
 
 def step_site(e):

@@ -1,6 +1,6 @@
 # Cameron Browne's Triad: three players on a 61-cell tricoloured hexagon,
 # straight slides onto foreign cells, the max-capture rule, bunny drops, and
-# the landing cell's owner moves next. The face of docs/game-face.md.
+# the landing cell's owner moves next. The face of docs/architecture.md ("The game face").
 from triad.games import (
     DRAW,
     KIND_CELL,
@@ -86,7 +86,7 @@ perft = core.perft
 draw_watch = None
 
 
-def outcome_text(pos):
+def outcome_text(pos, draw=0):
     """"" while the game goes on, else e.g. "r wins: g eliminated",
     "r wins: g b eliminated", "draw r g: b cannot move"."""
     o = outcome(pos)
@@ -198,7 +198,6 @@ def _eliminates(pos, m):
 
 
 marks = None
-notice = None
 DRAW_NAMES = ()
 
 
@@ -245,14 +244,19 @@ def apply_setting(pos, name, value):
 
 # What new_engine imports, for the board's player to import before it (the
 # main loop ticks between: issue 15).
-ENGINE_MODULES = ("triad.games.browne.engine",)
+ENGINE_MODULES = (
+    "triad.games.engine_kit",  # (Browne's core does not import it)
+    "triad.games.browne.engine.tables",
+    "triad.games.browne.engine.evaluate",
+    "triad.games.browne.engine.search",
+)
 
 
 def new_engine(level, tt_entries):
-    """The searching engine (triad.games.browne.engine): paranoid
+    """The searching engine (triad.games.browne.engine.search): paranoid
     alpha-beta over slides with a few chosen drops; no table, so tt_entries
     is unused."""
-    from triad.games.browne.engine import Engine
+    from triad.games.browne.engine.search import Engine
 
     return Engine(level, tt_entries)
 

@@ -1,7 +1,7 @@
 # Don Cornelson's TRIAD: gems on 37 posts, three jewels a side on 54 treys,
 # docks and portals; a game is won by Breach, Trap or Capture.
 #
-# This module is the game's face (docs/game-face.md). Sites: posts 0..36
+# This module is the game's face (docs/architecture.md, "The game face"). Sites: posts 0..36
 # (A1..G4), treys 37..90 (a1..f7), docks 91..96 (S1 S2 S3 N1 N2 N3),
 # portals 97..108 (P1..P12): geometry.py's space s is site 37 + s.
 # Rule readings: docs/cornelson.md.
@@ -119,7 +119,6 @@ def perft(pos, depth):
 
 draw_watch = None
 DRAW_NAMES = ("",)
-notice = None
 marks = None
 
 # -- what the board senses and shows -------------------------------------------
@@ -307,12 +306,16 @@ def apply_setting(pos, name, value):
 
 # What new_engine imports, for the board's player to import before it (the
 # main loop ticks between: issue 15).
-ENGINE_MODULES = ("triad.games.cornelson.engine",)
+ENGINE_MODULES = (
+    "triad.games.cornelson.engine.tables",
+    "triad.games.cornelson.engine.evaluate",
+    "triad.games.cornelson.engine.search",
+)
 
 
 def new_engine(level, tt_entries=0):
     """The searching engine (engine.py), loaded on first use."""
-    from triad.games.cornelson.engine import Engine
+    from triad.games.cornelson.engine.search import Engine
 
     return Engine(level, tt_entries)
 

@@ -22,7 +22,8 @@
 # the last RING turns: plenty for search, perft and take-backs.
 from array import array
 
-from triad.compat import const
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr32
+from triad.games import engine_kit
 from triad.games.cornelson import geometry as g
 
 SOUTH = const(0)
@@ -122,6 +123,8 @@ class Position:
         self._pick = bytearray(3)
         self._barrier = bytearray(g.N_POSTS)
         self._cap = bytearray(g.N_POSTS)  # gen: vacant posts that capture
+        self._capq = bytearray(g.N_POSTS)  # count: those posts, each once
+        self._marked = False  # _barrier holds the marks of _mark_barriers(1)
 
     def copy(self):
         p = Position()
@@ -187,33 +190,12 @@ class Position:
         """Place the mover's gem on p and resolve the capture chain, at most
         `limit` captures; q[off:] receives p then each captured post in chain
         order. Returns the count of q entries (1 + captures)."""
-        posts = self.posts
-        own = self.side + 1
-        opp = 2 - self.side
-        posts[p] = own
-        q[off] = p
-        head = off
-        tail = off + 1
-        while head < tail:
-            i = q[head] * 6
-            head += 1
-            for d in range(6):
-                a = _LINE1[i + d]
-                if a != NONE and posts[a] == opp and posts[_LINE2[i + d]] == own:
-                    if tail - off > limit:
-                        break
-                    posts[a] = own
-                    q[tail] = a
-                    tail += 1
-        self.tally[self.side] += tail - off - 1
-        return tail - off
+        n = _place_chain(self.posts, q, off, p, self.side + 1, 2 - self.side, limit)
+        self.tally[self.side] += n - 1
+        return n
 
     def _unplace(self, q, off, count):
-        posts = self.posts
-        opp = 2 - self.side
-        for i in range(off + 1, off + count):
-            posts[q[i]] = opp
-        posts[q[off]] = 0
+        _unplace_chain(self.posts, q, off, count, 2 - self.side)
         self.tally[self.side] -= count - 1
 
     def _captures(self, p):
@@ -307,55 +289,9 @@ class Position:
         return nout
 
     def _combine3(self, out, nout):
-        """_combine for the usual case, all three jewels stepping, as nested
-        loops: d_i names the jewel standing on jewel i's target (3: none),
-        which must step before it."""
-        org = self._org
-        cn = self._cn
-        ct = self._ct
-        cc = self._cc
-        o0 = org[0]
-        o1 = org[1]
-        o2 = org[2]
-        e1 = 3 + cn[1]
-        e2 = 6 + cn[2]
-        for a in range(cn[0]):
-            t0 = ct[a]
-            d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
-            for b in range(3, e1):
-                t1 = ct[b]
-                if t1 == t0:
-                    continue
-                d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
-                for c in range(6, e2):
-                    t2 = ct[c]
-                    if t2 == t0 or t2 == t1:
-                        continue
-                    d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
-                    if d0 == 3 and d1 == 3 and d2 == 3:
-                        out[nout] = 192 | (cc[a] << 8) | (cc[b] << 12) | (cc[c] << 16)
-                        nout += 1
-                        continue
-                    done = 0
-                    code = 192
-                    sh = 8
-                    for _ in range(3):
-                        if not done & 1 and (d0 == 3 or (done >> d0) & 1):
-                            code |= cc[a] << sh
-                            done |= 1
-                        elif not done & 2 and (d1 == 3 or (done >> d1) & 1):
-                            code |= cc[b] << sh
-                            done |= 2
-                        elif not done & 4 and (d2 == 3 or (done >> d2) & 1):
-                            code |= cc[c] << sh
-                            done |= 4
-                        else:
-                            break
-                        sh += 4
-                    if done == 7:
-                        out[nout] = code
-                        nout += 1
-        return nout
+        """_combine for the usual case, all three jewels stepping
+        (_combine3_py / _combine3_v)."""
+        return _combine3_f(out, nout, self._org, self._cn, self._ct, self._cc)
 
     def _combine(self, out, nout, n, mask):
         """Append each executable set in which exactly the jewels of mask
@@ -420,34 +356,8 @@ class Position:
         return nout
 
     def _trapped(self, slot):
-        """True when the jewel in slot cannot step anywhere, counting as
-        blocked: a Barrier, a jewel of the other side, its own dock, the
-        transfer of a jewel that just transferred and (trap game) the other
-        side's docks. Its own side's jewels do not block."""
-        s = self.jewel[slot]
-        jside = slot // 3
-        mover_gem = 2 - jside
-        posts = self.posts
-        occ = self.occ
-        for e in range(3):
-            i = s * 3 + e
-            t = _EXIT_TO[i]
-            if t == NONE:
-                continue
-            dk = _DOCK_OWNER[t]
-            if dk and (dk == jside + 1 or not self.mode & RULE_BREACH):
-                continue
-            b = _EXIT_BORDER[i]
-            if b == NONE:
-                if self.flags[slot]:
-                    continue
-            elif posts[_BU[b]] == mover_gem and posts[_BV[b]] == mover_gem:
-                continue
-            o = occ[t]
-            if o and (o - 1) // 3 != jside:
-                continue
-            return False
-        return True
+        """True when the jewel in slot cannot step anywhere (_trapped_mask)."""
+        return _trapped_mask(self.jewel, self.flags, self.posts, self.occ, slot, 1, self.mode & RULE_BREACH) != 0
 
     # -- generation -----------------------------------------------------
 
@@ -475,32 +385,14 @@ class Position:
             ns = 1
         n = start
         if vacant:
-            q = self._q
-            # Which vacant posts capture, found from the mover's gems (an
-            # own gem x, an opponent's at x+d, x+2d vacant): few gems early
-            # in a game, where asking each vacant post was most of gen.
-            # Every post marked is vacant, so the loop below clears it.
+            self._mark_captures()
             cap = self._cap
-            own = self.side + 1
-            opp = 2 - self.side
-            for x in range(g.N_POSTS):
-                if posts[x] == own:
-                    i = x * 6
-                    for d in range(6):
-                        b = _LINE2[i + d]
-                        if b != NONE and not posts[b] and posts[_LINE1[i + d]] == opp:
-                            cap[b] = 1
-            # Captures only turn opponent gems into the mover's, so they can
-            # only open Barriers in the mover's way: the step sets change
-            # only when a captured gem is a post of such a Barrier (marked
-            # at the first capturing post).
-            barrier = self._barrier
-            marked = False
+            sets2 = self._sets2
             for p in range(g.N_POSTS):
                 if posts[p]:
                     continue
                 if sel >= 0 and p != sel:
-                    cap[p] = 0  # (every marked post is cleared: see above)
+                    cap[p] = 0  # (every marked post is cleared: see _mark_captures)
                     continue
                 if not cap[p]:
                     for j in range(ns):
@@ -508,30 +400,19 @@ class Position:
                         n += 1
                     continue
                 cap[p] = 0
-                if not marked:
-                    self._mark_barriers(1)
-                    marked = True
-                cnt = self._place(p, q, 0)
-                opened = False
-                for i in range(1, cnt):
-                    if barrier[q[i]]:
-                        opened = True
-                        break
-                if self._capture_wins() or not jewels:
+                k = self._capture_sets(p, jewels)
+                if k < 0:
                     buf[n] = p
                     n += 1
-                elif not opened:
+                elif k == 0:
                     for j in range(ns):
                         buf[n] = p | sets[j]
                         n += 1
                 else:
-                    sets2 = self._sets2
-                    ns2 = self._step_sets(sets2)
-                    for j in range(ns2):
+                    for j in range(k):
                         buf[n] = p | sets2[j]
                         n += 1
-                self._unplace(q, 0, cnt)
-            if marked:
+            if self._marked:
                 self._mark_barriers(0)
         else:
             for j in range(ns):
@@ -545,6 +426,63 @@ class Position:
                     buf[k] = m
                     k += 1
             n = k
+        return n
+
+    def _mark_captures(self):
+        """Mark in _cap the vacant posts where the mover's gem captures
+        (_mark_caps), each also once into _capq; returns their count. The
+        caller clears every mark it set."""
+        self._marked = False
+        return _mark_caps(self.posts, self._cap, self._capq, self.side + 1, 2 - self.side)
+
+    def _capture_sets(self, p, jewels):
+        """The jewel part of the turns placing on p, a post where the mover
+        captures: -1 when the placement is the whole turn (a Capture win, or
+        no jewels), 0 when the step sets are those without the placement
+        (captures only turn opponent gems into the mover's, so they can only
+        open Barriers in the mover's way: the sets change only when a
+        captured gem is a post of such a Barrier), else the count of the
+        sets written into _sets2."""
+        if not self._marked:
+            self._mark_barriers(1)
+            self._marked = True
+        q = self._q
+        cnt = self._place(p, q, 0)
+        k = 0
+        if self._capture_wins() or not jewels:
+            k = -1
+        else:
+            barrier = self._barrier
+            for i in range(1, cnt):
+                if barrier[q[i]]:
+                    k = self._step_sets(self._sets2)
+                    break
+        self._unplace(q, 0, cnt)
+        return k
+
+    def count(self, buf, start=0):
+        """The number of legal turns, what gen(buf, start) would return
+        minus start, without writing them (perft's last ply): the turns of a
+        post that captures nothing are its step sets, so only the capturing
+        posts are looked at. Allocates nothing; buf is unused."""
+        if self.result != -1:
+            return 0
+        jewels = self.mode & RULE_JEWELS
+        ns = self._step_sets(self._sets) if jewels else 1
+        vacant = g.N_POSTS - self.filled
+        if not vacant:
+            return ns
+        nc = self._mark_captures()
+        n = (vacant - nc) * ns
+        cap = self._cap
+        capq = self._capq
+        for i in range(nc):
+            p = capq[i]
+            cap[p] = 0
+            k = self._capture_sets(p, jewels)
+            n += 1 if k < 0 else (ns if k == 0 else k)
+        if self._marked:
+            self._mark_barriers(0)
         return n
 
     def gen_forfeit(self, buf, start, p, kept):
@@ -609,11 +547,7 @@ class Position:
         jewel = self.jewel
         flags = self.flags
         occ = self.occ
-        fl = 0
-        for i in range(6):
-            ring[r + 1 + i] = jewel[i]
-            fl |= flags[i] << i
-        ring[r + 7] = fl
+        _save_jewels(ring, r, jewel, flags)
         p = m & 63
         if p != NO_POST:
             keep = (m >> KEEP_SHIFT) & 63
@@ -645,16 +579,19 @@ class Position:
                     self.reason = WHY_BREACH
             if self.result == -1 and mode & RULE_JEWELS:
                 ob = (side ^ 1) * 3
-                for slot in range(ob, ob + 3):
-                    if jewel[slot] != NONE and self._trapped(slot):
-                        if not mode & RULE_TRAP:
-                            occ[jewel[slot]] = 0
-                            jewel[slot] = NONE
-                            flags[slot] = 0
-                        else:
-                            self.result = side
-                            self.reason = WHY_TRAP
-                            break
+                tm = _trapped_mask(jewel, flags, self.posts, occ, ob, 3, mode & RULE_BREACH)
+                if tm:
+                    if mode & RULE_TRAP:
+                        self.result = side
+                        self.reason = WHY_TRAP
+                    else:
+                        # (a side's own jewels never block it: removing one
+                        # traps or frees no other)
+                        for slot in range(ob, ob + 3):
+                            if (tm >> (slot - ob)) & 1:
+                                occ[jewel[slot]] = 0
+                                jewel[slot] = NONE
+                                flags[slot] = 0
             if self.result == -1 and self.filled == g.N_POSTS and not self.jewels_in_play():
                 self.result = DRAW
                 self.reason = WHY_FULL
@@ -670,17 +607,7 @@ class Position:
         jewel = self.jewel
         flags = self.flags
         occ = self.occ
-        for i in range(6):
-            s = jewel[i]
-            if s != NONE:
-                occ[s] = 0
-        fl = ring[r + 7]
-        for i in range(6):
-            s = ring[r + 1 + i]
-            jewel[i] = s
-            flags[i] = (fl >> i) & 1
-            if s != NONE:
-                occ[s] = i + 1
+        _restore_jewels(ring, r, jewel, flags, occ)
         if m & 63 != NO_POST:
             self._unplace(ring, r + 8, ring[r])
             self.filled -= 1
@@ -728,11 +655,385 @@ class Position:
             self.reason = WHY_FULL
 
 
-class MoveStack:
+# -- the hot loops: one plain-Python and one viper path each ----------------
+#
+# The _py functions are the readable ones; the _v ones the same loops in
+# viper form (machine-word ints, ptr8/ptr32 access). MicroPython runs the
+# viper path, CPython the plain one; tests/fw/test_cornelson_core.py holds
+# them equal (on CPython the decorator and the casts are no-ops, so the
+# viper source runs there too).
+
+_NP = const(37)  # g.N_POSTS, for viper
+_NO = const(255)  # NONE, for viper
+
+
+def _mark_caps_py(posts, cap, capq, own, opp):
+    """The vacant posts where a gem `own` captures, found from own's gems
+    (an own gem x, an opponent's at x+d, x+2d vacant: few gems early in a
+    game, where asking each vacant post was most of gen): cap[b] = 1 and b
+    once into capq; returns their count."""
+    nc = 0
+    for x in range(_NP):
+        if posts[x] == own:
+            i = x * 6
+            for d in range(6):
+                b = _LINE2[i + d]
+                if b != NONE and not posts[b] and posts[_LINE1[i + d]] == opp and not cap[b]:
+                    cap[b] = 1
+                    capq[nc] = b
+                    nc += 1
+    return nc
+
+
+@micropython.viper
+def _mark_caps_v(posts: ptr8, cap: ptr8, capq: ptr8, own: int, opp: int) -> int:
+    l1 = ptr8(_LINE1)
+    l2 = ptr8(_LINE2)
+    nc = 0
+    x = 0
+    while x < _NP:
+        if posts[x] == own:
+            i = x * 6
+            e = i + 6
+            while i < e:
+                b = l2[i]
+                if b != _NO and posts[b] == 0 and posts[l1[i]] == opp and cap[b] == 0:
+                    cap[b] = 1
+                    capq[nc] = b
+                    nc += 1
+                i += 1
+        x += 1
+    return nc
+
+
+def _place_chain_py(posts, q, off, p, own, opp, limit):
+    """A gem `own` on p and its capture chain (at most limit captures):
+    q[off:] receives p then each captured post in chain order. Returns
+    1 + captures."""
+    posts[p] = own
+    q[off] = p
+    head = off
+    tail = off + 1
+    while head < tail:
+        i = q[head] * 6
+        head += 1
+        for d in range(6):
+            a = _LINE1[i + d]
+            if a != NONE and posts[a] == opp and posts[_LINE2[i + d]] == own:
+                if tail - off > limit:
+                    break
+                posts[a] = own
+                q[tail] = a
+                tail += 1
+    return tail - off
+
+
+@micropython.viper
+def _place_chain_v(posts: ptr8, q: ptr8, off: int, p: int, own: int, opp: int, limit: int) -> int:
+    l1 = ptr8(_LINE1)
+    l2 = ptr8(_LINE2)
+    posts[p] = own
+    q[off] = p
+    head = off
+    tail = off + 1
+    while head < tail:
+        i = int(q[head]) * 6
+        e = i + 6
+        head += 1
+        while i < e:
+            a = l1[i]
+            if a != _NO and posts[a] == opp and posts[l2[i]] == own:
+                if tail - off > limit:
+                    break
+                posts[a] = own
+                q[tail] = a
+                tail += 1
+            i += 1
+    return tail - off
+
+
+def _unplace_chain_py(posts, q, off, count, opp):
+    for i in range(off + 1, off + count):
+        posts[q[i]] = opp
+    posts[q[off]] = 0
+
+
+@micropython.viper
+def _unplace_chain_v(posts: ptr8, q: ptr8, off: int, count: int, opp: int):
+    i = off + 1
+    e = off + count
+    while i < e:
+        posts[q[i]] = opp
+        i += 1
+    posts[q[off]] = 0
+
+
+def _save_jewels_py(ring, r, jewel, flags):
+    """The undo record's jewels: ring[r+1..r+6] the slots' spaces, ring[r+7]
+    the transfer flags as bits."""
+    fl = 0
+    for i in range(6):
+        ring[r + 1 + i] = jewel[i]
+        fl |= flags[i] << i
+    ring[r + 7] = fl
+
+
+@micropython.viper
+def _save_jewels_v(ring: ptr8, r: int, jewel: ptr8, flags: ptr8):
+    fl = 0
+    i = 0
+    while i < 6:
+        ring[r + 1 + i] = jewel[i]
+        fl |= flags[i] << i
+        i += 1
+    ring[r + 7] = fl
+
+
+def _restore_jewels_py(ring, r, jewel, flags, occ):
+    """Back to the jewels of the undo record at r (occ follows)."""
+    for i in range(6):
+        s = jewel[i]
+        if s != NONE:
+            occ[s] = 0
+    fl = ring[r + 7]
+    for i in range(6):
+        s = ring[r + 1 + i]
+        jewel[i] = s
+        flags[i] = (fl >> i) & 1
+        if s != NONE:
+            occ[s] = i + 1
+
+
+@micropython.viper
+def _restore_jewels_v(ring: ptr8, r: int, jewel: ptr8, flags: ptr8, occ: ptr8):
+    i = 0
+    while i < 6:
+        s = jewel[i]
+        if s != _NO:
+            occ[s] = 0
+        i += 1
+    fl = int(ring[r + 7])
+    i = 0
+    while i < 6:
+        s = ring[r + 1 + i]
+        jewel[i] = s
+        flags[i] = (fl >> i) & 1
+        if s != _NO:
+            occ[s] = i + 1
+        i += 1
+
+
+def _combine3_py(out, nout, org, cn, ct, cc):
+    """_combine for the usual case, all three jewels stepping, as nested
+    loops: d_i names the jewel standing on jewel i's target (3: none),
+    which must step before it."""
+    o0 = org[0]
+    o1 = org[1]
+    o2 = org[2]
+    e1 = 3 + cn[1]
+    e2 = 6 + cn[2]
+    for a in range(cn[0]):
+        t0 = ct[a]
+        d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
+        for b in range(3, e1):
+            t1 = ct[b]
+            if t1 == t0:
+                continue
+            d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
+            for c in range(6, e2):
+                t2 = ct[c]
+                if t2 == t0 or t2 == t1:
+                    continue
+                d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
+                if d0 == 3 and d1 == 3 and d2 == 3:
+                    out[nout] = 192 | (cc[a] << 8) | (cc[b] << 12) | (cc[c] << 16)
+                    nout += 1
+                    continue
+                done = 0
+                code = 192
+                sh = 8
+                for _ in range(3):
+                    if not done & 1 and (d0 == 3 or (done >> d0) & 1):
+                        code |= cc[a] << sh
+                        done |= 1
+                    elif not done & 2 and (d1 == 3 or (done >> d1) & 1):
+                        code |= cc[b] << sh
+                        done |= 2
+                    elif not done & 4 and (d2 == 3 or (done >> d2) & 1):
+                        code |= cc[c] << sh
+                        done |= 4
+                    else:
+                        break
+                    sh += 4
+                if done == 7:
+                    out[nout] = code
+                    nout += 1
+    return nout
+
+
+@micropython.viper
+def _combine3_v(out: ptr32, nout: int, org: ptr8, cn: ptr8, ct: ptr8, cc: ptr8) -> int:
+    o0 = int(org[0])
+    o1 = int(org[1])
+    o2 = int(org[2])
+    e0 = int(cn[0])
+    e1 = 3 + int(cn[1])
+    e2 = 6 + int(cn[2])
+    a = 0
+    while a < e0:
+        t0 = int(ct[a])
+        d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
+        b = 3
+        while b < e1:
+            t1 = int(ct[b])
+            if t1 == t0:
+                b += 1
+                continue
+            d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
+            c = 6
+            while c < e2:
+                t2 = int(ct[c])
+                if t2 == t0 or t2 == t1:
+                    c += 1
+                    continue
+                d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
+                if d0 == 3 and d1 == 3 and d2 == 3:
+                    out[nout] = 192 | (int(cc[a]) << 8) | (int(cc[b]) << 12) | (int(cc[c]) << 16)
+                    nout += 1
+                    c += 1
+                    continue
+                done = 0
+                code = 192
+                sh = 8
+                k = 0
+                while k < 3:
+                    if not (done & 1) and (d0 == 3 or (done >> d0) & 1):
+                        code |= int(cc[a]) << sh
+                        done |= 1
+                    elif not (done & 2) and (d1 == 3 or (done >> d1) & 1):
+                        code |= int(cc[b]) << sh
+                        done |= 2
+                    elif not (done & 4) and (d2 == 3 or (done >> d2) & 1):
+                        code |= int(cc[c]) << sh
+                        done |= 4
+                    else:
+                        break
+                    sh += 4
+                    k += 1
+                if done == 7:
+                    out[nout] = code
+                    nout += 1
+                c += 1
+            b += 1
+        a += 1
+    return nout
+
+
+def _trapped_mask_py(jewel, flags, posts, occ, first, n, breach):
+    """Bit k set when the jewel in slot first + k (k < n, all one side's)
+    is in play and cannot step anywhere, counting as blocked: a Barrier, a
+    jewel of the other side, its own dock, the transfer of a jewel that just
+    transferred and (without breach) the other side's docks. Its own side's
+    jewels do not block."""
+    mask = 0
+    for k in range(n):
+        slot = first + k
+        s = jewel[slot]
+        if s == NONE:
+            continue
+        jside = slot // 3
+        mover_gem = 2 - jside
+        free = False
+        for e in range(3):
+            i = s * 3 + e
+            t = _EXIT_TO[i]
+            if t == NONE:
+                continue
+            dk = _DOCK_OWNER[t]
+            if dk and (dk == jside + 1 or not breach):
+                continue
+            b = _EXIT_BORDER[i]
+            if b == NONE:
+                if flags[slot]:
+                    continue
+            elif posts[_BU[b]] == mover_gem and posts[_BV[b]] == mover_gem:
+                continue
+            o = occ[t]
+            if o and (o - 1) // 3 != jside:
+                continue
+            free = True
+            break
+        if not free:
+            mask |= 1 << k
+    return mask
+
+
+@micropython.viper
+def _trapped_mask_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, first: int, n: int, breach: int) -> int:
+    exit_to = ptr8(_EXIT_TO)
+    exit_border = ptr8(_EXIT_BORDER)
+    dock_owner = ptr8(_DOCK_OWNER)
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    mask = 0
+    k = 0
+    while k < n:
+        slot = first + k
+        s = int(jewel[slot])
+        if s != _NO:
+            jside = 1 if slot >= 3 else 0
+            mover_gem = 2 - jside
+            free = 0
+            e = 0
+            while e < 3:
+                i = s * 3 + e
+                e += 1
+                t = int(exit_to[i])
+                if t == _NO:
+                    continue
+                dk = int(dock_owner[t])
+                if dk != 0 and (dk == jside + 1 or breach == 0):
+                    continue
+                b = int(exit_border[i])
+                if b == _NO:
+                    if flags[slot] != 0:
+                        continue
+                elif int(posts[bu[b]]) == mover_gem and int(posts[bv[b]]) == mover_gem:
+                    continue
+                o = int(occ[t])
+                if o != 0 and (1 if o > 3 else 0) != jside:
+                    continue
+                free = 1
+                break
+            if free == 0:
+                mask |= 1 << k
+        k += 1
+    return mask
+
+
+if MICROPYTHON:
+    _trapped_mask = _trapped_mask_v
+    _mark_caps = _mark_caps_v
+    _place_chain = _place_chain_v
+    _unplace_chain = _unplace_chain_v
+    _save_jewels = _save_jewels_v
+    _restore_jewels = _restore_jewels_v
+    _combine3_f = _combine3_v
+else:
+    _trapped_mask = _trapped_mask_py
+    _mark_caps = _mark_caps_py
+    _place_chain = _place_chain_py
+    _unplace_chain = _unplace_chain_py
+    _save_jewels = _save_jewels_py
+    _restore_jewels = _restore_jewels_py
+    _combine3_f = _combine3_py
+
+
+class MoveStack(engine_kit.MoveStack):
     """Preallocated move buffer shared by the plies of a search."""
 
     def __init__(self, plies=8):
-        self.buf = array("i", bytes(4 * MAX_MOVES * plies))
+        engine_kit.MoveStack.__init__(self, MAX_MOVES, plies)
 
 
 def perft(pos, depth, stack=None):
@@ -742,19 +1043,4 @@ def perft(pos, depth, stack=None):
         return 1
     if stack is None:
         stack = MoveStack(depth + 1)
-    return _perft(pos, depth, stack.buf, 0)
-
-
-def _perft(pos, depth, buf, start):
-    end = pos.gen(buf, start)
-    if depth == 1:
-        return end - start
-    total = 0
-    i = start
-    while i < end:
-        m = buf[i]
-        pos.make(m)
-        total += _perft(pos, depth - 1, buf, end)
-        pos.unmake(m)
-        i += 1
-    return total
+    return engine_kit.perft(pos, depth, stack.buf)

@@ -21,6 +21,7 @@
 from array import array
 
 from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr32
+from triad.games import engine_kit
 
 BLACK = const(0)
 WHITE = const(1)
@@ -439,11 +440,11 @@ class Position:
         board[fr] = side_bit | ((m >> 16) & 3)
 
 
-class MoveStack:
+class MoveStack(engine_kit.MoveStack):
     """Preallocated move buffer shared by the plies of a search."""
 
     def __init__(self, plies=16):
-        self.buf = array("i", bytes(4 * MAX_MOVES * plies))
+        engine_kit.MoveStack.__init__(self, MAX_MOVES, plies)
 
 
 def perft(pos, depth, stack=None):
@@ -453,19 +454,4 @@ def perft(pos, depth, stack=None):
         return 1
     if stack is None:
         stack = MoveStack(depth + 1)
-    return _perft(pos, depth, stack.buf, 0)
-
-
-def _perft(pos, depth, buf, start):
-    end = pos.gen(buf, start)
-    if depth == 1:
-        return end - start
-    total = 0
-    i = start
-    while i < end:
-        m = buf[i]
-        pos.make(m)
-        total += _perft(pos, depth - 1, buf, end)
-        pos.unmake(m)
-        i += 1
-    return total
+    return engine_kit.perft(pos, depth, stack.buf)

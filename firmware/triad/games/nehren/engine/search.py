@@ -14,7 +14,10 @@
 # of the rules core (from/to/new/old/removed fields), removal included.
 from array import array
 
-from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_add, ticks_diff
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_diff
+from triad.games import engine_kit
+from triad.games.engine_kit import MASK30, Rng  # noqa: F401 (Rng: the engine's, for tests)
+from triad.games.engine_kit import sort as _sort
 from triad.games.nehren import core
 from triad.games.nehren.engine.evaluate import evaluate_parts, OUT, THREATS, MAX_THREATS
 
@@ -35,7 +38,6 @@ EXACT = const(0)
 LOWER = const(1)  # score >= stored
 UPPER = const(2)  # score <= stored
 
-MASK30 = const(0x3FFFFFFF)
 
 # level: (max depth, share of the time budget in 1/8 (and of a node cap),
 # root noise in points, chance in 1/256 of playing a random move instead).
@@ -128,31 +130,6 @@ def gen_triads(board, side, buf, n):
             board[e] = 0
             board[s] = p
     return n
-
-
-def _no_clock():
-    return 0
-
-
-class Rng:
-    """xorshift on 30 bits, every intermediate value below 2**30."""
-
-    def __init__(self, seed=1):
-        self.x = (seed & MASK30) or 0x2545F49
-
-    def next(self):
-        x = self.x
-        x ^= (x & 0x1FFFF) << 13
-        x ^= x >> 17
-        x ^= (x & 0x3FFFFFF) << 4  # (a 30-bit shift-xor: period long enough here)
-        x &= MASK30
-        if not x:
-            x = 0x2545F49
-        self.x = x
-        return x
-
-    def below(self, n):
-        return self.next() % n
 
 
 # Zobrist keys: two independent 30-bit keys per (cell, piece byte 1..7), per
@@ -430,12 +407,14 @@ def _unmake(board: ptr8, score: ptr8, m: int, side: int):
     board[m & 127] = sb | ((m >> 16) & 3)
 
 
-class Engine:
+class Engine(engine_kit.EngineBase):
+    uses_history = True  # a move back into an earlier position scores a draw
+    LEVELS = LEVELS
+
     def __init__(self, level=5, tt_entries=1024, seed=1, stack=1600, history_max=64):
         """tt_entries: transposition table size (rounded down to a power of
         two; 12 bytes each). stack: move slots shared by the plies (4 bytes
         each plus 2 for ordering scores; at least core.MAX_MOVES + 200)."""
-        self.set_level(level)
         n = 1
         while n * 2 <= tt_entries:
             n *= 2
@@ -457,23 +436,9 @@ class Engine:
         # The two keys of the position at each ply: keys[2 * ply], + 1.
         self.keys = array("i", bytes(4 * 2 * (MAX_PLY + 2)))
         self.pos = core.Position()
-        self.rng = Rng(seed)
-        self.now_ms = _no_clock
-        self.deadline = 0
-        self.max_nodes = 0
-        self.stop = False
-        self.nodes = 0
-        self.depth = 0
-        self.score = 0
-        self.best = 0
+        self._init_kit(level, seed)
 
-    def set_level(self, level):
-        if level < 1:
-            level = 1
-        if level > 5:
-            level = 5
-        self.level = level
-        lv = LEVELS[level]
+    def _apply_level(self, lv):
         self.max_depth = lv[0]
         self.time_share = lv[1]
         self.noise = lv[2]
@@ -544,24 +509,14 @@ class Engine:
         p.score[0] = pos.score[0]
         p.score[1] = pos.score[1]
         p.note2_triads = pos.note2_triads
-        self.now_ms = now_ms
         share = self.time_share
-        budget = (budget_ms * share) >> 3
-        if budget < 1:
-            budget = 1
-        self.deadline = ticks_add(now_ms(), budget)
         if share < 8 and max_nodes:
             # A level's share of the budget applies to a node cap as well
             # (host matches at the chip's node budget).
             max_nodes = (max_nodes * share) >> 3
             if max_nodes < 1:
                 max_nodes = 1
-        self.max_nodes = max_nodes
-        self.stop = False
-        self.nodes = 0
-        self.depth = 0
-        self.score = 0
-        self.best = 0
+        self._begin(now_ms, (budget_ms * share) >> 3, max_nodes)
         if p.game_over():
             return 0
         nb = 0
@@ -593,12 +548,9 @@ class Engine:
             order[i] = 1000 if (buf[i] >> 18) & 127 else 0
         _sort(buf, order, 0, end)
         self.best = buf[0]
-        if self.blunder and self.rng.below(256) < self.blunder:
-            self.best = buf[self.rng.below(end)]
+        if self._blunder_pick(buf, 0, end):
             return self.best
-        noise = self.rnoise
-        for i in range(end):
-            noise[i] = self.rng.below(self.noise + 1) if self.noise else 0
+        self._fill_noise(self.rnoise, 0, end)
         depth = 1
         while depth <= self.max_depth:
             sc = self._root(depth, end)
@@ -651,15 +603,7 @@ class Engine:
                 self.best = m
             i += 1
         if best_i > 0:
-            m = buf[best_i]
-            b = noise[best_i]
-            j = best_i
-            while j > 0:
-                buf[j] = buf[j - 1]
-                noise[j] = noise[j - 1]
-                j -= 1
-            buf[0] = m
-            noise[0] = b
+            engine_kit.to_front(buf, noise, best_i)
         if best_i < 0:
             return -INF
         return alpha
@@ -845,19 +789,3 @@ class Engine:
                 if sc >= beta:
                     return sc
         return alpha
-
-
-def _sort(buf, order, start, end):
-    """Stable insertion sort of buf[start:end] by order, highest first."""
-    i = start + 1
-    while i < end:
-        m = buf[i]
-        o = order[i]
-        j = i - 1
-        while j >= start and order[j] < o:
-            buf[j + 1] = buf[j]
-            order[j + 1] = order[j]
-            j -= 1
-        buf[j + 1] = m
-        order[j + 1] = o
-        i += 1

@@ -62,8 +62,14 @@
 #   eng.depth, eng.nodes, eng.score
 from array import array
 
-from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_add, ticks_diff
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32, ticks_add
+from triad.games import engine_kit
+from triad.games.engine_kit import CHECK_EVERY  # noqa: F401 (the node grain, for tests)
+from triad.games.engine_kit import MASK30
+from triad.games.engine_kit import sort as _sort_py
 from triad.games.browne import core
+from triad.games.browne.engine.evaluate import TIE, WIN, WIN_BOUND, _clip, _final, _material
+from triad.games.browne.engine.tables import ADJ, DIST
 
 CELLS = core.CELLS
 DIRECTIONS = core.DIRECTIONS
@@ -73,16 +79,10 @@ NO_DROP = core.NO_DROP
 MAX_SLIDES = core.MAX_SLIDES
 
 INF = const(30000)
-WIN = const(20000)  # a win at ply p scores WIN - p
-WIN_BOUND = const(19000)
-TIE = const(-900)  # a tie with the engine in it: worse than _outlook(0)
 MAX_PLY = const(24)
-CHECK_EVERY = const(15)
 STACK = const(4200)  # move slots shared by the plies (root: 252 x 14 at most)
 ROOT_DROPS = const(14)  # drops per slide at the root
 QUIET = const(3)  # quiet drops per slide at the root
-MASK30 = const(0x3FFFFFFF)
-OUTLOOK_TIE = const(-300)
 # _hope: the root turns within HOPE_MARGIN of the best are ranked by their
 # prospects against opponents who slide at random, looked at HOPE_DEPTH
 # slides deep (_expect); the search stops at SEARCH_QUARTERS / 4 of the
@@ -97,6 +97,7 @@ MC = const(16)  # the material table covers counts below MC
 # fill (a 4 096-step loop took 80 ms of the engine's first load on the chip).
 MT_BIAS = const(4000)
 
+
 # level: (max depth, inner drops per slide, root noise, chance in 1/256 of a
 # random turn instead)
 LEVELS = (
@@ -108,136 +109,12 @@ LEVELS = (
     (MAX_PLY - 2, 3, 0, 0),  # 5: as deep as the time allows
 )
 
-# ADJ[a - b + 12] = 1 when squares a and b are neighbours.
-_adj = bytearray(25)
-for _d in DIRECTIONS:
-    _adj[_d + 12] = 1
-ADJ = bytes(_adj)
-del _adj
-
-# Quiet drops: the mover's own pieces next to a cell, and the centre first
-# among equals. DIST[sq]: the hex distance of a cell from the centre E5 (0
-# off the board), one row of the padded 11 x 11 board a line; written out,
-# not computed at import (tests/fw/test_browne_engine.py computes it):
-# the engine loads in the board's scan loop (issue 15).
-DIST = (
-    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
-    b"\x00\x04\x04\x04\x04\x04\x00\x00\x00\x00\x00"
-    b"\x00\x04\x03\x03\x03\x03\x04\x00\x00\x00\x00"
-    b"\x00\x04\x03\x02\x02\x02\x03\x04\x00\x00\x00"
-    b"\x00\x04\x03\x02\x01\x01\x02\x03\x04\x00\x00"
-    b"\x00\x04\x03\x02\x01\x00\x01\x02\x03\x04\x00"
-    b"\x00\x00\x04\x03\x02\x01\x01\x02\x03\x04\x00"
-    b"\x00\x00\x00\x04\x03\x02\x02\x02\x03\x04\x00"
-    b"\x00\x00\x00\x00\x04\x03\x03\x03\x03\x04\x00"
-    b"\x00\x00\x00\x00\x00\x04\x04\x04\x04\x04\x00"
-    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
-)
 
 
-def _no_clock():
-    return 0
-
-
-class Rng:
-    """xorshift on 30 bits (as Nehren's engine)."""
-
-    def __init__(self, seed=1):
-        self.x = (seed & MASK30) or 0x2545F49
-
-    def next(self):
-        x = self.x
-        x ^= (x & 0x1FFFF) << 13
-        x ^= x >> 17
-        x ^= (x & 0x3FFFFFF) << 4
-        x &= MASK30
-        if not x:
-            x = 0x2545F49
-        self.x = x
-        return x
-
-    def below(self, n):
-        return self.next() % n
-
-
-def _outlook(d):
-    """The engine's prospects (per mille) when the game ends with it d
-    pieces ahead of the other remaining player."""
-    if d >= 2:
-        return 1000
-    if d == 1:
-        return 700
-    if d == 0:
-        return OUTLOOK_TIE
-    if d == -1:
-        return -700
-    return -1000
-
-
-def _material(r, c0, c1, c2):
-    """The engine's side r: counts c0, c1, c2 (all > 0) of a game that goes
-    on. The game ends at the first elimination, most likely of the side
-    with fewest pieces: each side x is weighted 1 / count(x)^2 and its
-    elimination scored for r (r's own: -1000; an opponent's: _outlook of r
-    against the other), plus ten per piece r has over the stronger
-    opponent."""
-    if r == 0:
-        me = c0
-        a = c1
-        b = c2
-    elif r == 1:
-        me = c1
-        a = c2
-        b = c0
-    else:
-        me = c2
-        a = c0
-        b = c1
-    wm = 4096 // (me * me)
-    wa = 4096 // (a * a)
-    wb = 4096 // (b * b)
-    v = (wa * _outlook(me - b) + wb * _outlook(me - a) - wm * 1000) // (wm + wa + wb)
-    return v + 10 * (me - (a if a > b else b))
-
-
-def _final(r, c0, c1, c2, out, ply):
-    """The score of a finished game for r: counts c0..c2, side `out`
-    eliminated by having no move (-1: by counts, some count is 0)."""
-    # best count among the remaining, how many have it, whether r does
-    best = -1
-    n = 0
-    rin = False
-    for s in range(3):
-        if s == 0:
-            c = c0
-        elif s == 1:
-            c = c1
-        else:
-            c = c2
-        if c == 0 or s == out:
-            continue
-        if c > best:
-            best = c
-            n = 1
-            rin = s == r
-        elif c == best:
-            n += 1
-            if s == r:
-                rin = True
-    if not rin:
-        return ply - WIN
-    if n == 1:
-        return WIN - ply
-    return TIE
-
-
-class Engine:
-    # No repetition rule: the board's player need not rebuild the game's
-    # start position for history_keys (its parse is tens of ms on the chip).
-    uses_history = False
+class Engine(engine_kit.EngineBase):
+    LEVELS = LEVELS
 
     def __init__(self, level=5, tt_entries=0, seed=1):
-        self.set_level(level)
         self.pos = core.Position()
         # The big buffers (41 KB) are made by ready(), at the first choose.
         self.buf = None
@@ -260,20 +137,12 @@ class Engine:
         self.lord = bytearray(64)
         self.lskip = bytearray(64)
         self.lidx = bytearray(b"\xff" * (core.WIDTH * core.WIDTH))
-        self.rng = Rng(seed)
-        self.now_ms = _no_clock
-        self.deadline = 0
         self.hope_deadline = 0
-        self.max_nodes = 0
-        self.stop = False
-        self.nodes = 0
-        self.depth = 0
-        self.score = 0
-        self.best = 0
+        self._init_kit(level, seed)
         self.root = 0
         self.gfrom = 0
 
-    def ready(self, now_ms=_no_clock):
+    def ready(self, now_ms=engine_kit.no_clock):
         """Make the big buffers once, with a clock read between them (on
         the board each read lends the scan loop a tick: made in the
         constructor in one piece they were a 14 ms stretch without one)."""
@@ -288,20 +157,11 @@ class Engine:
         # needed (array "h": 8 KB; 0: not computed yet)
         self.mt = array("h", bytes(2 * MC * MC * MC))
 
-    def set_level(self, level):
-        if level < 1:
-            level = 1
-        if level > 5:
-            level = 5
-        self.level = level
-        lv = LEVELS[level]
+    def _apply_level(self, lv):
         self.max_depth = lv[0]
         self.drops = lv[1]
         self.noise = lv[2]
         self.blunder = lv[3]
-
-    def seed(self, n):
-        self.rng = Rng(n)
 
     def key(self, pos):
         """A 30-bit key of pos (the game has no repetition rule; for the
@@ -311,10 +171,6 @@ class Engine:
         for sq in CELLS:
             h = ((h * 31) ^ board[sq]) & MASK30
         return h
-
-    def history_keys(self, start, moves):
-        """No repetition rule in this game: nothing to pass."""
-        return []
 
     # -- analysis helpers ----------------------------------------------------
 
@@ -557,13 +413,6 @@ class Engine:
         if n == 0:
             return _final(self.root, c[0], c[1], c[2], t, ply)
         return self._reply(t, n, ply, c[0], c[1], c[2], 0, 0)
-
-    def _past(self):
-        """Read the clock (on the board: the scan loop's tick) and say
-        whether the time is up (then the search stops)."""
-        if ticks_diff(self.now_ms(), self.deadline) >= 0:
-            self.stop = True
-        return self.stop
 
     def _drops(self, m, out, k, maxing, ply):
         """Write slide m completed with up to k drops into buf from out,
@@ -817,21 +666,11 @@ class Engine:
         p.counts[1] = pos.counts[1]
         p.counts[2] = pos.counts[2]
         self.root = p.side
-        self.now_ms = now_ms
-        budget = budget_ms
-        if budget < 1:
-            budget = 1
-        t0 = now_ms()
         # the search stops at SEARCH_QUARTERS / 4 of the budget, _hope at
         # the budget
-        self.deadline = ticks_add(t0, (budget * SEARCH_QUARTERS + 3) // 4)
+        budget = budget_ms if budget_ms > 1 else 1
+        t0 = self._begin(now_ms, (budget * SEARCH_QUARTERS + 3) // 4, max_nodes)
         self.hope_deadline = ticks_add(t0, budget)
-        self.max_nodes = max_nodes
-        self.stop = False
-        self.nodes = 0
-        self.depth = 0
-        self.score = 0
-        self.best = 0
         c = p.counts
         if not (c[0] and c[1] and c[2]):
             return 0
@@ -845,14 +684,9 @@ class Engine:
         self.best = buf[first]
         if end - first == 1:
             return self.best
-        if self.blunder and self.rng.below(256) < self.blunder:
-            self.best = buf[first + self.rng.below(end - first)]
+        if self._blunder_pick(buf, first, end):
             return self.best
-        noise = self.root_scores
-        i = first
-        while i < end:
-            noise[i] = self.rng.below(self.noise + 1) if self.noise else 0
-            i += 1
+        self._fill_noise(self.root_scores, first, end)
         depth = 1
         while depth <= self.max_depth:
             sc = self._root(depth, first, end)
@@ -1000,16 +834,7 @@ class Engine:
     def _search(self, depth, ply, alpha, beta, start):
         """Paranoid alpha-beta: the engine's score; MAX where the engine's
         side moves, MIN elsewhere."""
-        n = self.nodes + 1
-        self.nodes = n
-        # The clock every node: on the board a node costs tens of ms of
-        # bytecode, and each clock read lends the scan loop its tick
-        # (board/thinker.py); the node budget keeps its 16-node grain.
-        if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
-            self.stop = True
-        elif ticks_diff(self.now_ms(), self.deadline) >= 0:
-            self.stop = True
-        if self.stop:
+        if self._node():
             return 0
         p = self.pos
         c = p.counts
@@ -1054,15 +879,6 @@ class Engine:
         return best
 
 
-def _clip(v):
-    """A finished game's score on _material's scale."""
-    if v >= WIN_BOUND:
-        return 2000
-    if v <= -WIN_BOUND:
-        return -2000
-    return v
-
-
 def _eliminates(p, m):
     """True when slide m (no drop) captures the last piece of a player."""
     mask = (m >> 18) & 63
@@ -1103,20 +919,6 @@ def _pick(buf, order, i, end):
         order[i] = bo
 
 
-def _sort_py(buf, order, start, end):
-    """Stable insertion sort of buf[start:end] by order, highest first."""
-    i = start + 1
-    while i < end:
-        m = buf[i]
-        o = order[i]
-        j = i - 1
-        while j >= start and order[j] < o:
-            buf[j + 1] = buf[j]
-            order[j + 1] = order[j]
-            j -= 1
-        buf[j + 1] = m
-        order[j + 1] = o
-        i += 1
 
 
 def _sort2_py(buf, order, extra, start, end):

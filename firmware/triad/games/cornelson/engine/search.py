@@ -1,0 +1,533 @@
+# Searching engine for Don Cornelson's TRIAD: iterative deepening negamax
+# with alpha-beta over a selective move list, a cheap evaluation and time +
+# node budgets. Pure: the clock is a callable passed in (time.ticks_ms on the
+# board); nothing is allocated per node (every table lives in arrays made by
+# the constructor); every int stays below 2**30.
+#
+#   eng = Engine(level=5)
+#   m = eng.choose(pos, budget_ms, now_ms, keys, max_nodes)  # a turn, 0 if over
+#   eng.depth, eng.nodes, eng.score                          # the last search
+#
+# A turn is a placement times a jewel step set (up to 37 x 27 of them), too
+# many to search every one below the root. So:
+# - the root searches every legal turn (core.Position.gen) one ply deep
+#   (make, evaluate, unmake: exact for wins in one and for any reply the
+#   evaluation sees, such as a breach in one left open), statically best
+#   first; deeper iterations search only its best ROOT_BEAM turns;
+# - below the root the candidates are built from their two halves: the
+#   placements are scored one by one (captures, Barriers made on the
+#   opponent's jewels' exits and on its own docks, blocking the opponent's
+#   Barriers) and the step sets one by one (breach, progress to the
+#   opponent's docks, standing on an opponent jewel's last exits), and the
+#   best few of each are paired, best sums first. The pairing follows
+#   core.Position.gen exactly (a placement whose captures open a Barrier in
+#   the mover's way gets its own step sets; one that wins by Capture is the
+#   placement alone), so every candidate is a legal turn.
+# The evaluation and the static values: evaluate.py.
+#
+# The mode is the position's rule bits: without RULE_BREACH progress counts
+# nothing (docks are shut), without RULE_TRAP a trapped jewel is only lost,
+# without RULE_JEWELS only gems and tallies count.
+from array import array
+
+from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32
+from triad.games import engine_kit
+from triad.games.engine_kit import CHECK_EVERY  # noqa: F401 (the node grain, for tests)
+from triad.games.cornelson import core
+from triad.games.cornelson import geometry as g
+from triad.games.cornelson.engine.evaluate import BIG, WIN, Evaluator
+from triad.games.engine_kit import sort as _sort
+
+INF = const(30000)
+WIN_BOUND = const(19000)
+MAX_PLY = const(12)  # far below core.RING (64): unmake stays exact
+MAX_CANDS = const(24)  # candidate turns per ply below the root
+ROOT_BEAM = const(32)  # root turns searched beyond depth 1
+_NO_POST = const(63)
+_STUCK = const(1 << 20)
+_RULE_JEWELS = const(8)
+_N_POSTS = const(37)  # g.N_POSTS, for viper
+
+
+# level: (max depth, placements x step sets paired below the root, root
+# noise in points, chance in 1/256 of a random turn instead)
+LEVELS = (
+    (1, 3, 3, 0, 0),
+    (1, 3, 3, 400, 64),  # 1: one ply, much noise, now and then a random turn
+    (1, 3, 3, 80, 0),  # 2: one ply, some noise
+    (2, 3, 3, 30, 0),  # 3: two plies, a little noise
+    (2, 4, 3, 0, 0),  # 4: two plies
+    (MAX_PLY - 2, 5, 4, 0, 0),  # 5: as deep as the time allows
+)
+
+
+class Engine(Evaluator, engine_kit.EngineBase):
+    LEVELS = LEVELS
+
+    def __init__(self, level=5, tt_entries=0, seed=1):
+        """tt_entries is accepted for the face's signature; this engine keeps
+        no transposition table (transpositions are rare: a gem never leaves
+        its post)."""
+        self.pos = core.Position()
+        self.root = array("i", bytes(4 * core.MAX_MOVES))
+        self.rsc = array("h", bytes(2 * core.MAX_MOVES))
+        self.rnoise = array("h", bytes(2 * core.MAX_MOVES))
+        self.mv = array("i", bytes(4 * MAX_CANDS * MAX_PLY))
+        self.mo = array("h", bytes(2 * MAX_CANDS * MAX_PLY))
+        self.sets = array("i", bytes(4 * core.MAX_SETS))
+        self.sv = array("h", bytes(2 * core.MAX_SETS))
+        self.sets2 = array("i", bytes(4 * core.MAX_SETS))
+        self.sv2 = array("h", bytes(2 * core.MAX_SETS))
+        self.si = bytearray(8)  # indices of the best step sets
+        self.pv = array("h", bytes(2 * g.N_POSTS))
+        self.pflag = bytearray(g.N_POSTS)  # 0 plain, 1 opens a Barrier, 2 alone
+        self.pi = bytearray(8)  # the best placements
+        self.q = bytearray(40)
+        self.opens = bytearray(6)  # _open_all: each jewel slot's open exits (+4: a breach)
+        # Per-node tables for the mover: value of a Barrier on border b,
+        # of one of its jewels standing on space t, of a gem on p stopping
+        # an opponent Barrier on its own jewels' exits; the entries set.
+        self.bw = array("h", bytes(2 * g.N_BORDERS))
+        self.bm = array("h", bytes(2 * g.N_BORDERS))
+        self.blk = array("h", bytes(2 * g.N_SPACES))
+        self.tb = bytearray(64)
+        self.ts = bytearray(16)
+        self.ntb = 0
+        self.nts = 0
+        self._init_kit(level, seed)
+
+    def _apply_level(self, lv):
+        self.max_depth = lv[0]
+        self.kp = lv[1]
+        self.ks = lv[2]
+        self.noise = lv[3]
+        self.blunder = lv[4]
+
+    def key(self, pos):
+        """A 30-bit key of pos (posts, jewels, side); unused by the search."""
+        h = pos.side + 1
+        for i in range(g.N_POSTS):
+            h = ((h * 31) + pos.posts[i]) & 0xFFFFFF
+        for i in range(6):
+            h = ((h * 37) + pos.jewel[i] + (pos.flags[i] << 8)) & 0xFFFFFF
+        return h
+
+    # -- the entry point ---------------------------------------------------
+
+    def _copy(self, src):
+        p = self.pos
+        for i in range(g.N_POSTS):
+            p.posts[i] = src.posts[i]
+        for i in range(6):
+            p.jewel[i] = src.jewel[i]
+            p.flags[i] = src.flags[i]
+        for i in range(g.N_SPACES):
+            p.occ[i] = src.occ[i]
+        p.tally[0] = src.tally[0]
+        p.tally[1] = src.tally[1]
+        p.filled = src.filled
+        p.side = src.side
+        p.mode = src.mode
+        p.result = src.result
+        p.reason = src.reason
+        p._ply = 0
+
+    def choose(self, pos, budget_ms, now_ms, history=None, max_nodes=0):
+        """The engine's turn for pos (0 only when the game is over). pos is
+        not changed. budget_ms: thinking time; now_ms: a callable giving
+        milliseconds (wrapping like time.ticks_ms). history: unused.
+        max_nodes: stop after about this many nodes (0: no limit)."""
+        self._copy(pos)
+        p = self.pos
+        self._begin(now_ms, budget_ms, max_nodes)
+        if p.result != -1:
+            return 0
+        root = self.root
+        end = p.gen(root, 0)
+        if end == 0:
+            return 0
+        self.best = root[0]
+        if end == 1:
+            return root[0]
+        if self._blunder_pick(root, 0, end):
+            return self.best
+        self._order_root(end)
+        self.best = root[0]
+        if self.stop:
+            return self.best
+        self._fill_noise(self.rnoise, 0, end)
+        # Depth 1: every turn.
+        sc = self._root(1, end)
+        if sc != -INF:
+            self.score = sc
+            self.depth = 1
+        n = end if end < ROOT_BEAM else ROOT_BEAM
+        depth = 2
+        while depth <= self.max_depth and not self.stop:
+            if self.score >= WIN_BOUND or self.score <= -WIN_BOUND:
+                break  # a forced result: deeper search will not change it
+            sc = self._root(depth, n)
+            if sc != -INF:
+                self.score = sc
+                self.depth = depth
+            depth += 1
+        return self.best
+
+    def _order_root(self, end):
+        """Static scores of the root turns; the best PRE of them moved to
+        the front, best first (the rest keep their order)."""
+        p = self.pos
+        root = self.root
+        rsc = self.rsc
+        self.now_ms()  # (a tick between the root's generation and its tables)
+        self._prepare()
+        self._post_values()
+        pv = self.pv
+        i = 0
+        while i < end:
+            if self.stop or self._past():
+                break  # (the first moves stay in the order generated)
+            e = i + 8 if i + 8 < end else end
+            self._set_values(root, i, e, rsc)
+            while i < e:
+                m = root[i]
+                v = rsc[i]
+                pp = m & 63
+                if pp != _NO_POST:
+                    if v < BIG:
+                        v += pv[pp]
+                    if (m >> 6) & 3 == 0 and p.mode & _RULE_JEWELS and not m & _STUCK and self.pflag[pp] == 2:
+                        v = BIG  # the placement alone: a capture win
+                rsc[i] = v
+                i += 1
+        self._unprepare()
+        if self.stop:
+            return
+        k = end if end < ROOT_BEAM else ROOT_BEAM
+        _select(root, rsc, self.rnoise, 0, end, k)
+
+    def _root(self, depth, end):
+        """Search root turns root[0:end] to depth; the best moved to the
+        front (and the depth-1 pass sorts the best ROOT_BEAM by score).
+        Returns the best score, -INF when stopped before any turn."""
+        p = self.pos
+        root = self.root
+        rsc = self.rsc
+        noise = self.rnoise
+        alpha = -INF
+        best_i = -1
+        for i in range(end):
+            m = root[i]
+            b = noise[i]
+            p.make(m)
+            if depth == 1:
+                sc = -self._search(0, 1, -INF, INF)
+            else:
+                a = alpha - b
+                sc = -self._search(depth - 1, 1, -a - 1, -a)
+                if sc > a and not self.stop:
+                    sc = -self._search(depth - 1, 1, -INF, -a)
+            p.unmake(m)
+            if self.stop:
+                break
+            if -WIN_BOUND < sc < WIN_BOUND:
+                sc += b
+            rsc[i] = sc
+            if sc > alpha:
+                alpha = sc
+                best_i = i
+                self.best = m
+        if best_i < 0:
+            return -INF
+        if depth == 1:
+            if not self.stop:
+                k = end if end < ROOT_BEAM else ROOT_BEAM
+                _select(root, rsc, noise, 0, end, k)
+            else:
+                _swap(root, rsc, noise, 0, best_i)
+        else:
+            engine_kit.to_front(root, noise, best_i)
+        return alpha
+
+    # -- the tree ----------------------------------------------------------
+
+    def _search(self, depth, ply, alpha, beta):
+        if self._node():
+            return 0
+        p = self.pos
+        r = p.result
+        if r != -1:
+            if r == core.DRAW:
+                return 0
+            return WIN - ply if r == p.side else ply - WIN
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            return self.evaluate(ply)
+        start = ply * MAX_CANDS
+        end = self._cands(start)
+        if self.stop:
+            return 0
+        if end == start:
+            return self.evaluate(ply)
+        mv = self.mv
+        best = -INF
+        for i in range(start, end):
+            m = mv[i]
+            p.make(m)
+            if i == start:
+                sc = -self._search(depth - 1, ply + 1, -beta, -alpha)
+            else:
+                sc = -self._search(depth - 1, ply + 1, -alpha - 1, -alpha)
+                if alpha < sc < beta and not self.stop:
+                    sc = -self._search(depth - 1, ply + 1, -beta, -alpha)
+            p.unmake(m)
+            if self.stop:
+                return 0
+            if sc > best:
+                best = sc
+                if sc > alpha:
+                    alpha = sc
+                    if sc >= beta:
+                        break
+        return best
+
+    def _cands(self, start):
+        """Candidate turns of the side to move into mv[start:], best first;
+        returns the end."""
+        p = self.pos
+        mv = self.mv
+        mo = self.mo
+        jewels = p.mode & _RULE_JEWELS
+        sets = self.sets
+        sv = self.sv
+        if jewels:
+            ns = p._step_sets(sets)
+        else:
+            sets[0] = 0
+            ns = 1
+        self._prepare()
+        # The step sets scored in one viper pass, then the clock (the scan
+        # loop ticks there); a node whose time ran out meanwhile gives no
+        # turns (_search then stops).
+        self._set_values(sets, 0, ns, sv)
+        if self._past():
+            self._unprepare()
+            return start
+        end = start
+        if p.filled >= g.N_POSTS:
+            k = ns if ns < MAX_CANDS else MAX_CANDS
+            nk = _top(sv, ns, self.si, 8 if k > 8 else k)
+            for j in range(nk):
+                x = self.si[j]
+                mv[end] = _NO_POST | sets[x]
+                mo[end] = sv[x]
+                end += 1
+            self._unprepare()
+            _sort(mv, mo, start, end)
+            return end
+        self._post_values()
+        if self.stop:
+            self._unprepare()
+            return start
+        pv = self.pv
+        pflag = self.pflag
+        np_ = _top_posts(p.posts, pv, self.pi, self.kp)
+        nsel = _top(sv, ns, self.si, self.ks)
+        q = self.q
+        for a in range(np_):
+            pp = self.pi[a]
+            f = pflag[pp]
+            if f == 2:
+                mv[end] = pp
+                mo[end] = pv[pp]
+                end += 1
+            elif f == 0:
+                for j in range(nsel):
+                    x = self.si[j]
+                    v = pv[pp] + sv[x]
+                    mv[end] = pp | sets[x]
+                    mo[end] = v if v < BIG else BIG
+                    end += 1
+            else:
+                if self._past():
+                    break
+                cnt = p._place(pp, q, 0)
+                sets2 = self.sets2
+                sv2 = self.sv2
+                ns2 = p._step_sets(sets2)
+                self._set_values(sets2, 0, ns2, sv2)
+                n2 = _top(sv2, ns2, self.si, self.ks)
+                p._unplace(q, 0, cnt)
+                for j in range(n2):
+                    x = self.si[j]
+                    v = pv[pp] + sv2[x]
+                    mv[end] = pp | sets2[x]
+                    mo[end] = v if v < BIG else BIG
+                    end += 1
+                nsel = _top(sv, ns, self.si, self.ks)  # (si was reused)
+        self._unprepare()
+        _sort(mv, mo, start, end)
+        return end
+
+
+
+def _top_py(val, n, out, k):
+    """Indices of the k highest of val[0:n] into out, best first; returns
+    how many."""
+    if k > n:
+        k = n
+    c = 0
+    for i in range(n):
+        v = val[i]
+        j = c
+        if c == k:
+            if v <= val[out[c - 1]]:
+                continue
+            j = c - 1
+        else:
+            c += 1
+        while j > 0 and val[out[j - 1]] < v:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = i
+    return c
+
+
+def _top_posts_py(posts, pv, out, k):
+    """The k vacant posts of highest pv into out, best first."""
+    c = 0
+    for i in range(g.N_POSTS):
+        if posts[i]:
+            continue
+        v = pv[i]
+        j = c
+        if c == k:
+            if v <= pv[out[c - 1]]:
+                continue
+            j = c - 1
+        else:
+            c += 1
+        while j > 0 and pv[out[j - 1]] < v:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = i
+    return c
+
+
+
+
+# val[] is array("h") (step-set values may be negative): viper loads its
+# entries as 0..65535, Python as -32768..32767; ((x + 0x8000) & 0xFFFF) -
+# 0x8000 is the signed value in both.
+@micropython.viper
+def _top_v(val: ptr16, n: int, out: ptr8, k: int) -> int:
+    """_top_py in viper (the step sets of every node)."""
+    if k > n:
+        k = n
+    c = 0
+    i = 0
+    while i < n:
+        v = ((int(val[i]) + 0x8000) & 0xFFFF) - 0x8000
+        j = c
+        skip = 0
+        if c == k:
+            if v <= ((int(val[out[c - 1]]) + 0x8000) & 0xFFFF) - 0x8000:
+                skip = 1
+            j = c - 1
+        else:
+            c += 1
+        if skip == 0:
+            while j > 0 and ((int(val[out[j - 1]]) + 0x8000) & 0xFFFF) - 0x8000 < v:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = i
+        i += 1
+    return c
+
+
+@micropython.viper
+def _top_posts_v(posts: ptr8, pv: ptr16, out: ptr8, k: int) -> int:
+    """_top_posts_py in viper (the vacant posts of every node; pv is 0..BIG)."""
+    c = 0
+    i = 0
+    while i < _N_POSTS:
+        if posts[i] == 0:
+            v = int(pv[i])
+            j = c
+            skip = 0
+            if c == k:
+                if v <= int(pv[out[c - 1]]):
+                    skip = 1
+                j = c - 1
+            else:
+                c += 1
+            if skip == 0:
+                while j > 0 and int(pv[out[j - 1]]) < v:
+                    out[j] = out[j - 1]
+                    j -= 1
+                out[j] = i
+        i += 1
+    return c
+
+
+def _swap(buf, sc, noise, i, j):
+    m = buf[i]
+    buf[i] = buf[j]
+    buf[j] = m
+    x = sc[i]
+    sc[i] = sc[j]
+    sc[j] = x
+    x = noise[i]
+    noise[i] = noise[j]
+    noise[j] = x
+
+
+def _select_py(buf, sc, noise, start, end, k):
+    """Bring the k best of buf[start:end] by sc to the front, best first
+    (selection: k passes; k is small)."""
+    for i in range(start, start + k):
+        bi = i
+        bv = sc[i]
+        for j in range(i + 1, end):
+            if sc[j] > bv:
+                bv = sc[j]
+                bi = j
+        if bi != i:
+            _swap(buf, sc, noise, i, bi)
+
+
+# sc[] and noise[] are array("h"): viper loads their entries as 0..65535,
+# Python as -32768..32767; ((x + 0x8000) & 0xFFFF) - 0x8000 is the signed
+# value in both.
+@micropython.viper
+def _select_v(buf: ptr32, sc: ptr16, noise: ptr16, start: int, end: int, k: int):
+    """_select_py in viper: 32 passes over a few hundred root turns were up
+    to 84 ms of bytecode on the chip between two clock reads."""
+    i = start
+    while i < start + k:
+        bi = i
+        bv = ((int(sc[i]) + 0x8000) & 0xFFFF) - 0x8000
+        j = i + 1
+        while j < end:
+            v = ((int(sc[j]) + 0x8000) & 0xFFFF) - 0x8000
+            if v > bv:
+                bv = v
+                bi = j
+            j += 1
+        if bi != i:
+            m = buf[i]
+            buf[i] = buf[bi]
+            buf[bi] = m
+            x = sc[i]
+            sc[i] = sc[bi]
+            sc[bi] = x
+            x = noise[i]
+            noise[i] = noise[bi]
+            noise[bi] = x
+        i += 1
+
+
+# MicroPython runs the viper form; CPython (the host's matches) the plain
+# one, which tests/fw/test_cornelson_engine.py holds the viper source to.
+_select = _select_v if MICROPYTHON else _select_py
+_top = _top_v if MICROPYTHON else _top_py
+_top_posts = _top_posts_v if MICROPYTHON else _top_posts_py

@@ -1,0 +1,208 @@
+# The plumbing every game's engine shares, written once: the random
+# numbers, the clock stand-in, the levels, the search's per-move state and
+# the preamble of choose (budget, deadline, a blunder, root noise), and the
+# perft walk of a rules core. Nothing here knows a game: an engine subclasses
+# EngineBase and names its LEVELS and what a level sets (_apply_level); a
+# core hands perft its Position (gen/make/unmake, and count for the last
+# ply when it can count turns without writing them).
+#
+# Pure: no hardware, no time (the clock is a callable the caller passes);
+# nothing is allocated per node; every int stays below 2**30 (small ints on
+# the RP2040).
+from array import array
+
+from triad.compat import const, ticks_add, ticks_diff
+
+MASK30 = const(0x3FFFFFFF)
+_SEED0 = const(0x2545F49)
+CHECK_EVERY = const(15)  # _node: the node budget when (nodes & CHECK_EVERY) == 0
+
+
+def no_clock():
+    """The clock of an engine that is not searching (always 0 ms)."""
+    return 0
+
+
+class Rng:
+    """xorshift on 30 bits, every intermediate value below 2**30 (a period
+    long enough for noise and blunders)."""
+
+    def __init__(self, seed=1):
+        self.x = (seed & MASK30) or _SEED0
+
+    def next(self):
+        x = self.x
+        x ^= (x & 0x1FFFF) << 13
+        x ^= x >> 17
+        x ^= (x & 0x3FFFFFF) << 4
+        x &= MASK30
+        if not x:
+            x = _SEED0
+        self.x = x
+        return x
+
+    def below(self, n):
+        return self.next() % n
+
+
+class EngineBase:
+    """What the face's engines have in common (the board's player calls
+    set_level, history_keys and choose; bench and tests read depth, nodes,
+    score). A subclass sets LEVELS (index 1..5; entry 0 unused) and
+    _apply_level(entry), and calls _begin at the top of choose."""
+
+    # No repetition rule unless the game's engine says so: the board's
+    # player need not rebuild the game's start position for history_keys.
+    uses_history = False
+    LEVELS: tuple = ()  # each engine's own entries (tuples of its level's knobs)
+    # What _apply_level sets; none until it has (mypy reads them here).
+    blunder = 0  # chance in 256 of a random root turn
+    noise = 0  # root noise, 0..noise points a turn
+
+    def _init_kit(self, level, seed):
+        self.rng = Rng(seed)
+        self.now_ms = no_clock
+        self.deadline = 0
+        self.max_nodes = 0
+        self.stop = False
+        self.nodes = 0
+        self.depth = 0
+        self.score = 0
+        self.best = 0
+        self.set_level(level)
+
+    def set_level(self, level):
+        """Level 1 (beginner) .. 5 (strongest); out-of-range levels clamp."""
+        if level < 1:
+            level = 1
+        if level > 5:
+            level = 5
+        self.level = level
+        self._apply_level(self.LEVELS[level])
+
+    def _apply_level(self, lv):
+        raise NotImplementedError
+
+    def seed(self, n):
+        """Restart the engine's random numbers (noise, blunders) from n."""
+        self.rng = Rng(n)
+
+    def history_keys(self, start, moves):
+        """No repetition rule: nothing to pass to choose."""
+        return []
+
+    def _begin(self, now_ms, budget_ms, max_nodes):
+        """choose's preamble: the clock, a fresh search state, the deadline
+        budget_ms (at least 1) from now. Returns the time read (t0)."""
+        self.now_ms = now_ms
+        if budget_ms < 1:
+            budget_ms = 1
+        t0 = now_ms()
+        self.deadline = ticks_add(t0, budget_ms)
+        self.max_nodes = max_nodes
+        self.stop = False
+        self.nodes = 0
+        self.depth = 0
+        self.score = 0
+        self.best = 0
+        return t0
+
+    def _past(self):
+        """Read the clock (on the board: the scan loop's tick) and say
+        whether the time is up; then the search stops."""
+        if ticks_diff(self.now_ms(), self.deadline) >= 0:
+            self.stop = True
+        return self.stop
+
+    def _node(self):
+        """Count a node and say whether the search stops: the node budget
+        (looked at every CHECK_EVERY + 1 nodes) or the time. The clock every node: on
+        the board a node costs milliseconds of bytecode, and each clock
+        read lends the scan loop its tick (board/thinker.py)."""
+        n = self.nodes + 1
+        self.nodes = n
+        if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
+            self.stop = True
+        elif ticks_diff(self.now_ms(), self.deadline) >= 0:
+            self.stop = True
+        return self.stop
+
+    def _blunder_pick(self, buf, start, end):
+        """With the level's chance (blunder / 256) a random turn of
+        buf[start:end] (also self.best), else 0."""
+        if self.blunder and self.rng.below(256) < self.blunder:
+            self.best = buf[start + self.rng.below(end - start)]
+            return self.best
+        return 0
+
+    def _fill_noise(self, noise, start, end):
+        """noise[start:end]: the level's root noise, 0..noise points each."""
+        amp = self.noise
+        rng = self.rng
+        for i in range(start, end):
+            noise[i] = rng.below(amp + 1) if amp else 0
+
+
+def sort(buf, order, start, end):
+    """Stable insertion sort of buf[start:end] by order, highest first."""
+    i = start + 1
+    while i < end:
+        m = buf[i]
+        o = order[i]
+        j = i - 1
+        while j >= start and order[j] < o:
+            buf[j + 1] = buf[j]
+            order[j + 1] = order[j]
+            j -= 1
+        buf[j + 1] = m
+        order[j + 1] = o
+        i += 1
+
+
+def to_front(buf, noise, i, start=0):
+    """Move buf[i] (and noise[i] with it) to buf[start], the ones between
+    one place on: the root's best first, the rest in their order."""
+    m = buf[i]
+    b = noise[i]
+    while i > start:
+        buf[i] = buf[i - 1]
+        noise[i] = noise[i - 1]
+        i -= 1
+    buf[start] = m
+    noise[start] = b
+
+
+class MoveStack:
+    """Preallocated move buffer shared by the plies of a perft or search:
+    width move slots per ply."""
+
+    def __init__(self, width, plies):
+        self.buf = array("i", bytes(4 * width * plies))
+
+
+def perft(pos, depth, buf, start=0):
+    """Leaf count of pos's move tree at depth (a finished game has none),
+    every turn written by pos.gen into buf from start (width x depth slots);
+    the last ply asks pos.count(buf, start) when the core has it (bulk
+    counting: the turns are counted, not written). Allocates nothing below
+    this call."""
+    if depth <= 0:
+        return 1
+    return _walk(pos, depth, buf, start, hasattr(pos, "count"))
+
+
+def _walk(pos, depth, buf, start, bulk):
+    if depth == 1:
+        if bulk:
+            return pos.count(buf, start)
+        return pos.gen(buf, start) - start
+    end = pos.gen(buf, start)
+    total = 0
+    i = start
+    while i < end:
+        m = buf[i]
+        pos.make(m)
+        total += _walk(pos, depth - 1, buf, end, bulk)
+        pos.unmake(m)
+        i += 1
+    return total

@@ -1,0 +1,129 @@
+# What the page shows, as one frame (JSON): the LEDs (and the palette name of
+# each colour), the pieces and the hand, the switch matrix the firmware read,
+# and what the firmware's state and events mean in words.
+from simulator.game import GAME, N_SITES, result_words, move_words, finish_words, smallest_fix
+
+
+def palette():
+    """Named colours of the firmware's palette, for naming what a LED shows."""
+    from triad.board import palette as pal
+    from triad.board.lessons import LESSON_RGB
+
+    named = [
+        ("value1", pal.VALUE[1]),
+        ("value2", pal.VALUE[2]),
+        ("value3", pal.VALUE[3]),
+        ("source", pal.SOURCE),
+        ("error", pal.ERROR),
+        ("missing", pal.MISSING),
+        ("triad", pal.TRIAD),
+        ("last", pal.LAST_MOVE),
+        ("hint", pal.HINT),
+        ("think", pal.THINK),
+        ("level", pal.LEVEL),
+        ("status", pal.STATUS_ON),
+        ("turn", pal.TURN),
+        ("win-b", pal.WIN[0]),
+        ("win-w", pal.WIN[1]),
+        ("lesson", LESSON_RGB),
+    ]
+    return [(n, tuple(c)) for n, c in named]
+
+
+def led_name(names, brightness, rgb):
+    """The palette name (names: palette()) of what a LED shows at brightness."""
+    if not any(rgb):
+        return "off"
+    b = brightness
+    best, bestd = "other", None
+    for name, c in names:
+        scaled = tuple(v * b // 255 for v in c)
+        if scaled == tuple(rgb):
+            return name
+        d = sum((x - y) ** 2 for x, y in zip(scaled, rgb))
+        if bestd is None or d < bestd:
+            best, bestd = name, d
+    return best
+
+
+def frame(ws):
+    """What the page shows of the WebSim ws, as one JSON-ready dict."""
+    sim = ws.sim
+    leds = sim.leds()
+    b = max(1, ws.brightness)
+    glow = [[min(255, (v * 255 + b // 2) // b) for v in rgb] for rgb in leds]
+    snap = sim.board.snapshot()
+    fw = ws.track.fw
+    pos = fw.get("position") or ""
+    side = score = winner = start_side = None
+    try:
+        p = GAME.parse_position(pos)
+        side = GAME.SIDES[p.side]
+        score = [GAME.score(p, k) for k in range(len(GAME.SIDES))]
+        w = GAME.outcome(p)
+        winner = GAME.SIDES[w] if 0 <= w < len(GAME.SIDES) else None
+        start_side = GAME.SIDES[GAME.parse_position(fw.get("start", "")).side]
+    except ValueError:
+        score = [0] * len(GAME.SIDES)
+    # Where the board and the game disagree (what a fault is about).
+    missing, extra = [], []
+    exp = bytearray(N_SITES)
+    try:
+        GAME.expected(GAME.parse_position(pos), exp)
+        for i, c in enumerate(snap["cells"]):
+            if exp[i] and c is None:
+                missing.append(GAME.SITE_NAMES[i])
+            elif not exp[i] and c is not None:
+                extra.append(GAME.SITE_NAMES[i])
+    except ValueError:
+        pass
+    ev = ws.track.ev
+    state = fw["state"] if sim.running else "off"
+    result = None
+    if state == "over":
+        result = result_words(ev["result"] if ev["result"] is not None else ws.track.result_from_game(), pos)
+    settings = fw.get("settings") or {}
+    opponent = settings.get("opponent")
+    engine = ev["engine"] if ev["think_pos"] == pos else None
+    clock = sim.clock
+    return {
+        "power": sim.running,
+        "crash": sim.crash,
+        "leds": [list(c) for c in leds],
+        "glow": glow,
+        "names": [led_name(ws.names, ws.brightness, c) for c in leds],
+        "brightness": ws.brightness,
+        "cells": snap["cells"],
+        "hand": snap["hand"],
+        "buttons": snap["buttons"],
+        "matrix": list(sim.board.last_read),
+        "state": fw["state"] if sim.running else "off",
+        "position": pos,
+        "side": side,
+        "score": score,
+        "moves": fw.get("moves", []),
+        "start": fw.get("start", ""),
+        "start_side": start_side,
+        "winner": winner,
+        "result": result,
+        "fault": ev["fault"] if sim.running else None,
+        "missing": missing,
+        "extra": extra,
+        "notice": ev["notice"] if sim.running else "",
+        "unsaved": ev.get("unsaved") if sim.running else None,
+        "lesson": ev["lesson"] if sim.running else None,
+        "opponent": opponent if opponent and opponent != "off" else None,  # the seats: "w", "gb"
+        "level": settings.get("level"),
+        "engine_move": engine,
+        "engine_words": move_words(pos, engine) if engine else None,
+        "finish_text": finish_words(pos, ev["finish"]) if state in GAME.PHASE_NAMES else "",
+        # A fault's smallest correction (a turn under way stays under way).
+        "fix": smallest_fix(pos, [i for i, c in enumerate(snap["cells"]) if c is not None],
+                            ev["finish"] if state in GAME.PHASE_NAMES else "")
+        if sim.running and (ev["fault"] or "").startswith("mismatch") and state != "sync" else "",
+        "speed": clock.speed if clock is not None else sim.speed,
+        "noise": sim.board.noise,
+        "seed": ws.seed,
+        "state_dir": ws.state_dir,
+        "boots": sim.boots,
+    }

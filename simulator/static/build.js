@@ -1,0 +1,196 @@
+// The page built from the layout: the seats and score cards, the game
+// chooser, the board's sites with their LEDs, the row and column labels,
+// the status LEDs, the buttons, the switch matrix, the legend, the rules,
+// the lessons and the box of pieces.
+import { LAYOUT, $, SITES, BUTTONS, cellName, ORDER, XS, YS, GRID, SIZE, minX, minY, maxX, maxY, u, LESSONS, LABELS } from "./layout.js";
+import { ui, board, device, cellEls, ledEls, statusEls, btnEls, matrixEls } from "./ui.js";
+import { dieEl } from "./pieces.js";
+import { LEGEND } from "./words.js";
+import { act } from "./net.js";
+
+export function buildPage() {
+  // The sides: their seats (the first nearest the player) and score cards.
+  $("seat-bottom").textContent = LAYOUT.sides[0].name;
+  $("seat-top").textContent = LAYOUT.sides.slice(1).map((s) => s.name).join(" · ");
+  $("scores").style.gridTemplateColumns = "repeat(" + LAYOUT.sides.length + ", minmax(0, 1fr))";
+  for (const s of LAYOUT.sides) {
+    const d = document.createElement("div");
+    d.className = "score " + s.letter;
+    d.innerHTML = '<span class="label"></span><span class="triads" id="triads-' + s.letter + '"></span><span class="num" id="score-' + s.letter + '">0</span>';
+    d.firstChild.textContent = s.name;
+    $("scores").appendChild(d);
+  }
+
+  // The game chooser: another game is another board; the simulator restarts
+  // as that board and the page reloads once it serves the new layout.
+  const pick = document.getElementById("game-pick");
+  if (pick) {
+    for (const g of LAYOUT.games || [LAYOUT.game]) {
+      const o = document.createElement("option");
+      o.value = g; o.textContent = g; o.selected = g === LAYOUT.game;
+      pick.appendChild(o);
+    }
+    pick.addEventListener("change", async () => {
+      const want = pick.value;
+      try {
+        await fetch("/api/act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ actions: [{ op: "game", name: want }] }) });
+      } catch (e) { /* the server is restarting */ }
+      for (let k = 0; k < 120; k++) {
+        await new Promise((r) => setTimeout(r, 500));
+        try { const l = await (await fetch("/api/layout")).json(); if (l.game === want) { location.reload(); return; } } catch (e) { /* not yet */ }
+      }
+    });
+  }
+
+  // ---- build the board ---------------------------------------------------------
+  if (GRID) {
+    board.style.gridTemplateColumns = "repeat(" + XS.length + ", var(--cell))";
+    board.style.gridTemplateRows = "repeat(" + YS.length + ", var(--cell))";
+  } else {
+    board.classList.add("free");
+    device.classList.add("free");
+    board.style.width = u(maxX - minX + 1.2);
+    board.style.height = u(maxY - minY + 1.3);
+  }
+  // Drawn under the smaller spots: treys and hexagons first, posts last.
+  const LAYER = { "tri-up": 0, "tri-down": 0, hex: 0, square: 1, circle: 2 };
+  const DRAW = GRID ? ORDER : ORDER.slice().sort((a, b) => LAYER[SITES[a].shape] - LAYER[SITES[b].shape]);
+  for (const i of DRAW) {
+    const c = document.createElement("div");
+    c.className = "cell " + SITES[i].shape;
+    c.dataset.cell = cellName(i);
+    c.dataset.kind = SITES[i].kind;
+    c.dataset.die = "";
+    c.setAttribute("role", "gridcell");
+    if (GRID) {
+      c.style.gridColumn = String(XS.indexOf(SITES[i].x) + 1);
+      c.style.gridRow = String(YS.indexOf(SITES[i].y) + 1);
+    } else {
+      const [w, h] = SIZE[SITES[i].shape] || SIZE.square;
+      // A triangle's centre (its centroid) sits a third of its height from its base.
+      const cy = SITES[i].shape === "tri-up" ? (2 * h) / 3 : SITES[i].shape === "tri-down" ? h / 3 : h / 2;
+      c.style.left = u(SITES[i].x - minX + 0.6 - w / 2);
+      c.style.top = u(SITES[i].y - minY + 0.65 - cy);
+      c.style.width = u(w);
+      c.style.height = u(h);
+    }
+    const led = document.createElement("div");
+    led.className = "led";
+    led.dataset.rgb = "0,0,0";
+    led.dataset.led = "off";
+    const nm = document.createElement("span");
+    nm.className = "name";
+    nm.textContent = cellName(i);
+    c.append(led, nm);
+    board.appendChild(c);
+    cellEls[i] = c; ledEls[i] = led;
+  }
+  // Row and column labels: the names' shared parts along each edge (a grid
+  // board's; the others carry their names on every spot).
+  const ranks = document.querySelector(".ranks"), files = document.querySelector(".files");
+  if (!GRID) { ranks.hidden = true; files.hidden = true; }
+  else ranks.style.gridTemplateRows = "repeat(" + YS.length + ", var(--cell))";
+  files.style.gridTemplateColumns = "repeat(" + XS.length + ", var(--cell))";
+  if (GRID) for (const y of YS) {
+    const first = ORDER.find((i) => SITES[i].y === y);
+    const s = document.createElement("span"); s.textContent = SITES[first].name.slice(1); ranks.appendChild(s);
+  }
+  if (GRID) for (const x of XS) {
+    const last = ORDER.slice().reverse().find((i) => SITES[i].x === x);
+    const s = document.createElement("span"); s.textContent = SITES[last].name[0]; files.appendChild(s);
+  }
+  // Status LEDs: each side's group, the first side nearest the player (bottom).
+  const status = $("status");
+  const groups = LAYOUT.status.map((st) => {
+    const slots = [[st.turn, st.name + "'s turn", true]].concat(st.score.map((slot, k) => [slot, st.name + "'s score " + (k + 1), false]));
+    return st === LAYOUT.status[0] ? slots.slice(1).reverse().concat([slots[0]]) : slots;
+  }).reverse();
+  if ((LAYOUT.status_game || []).length) {
+    // The game's own status LEDs (Cornelson: mode, Game Tally), between the sides.
+    groups.splice(Math.floor(groups.length / 2), 0, LAYOUT.status_game.map((slot, k) => [slot, "game status " + (k + 1), false]));
+  }
+  for (const grp of groups) {
+    const g = document.createElement("div");
+    g.className = "grp";
+    for (const [slot, title, turn] of grp) {
+      const s = document.createElement("div");
+      s.className = "sled" + (turn ? " turn" : "");
+      s.id = "status-" + slot;
+      s.title = title;
+      s.dataset.rgb = "0,0,0";
+      s.dataset.led = "off";
+      g.appendChild(s);
+      statusEls[slot] = s;
+    }
+    status.appendChild(g);
+  }
+  for (const name of BUTTONS) {
+    const b = document.createElement("button");
+    b.className = "hwbtn";
+    b.id = "btn-" + name;
+    b.dataset.button = name;
+    b.innerHTML = '<span class="cap"></span><span class="lbl">' + name + "</span>";
+    $("btnrow").appendChild(b);
+    btnEls[name] = b;
+    let held = false;
+    const down = (e) => { e.preventDefault(); if (held) return; held = true; b.classList.add("down"); try { b.setPointerCapture(e.pointerId); } catch (_) {} act({ op: "button", name, down: true }); };
+    const up = () => { if (!held) return; held = false; b.classList.remove("down"); act({ op: "button", name, down: false }); };
+    b.addEventListener("pointerdown", down);
+    b.addEventListener("pointerup", up);
+    b.addEventListener("pointercancel", up);
+    b.addEventListener("lostpointercapture", up);
+    b.addEventListener("contextmenu", (e) => e.preventDefault());
+  }
+  $("matrix").style.gridTemplateColumns = "repeat(" + XS.length + ", minmax(0, 18px))";
+  for (const i of ORDER) {
+    const s = document.createElement("span");
+    s.title = cellName(i);
+    s.textContent = "0";
+    $("matrix").appendChild(s);
+    matrixEls[i] = s;
+  }
+  for (const [c, anim, t] of LEGEND) {
+    const s = document.createElement("span");
+    const i = document.createElement("i");
+    if (anim === "sweep-all") i.style.background = "linear-gradient(90deg," + c + ")";
+    else if (anim === "spin") i.style.background = "conic-gradient(" + c + " 0 25%, transparent 25% 100%)";
+    else if (anim === "gauge") i.style.background = "linear-gradient(90deg," + c + " 0 60%, rgba(255,220,120,.15) 60% 100%)";
+    else { i.style.background = c; i.style.color = c; }
+    if (anim) i.className = anim;
+    s.append(i, document.createTextNode(t));
+    $("legend").appendChild(s);
+  }
+  if (LAYOUT.rules) {
+    $("rules").hidden = false;
+    $("rules-title").textContent = "Rules of " + LAYOUT.title;
+    $("rules-text").textContent = LAYOUT.rules;
+  }
+  // The teaching mode: the game's lessons, each started over the serial line
+  // (`lesson <n>`) with its dice placed as the board shows them.
+  if (LESSONS.length) {
+    $("lessons").hidden = false;
+    LESSONS.forEach((goal, k) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.className = "small";
+      b.dataset.lesson = String(k + 1);
+      b.textContent = "start";
+      b.title = "Start lesson " + (k + 1);
+      b.addEventListener("click", () => act({ op: "serial", line: "lesson " + (k + 1) }, { op: "setup" }));
+      li.append(b, document.createTextNode(" " + goal));
+      $("lesson-list").appendChild(li);
+    });
+    $("lesson-dice").addEventListener("click", () => act({ op: "setup" }));
+    $("lesson-off").addEventListener("click", () => act({ op: "serial", line: "lesson off" }));
+  }
+  for (const side of LAYOUT.sides) for (const v of LABELS) {
+    const colour = side.letter;
+    const m = document.createElement("div");
+    m.className = "mini";
+    m.title = "take a " + side.name.toLowerCase() + (v === null ? " piece" : " " + v) + " from the box";
+    m.dataset.take = colour + (v === null ? "" : v);
+    m.appendChild(dieEl({ colour, value: v }));
+    m.addEventListener("click", () => act({ op: "take", colour, value: v }).then(() => { ui.selHand = null; }));
+    $("box").appendChild(m);
+  }
+}
