@@ -1,7 +1,7 @@
 # What the page shows, as one frame (JSON): the LEDs (and the palette name of
 # each colour), the pieces and the hand, the switch matrix the firmware read,
 # and what the firmware's state and events mean in words.
-from simulator.game import GAME, N_SITES, result_words, move_words
+from simulator.game import GAME, N_SITES, result_words, move_words, finish_words, smallest_fix
 
 
 def palette():
@@ -103,7 +103,7 @@ def frame(ws):
     state = fw["state"] if sim.running else "off"
     result = None
     if state == "over":
-        result = result_words(ev["result"] if ev["result"] is not None else ws.track.result_from_game())
+        result = result_words(ev["result"] if ev["result"] is not None else ws.track.result_from_game(), pos)
         if not result["reason"]:
             # The board says only "draw" for a draw by the rules (Browne's:
             # two players tied): the reason, from the final position.
@@ -111,7 +111,7 @@ def frame(ws):
                 text = GAME.outcome_text(GAME.parse_position(pos))
                 said = result["text"].split()
                 if text and said and text.split()[0] == said[0]:
-                    result = result_words(text)
+                    result = result_words(text, pos)
             except ValueError:
                 pass
     settings = fw.get("settings") or {}
@@ -149,6 +149,11 @@ def frame(ws):
         "level": settings.get("level"),
         "engine_move": engine,
         "engine_words": move_words(pos, engine) if engine else None,
+        "finish_text": finish_words(pos, ev["finish"]) if state in GAME.PHASE_NAMES else "",
+        # A fault's smallest correction (a turn under way stays under way).
+        "fix": smallest_fix(pos, [i for i, c in enumerate(snap["cells"]) if c is not None],
+                            ev["finish"] if state in GAME.PHASE_NAMES else "")
+        if sim.running and (ev["fault"] or "").startswith("mismatch") and state != "sync" else "",
         "speed": clock.speed if clock is not None else sim.speed,
         "noise": sim.board.noise,
         "seed": ws.seed,

@@ -133,67 +133,246 @@ def _cues():
     return {name: list(cue) for name, cue in sound.CUES}
 
 
-def _side_name(word):
-    return GAME.SIDE_NAMES[GAME.SIDES.index(word)] if len(word) == 1 and word in GAME.SIDES else word
+def _side_name(word, g=None):
+    g = g or GAME
+    return g.SIDE_NAMES[g.SIDES.index(word)] if len(word) == 1 and word in g.SIDES else word
 
 
-def result_words(text):
+def result_words(text, pos_text=None, game=None):
     """{"head", "reason"} in words for the board's `evt over` text: "b" ->
     Black wins; "draw repetition" -> Draw, by the game's DRAW_TEXT; Browne's
-    "r wins: g eliminated" -> Red wins, Green eliminated."""
+    "r wins: g eliminated" -> Red wins, Green eliminated. With the final
+    position, the game's words may say more (its result_reason: which jewel
+    is trapped and by what)."""
+    g = game or GAME
     text = (text or "").strip()
     words = text.split()
     if not words:
         return {"head": "Game over", "reason": "", "text": text}
+    reason = ""
+    explain = game_text.words(g, "result_reason")
+    if explain is not None and pos_text:
+        try:
+            reason = explain(g.parse_position(pos_text), text)
+        except ValueError:
+            reason = ""
     if words[0] == "draw":
         why = " ".join(words[1:])
-        names = list(GAME.DRAW_NAMES)
-        texts = game_text.words(GAME, "DRAW_TEXT")
+        names = list(g.DRAW_NAMES)
+        texts = game_text.words(g, "DRAW_TEXT")
         if texts and why in names and names.index(why) < len(texts):
             why = texts[names.index(why)]
         else:
-            why = " ".join(_side_name(w.strip(":")) + (":" if w.endswith(":") else "") for w in words[1:])
-        return {"head": "Draw", "reason": why, "text": text}
-    head = _side_name(words[0].strip(":")) + " wins"
+            why = " ".join(_side_name(w.strip(":"), g) + (":" if w.endswith(":") else "") for w in words[1:])
+        return {"head": "Draw", "reason": reason or why, "text": text}
+    head = _side_name(words[0].strip(":"), g) + " wins"
     rest = words[1:]
     if rest and rest[0].strip(":") == "wins":
         rest = rest[1:]
-    reason = " ".join(_side_name(w.strip(":,")) + ("," if w.endswith(",") else "") for w in rest)
     if not reason:
-        reason = game_text.words(GAME, "WIN_TEXT", "")
+        reason = " ".join(_side_name(w.strip(":,"), g) + ("," if w.endswith(",") else "") for w in rest)
+    if not reason:
+        reason = game_text.words(g, "WIN_TEXT", "")
     return {"head": head, "reason": reason, "text": text}
 
 
-def move_words(pos_text, move_text):
+def finish_words(pos_text, so_far, game=None):
+    """The headline while a move is partly done, when the game's words say
+    it by the move so far (the finish event's text: Cornelson's placed gem
+    captures or not); "" for the game's one finish text."""
+    g = game or GAME
+    fn = game_text.words(g, "finish_state_text")
+    if fn is None or not so_far:
+        return ""
+    try:
+        return fn(g.parse_position(pos_text), so_far) or ""
+    except ValueError:
+        return ""
+
+
+def move_words(pos_text, move_text, game=None):
     """A move in words, step by step from the game's footprint: "lift d6,
-    put it on d5 showing 1"."""
+    put it on d5 showing 1"; a piece that comes new to the board is named
+    with its side ("put a new North gem on A1"), a piece taken off or
+    replaced in place says whose it was ("replace the North gem on A3 with
+    a South gem"). game: another game's face (tests), else the board's."""
     from array import array
 
-    from triad.games import LIFT, PLACE, TOUCH
+    from triad.games import LIFT, PLACE, TOUCH, ROLE_GAME, ROLE_SOURCE
 
+    g = game or GAME
     try:
-        pos = GAME.parse_position(pos_text)
-        m = GAME.parse_move(pos, move_text)
+        pos = g.parse_position(pos_text)
+        m = g.parse_move(pos, move_text)
     except ValueError:
         return move_text
     fp = array("i", bytes(4 * 32))
-    n = GAME.footprint(pos, m, fp)
+    n = g.footprint(pos, m, fp)
     after = pos.copy()
     after.make(m)
-    labels = GAME.LABELS
+    labels = g.LABELS
+    # What a piece is called on each kind of site (Cornelson: a gem on a
+    # post, a jewel on a trey), else the game's one name for its pieces.
+    kinds = game_text.words(g, "PIECE_KINDS", None) or {}
+    default = g.PIECE_NAMES[0]
+
+    def who(p, site, role):
+        owner = g.owner(p, site) if site < g.N_SITES else -1
+        if owner < 0 and not labels and ROLE_GAME <= role < ROLE_GAME + len(g.SIDES):
+            owner = role - ROLE_GAME  # (a site chosen later: the role's side)
+        return g.SIDE_NAMES[owner] + " " if owner >= 0 else ""
+
+    def called(site):
+        if site >= g.N_SITES:
+            return default
+        return kinds.get(games.KIND_NAMES[g.SITE_KIND[site]], default)
+
     out = []
-    lifted = False
+    in_hand = False
     for j in range(n):
         site = fp[j] & 255
         act = (fp[j] >> 8) & 3
-        name = GAME.SITE_NAMES[site] if site < N_SITES else "any empty site"
-        p = piece(after, site) if site < N_SITES else None
-        shown = " showing %s" % p[1] if labels and p is not None and p[1] is not None else ""
+        role = fp[j] >> 10
+        name = g.SITE_NAMES[site] if site < g.N_SITES else "any empty " + games.KIND_NAMES[g.SITE_KIND[0]]
+        shown = ""
+        if labels and site < g.N_SITES and g.owner(after, site) >= 0:
+            lab = g.label(after, site)
+            shown = " showing %s" % lab if lab is not None else ""
         if act == LIFT:
-            out.append(("take %s off" if lifted else "lift %s") % name)
-            lifted = True
+            if role == ROLE_SOURCE:
+                out.append("lift %s" % name)
+                in_hand = True
+            else:
+                out.append("take the %s%s on %s off" % (who(pos, site, role), called(site), name))
         elif act == PLACE:
-            out.append("put it on %s%s" % (name, shown))
+            if in_hand:
+                out.append("put it on %s%s" % (name, shown))
+                in_hand = False
+            else:
+                out.append("put a new %s%s on %s%s" % (who(after, site, role), called(site), name, shown))
         elif act == TOUCH:
-            out.append("lift %s and put it back%s" % (name, shown))
+            before = who(pos, site, -1)
+            now = who(after, site, -1)
+            if before != now:
+                out.append("replace the %s%s on %s with a %s%s" % (before, called(site), name, now, called(site)))
+            else:
+                out.append("lift %s and put it back%s" % (name, shown))
     return ", ".join(out) or move_text
+
+
+_fix_cache = {}
+
+
+def smallest_fix(pos_text, occupied, so_far="", game=None):
+    """The smallest correction that makes the board a legal turn under way,
+    in words, or "" (issue 24: not "put back every piece and take the whole
+    turn off" for one jewel on a wrong trey). occupied: the sites the board
+    senses. Every legal turn, and every first part of it (its footprint's
+    steps in order), is a way the board could be right; the one the fewest
+    sites away from the board wins (on a tie: the one that follows the move
+    announced so far, the finish event's text, then the longest part). What
+    is left is said: a piece in the hand put where it may not stand, a
+    stray object, a piece missing."""
+    from array import array
+
+    from triad.games import LIFT, PLACE, ROLE_SOURCE
+
+    g = game or GAME
+    occ = bytearray(g.N_SITES)
+    for i in occupied:
+        occ[i] = 1
+    key = (g.NAME, pos_text, bytes(occ), so_far)
+    if key in _fix_cache:
+        return _fix_cache[key]
+    try:
+        pos = g.parse_position(pos_text)
+    except ValueError:
+        return ""
+    exp = bytearray(g.N_SITES)
+    g.expected(pos, exp)
+    d0 = sum(1 for i in range(g.N_SITES) if exp[i] != occ[i])
+    if d0 == 0:
+        return ""
+    buf = array("i", bytes(4 * g.MAX_MOVES))
+    fp = array("i", bytes(4 * 64))
+    n = g.gen(pos, buf, 0)
+    best = (d0, 1, 0)  # (sites away, not the announced move, -steps)
+    best_fp = []
+    for i in range(n):
+        nf = g.footprint(pos, buf[i], fp)
+        steps = [fp[j] for j in range(nf)]
+        first = ""
+        for e in steps:
+            if (e >> 8) & 3 == PLACE:
+                first += g.SITE_NAMES[e & 255] if (e & 255) < g.N_SITES else ""
+                break
+            if not first:
+                first = g.SITE_NAMES[e & 255] if (e & 255) < g.N_SITES else ""
+        other = 0 if so_far and first == so_far.split()[0] else 1
+        d = d0
+        for k, e in enumerate(steps):
+            s = e & 255
+            if s >= g.N_SITES:
+                break
+            act = (e >> 8) & 3
+            if act == LIFT:
+                d += 1 if occ[s] else -1
+            elif act == PLACE:
+                d += -1 if occ[s] else 1
+            cand = (d, other, -(k + 1))
+            if cand < best:
+                best = cand
+                best_fp = steps[:k + 1]
+    state = bytearray(exp)
+    hand = -1
+    new = set()  # where the turn so far put a piece new to the board
+    for e in best_fp:
+        s = e & 255
+        act = (e >> 8) & 3
+        if act == LIFT:
+            state[s] = 0
+            hand = s if (e >> 10) == ROLE_SOURCE else hand
+        elif act == PLACE:
+            state[s] = 1
+            if hand < 0:
+                new.add(s)
+            hand = -1
+    missing = [i for i in range(g.N_SITES) if state[i] and not occ[i]]
+    # A new piece missing where any of its kind could go: not "put it on
+    # A1" (one of many), but first things first.
+    fresh = [i for i in missing if i in new]
+    missing = [i for i in missing if i not in new]
+    extra = [i for i in range(g.N_SITES) if occ[i] and not state[i]]
+    kinds = game_text.words(g, "PIECE_KINDS", None) or {}
+    default = g.PIECE_NAMES[0]
+
+    def kind(i):
+        return games.KIND_NAMES[g.SITE_KIND[i]]
+
+    def called(i):
+        return kinds.get(kind(i), default)
+
+    def names(sites):
+        a = [g.SITE_NAMES[i] for i in sites]
+        return a[0] if len(a) == 1 else ", ".join(a[:-1]) + " and " + a[-1]
+
+    out = []
+    if fresh:
+        out.append("put a new %s on a lit %s first" % (called(fresh[0]), kind(fresh[0])))
+    if hand >= 0 and len(extra) == 1 and not missing:
+        x = extra[0]
+        out.append("the %s from %s may not stand on %s: put it on a lit %s (or back on %s)"
+                   % (called(hand), g.SITE_NAMES[hand], g.SITE_NAMES[x], kind(x), g.SITE_NAMES[hand]))
+    else:
+        if missing:
+            out.append("put the %s back on %s" % (
+                (called(missing[0]) + "s") if len(missing) > 1 else called(missing[0]), names(missing)))
+        if extra:
+            out.append("take what stands on %s off (nothing may stand there now)" % names(extra))
+    text = " and ".join(out)
+    if text:
+        text = text[0].upper() + text[1:] + "."
+    if len(_fix_cache) > 8:
+        _fix_cache.clear()
+    _fix_cache[key] = text
+    return text

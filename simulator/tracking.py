@@ -12,7 +12,8 @@ FINISH_EVENT = GAME.FINISH_EVENT
 class Tracker:
     def __init__(self):
         self.fw = {"state": "off", "position": "", "moves": [], "start": ""}
-        self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None, "unsaved": None}
+        self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None,
+                   "unsaved": None, "finish": ""}
         self._turn_cache = None
 
     def power_cut(self):
@@ -31,6 +32,8 @@ class Tracker:
                 ev["fault"] = None
         if kind == "over":
             ev["result"] = arg
+        elif kind == FINISH_EVENT:
+            ev["finish"] = arg  # the move so far: the finish phase's words (finish_words)
         elif kind == "fault":
             ev["fault"] = arg
         elif kind == "notice":

@@ -16,7 +16,10 @@
 #                        evt over), fault (evt fault, while the board differs),
 #                        missing/extra sites, notice (evt notice), opponent,
 #                        level (get), engine_move/engine_words (evt think),
-#                        lesson {n, goal, status, move} (evt lesson)
+#                        lesson {n, goal, status, move} (evt lesson),
+#                        finish_text (the game's words for a move partly
+#                        done, by its finish event), fix (a mismatch's
+#                        smallest correction)
 #   GET  /api/layout     the board the firmware runs: the game's sites with
 #                        their kind and drawing position, its sides, and the
 #                        status LEDs of each side (the page draws from it)

@@ -57,7 +57,7 @@ export function render(f) {
   }
   // game
   const side = f.side, names = SIDE_NAME;
-  let turn = "—", msg = STATE_TEXT[f.state] || "";
+  let turn = "—", msg = f.finish_text || STATE_TEXT[f.state] || "";
   if (!f.power) turn = "Power off";
   else if (f.state === "over") {
     const r = f.result || { head: f.winner ? names[f.winner] + " wins" : "Game over", reason: "" };
@@ -70,6 +70,14 @@ export function render(f) {
   // A piece lifted (the board lights where it came from in grey): what to
   // do now, not the line that asks to lift one.
   if (f.power && f.state === "play" && (f.names || []).includes("source") && STATE_TEXT.lifted) msg = STATE_TEXT.lifted;
+  // The board's seat to move: the headline speaks to the person who
+  // carries out the board's move, never as if it were their own turn.
+  if (f.power && f.opponent && side && f.opponent.includes(side) && (f.state === "play" || (LAYOUT.phases || []).includes(f.state))) {
+    turn = "The board's move (" + names[side] + ")";
+    msg = f.engine_move
+      ? "The board plays " + names[side] + ": carry out its move for it: " + f.engine_words + " (" + f.engine_move + ")."
+      : "The board is choosing " + names[side] + "'s move (a blue light circles the centre)…";
+  }
   const fault = f.power ? faultText(f) : "";
   if (fault) msg = fault;
   else if (ui.say && Date.now() < ui.sayUntil) msg = ui.say;  // what a click just did not do

@@ -78,6 +78,7 @@ export function faultText(f) {
     return "Wrong " + kind + ": the " + PIECE + " from " + w[3] + " may not stand on " + w[1] + ". Put it back on " + w[3] + " or on a lit " + kind + ".";
   }
   if (w[0] === "removal" && miss.includes(w[1])) return "Not that one: " + w[1] + " is not a piece you may take off. Put it back, then take off one whose cell blinks.";
+  if (w[0] === "mismatch" && f.fix) return "Not a legal turn: " + f.fix + " Nothing counts until then.";
   if (w[0] === "mismatch" && (miss.length || extra.length)) return "The board does not match the game (a piece knocked off or a stray object?): " + where() + ". Nothing counts until it matches.";
   return "";
 }

@@ -484,6 +484,10 @@ def test_legend_and_the_boards_own_play(page, server):
         wait_text(page, "#moves", "c4" + to)
         wait_text(page, "#opponent", "Its move:", timeout=15000)
         assert "lift " in page.inner_text("#opponent")
+        # Issue 24 (2): the headline speaks to whoever carries the board's move out.
+        wait_text(page, "#turn", "The board's move (White)")
+        assert "Lift one of your" not in page.inner_text("#msg")
+        assert "carry out its move for it: lift " in page.inner_text("#msg")
     finally:
         page.fill("#serial", "set opponent off")
         page.click("#serial-btn")
@@ -732,6 +736,9 @@ def test_a_three_player_game_of_browne_to_its_end(browser):
                     time.sleep(0.2)
                     st = _api_state(sim.url)
                 assert st.get("engine_move"), "the board shows no move for its seat"
+                # Issue 24 (2): the headline is the board's, not the person's.
+                wait_text(pg, "#turn", "The board's move (" + G.SIDE_NAMES[pos.side] + ")")
+                wait_text(pg, "#msg", "carry out its move for it: lift ")
                 m = G.parse_move(pos, st["engine_move"])
             n = G.footprint(pos, m, fp)
             steps = [((fp[j] >> 8) & 3, G.SITE_NAMES[fp[j] & 255], fp[j] >> 10) for j in range(n)]

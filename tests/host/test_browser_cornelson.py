@@ -26,6 +26,7 @@ if sync_playwright is None:
 if not os.path.exists(CHROMIUM):
     pytest.skip("no Chromium at %s: `make browser-deps`" % CHROMIUM, allow_module_level=True)
 
+START = "..../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
 BREACH = "..../...../....../......./....../...../.... S:f2,S2,S3 N:N2,N3,c6 s 0 0"
 TRAP = "s.../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
 CAPTURE = "..../...../....../sn...../....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 9 0"
@@ -191,6 +192,58 @@ def test_guidance_and_the_forfeit_by_mouse(page):
     step(page, "S3", "a6")
     wait_text(page, "#moves", "C3!1")
     assert "C3!1 S1-a2 S2-a4 S3-a6" in moves_text(page)
+
+
+def test_a_gem_that_captures_nothing_asks_for_the_jewels_not_a_swap(page):
+    """Issue 24 (3): after a gem that captures nothing the headline asks
+    for the jewels' steps; a swap only after a capture."""
+    serial(page, "set mode standard", "ok set mode standard")
+    load(page, CHAIN)
+    place(page, "D5")  # next to nothing of North's: no capture
+    wait_state(page, "swap")
+    wait_text(page, "#msg", "step each of your jewels once")
+    assert "Swap" not in page.inner_text("#msg")
+    step(page, "S1", "a2")
+    step(page, "S2", "a4")
+    step(page, "S3", "a6")
+    wait_text(page, "#moves", "D5 S1-a2 S2-a4 S3-a6")
+    load(page, CHAIN)
+    place(page, "C3")  # captures C2, then D3
+    wait_state(page, "swap")
+    wait_text(page, "#msg", "Swap the captured gem")
+
+
+def test_the_headline_on_the_boards_turn(page):
+    """Issue 24 (2): when the board plays North, the headline says it is the
+    board's move and what to carry out, not the person's own turn."""
+    serial(page, "set mode standard", "ok set mode standard")
+    load(page, CHAIN)
+    serial(page, "set opponent n", "ok set opponent n")
+    try:
+        place(page, "D5")
+        step(page, "S1", "a2")
+        step(page, "S2", "a4")
+        step(page, "S3", "a6")
+        wait_text(page, "#turn", "The board's move (North)")
+        wait_text(page, "#msg", "carry out its move for it: put a new North gem on ")
+        assert "Place a gem" not in page.inner_text("#msg")
+    finally:
+        serial(page, "set opponent off", "ok set opponent off")
+
+
+def test_a_jewel_on_a_wrong_trey_is_named_alone(page):
+    """Issue 24 (6): one jewel on a wrong trey: the page names that jewel and
+    what to do, not the whole turn to undo."""
+    serial(page, "set mode standard", "ok set mode standard")
+    load(page, START)
+    place(page, "D4")
+    step(page, "S1", "a2")
+    step(page, "S2", "a4")
+    step(page, "S3", "b5")  # not next to S3
+    wait_text(page, "#msg", "jewel from S3 may not stand on b5: put it on a lit trey", timeout=20000)
+    assert "put back" not in page.inner_text("#msg").lower()
+    step(page, "b5", "a6")
+    wait_text(page, "#moves", "D4 S1-a2 S2-a4 S3-a6")
 
 
 def test_a_standard_game_won_by_breach(page):

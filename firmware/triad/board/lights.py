@@ -106,8 +106,11 @@ def render(lt, ctl, frame, now, occ):
     # piece merely passing over a site does not flash red.
     err = shown & SHOW_ERROR
     fault = shown & SHOW_FAULT or st == _SETUP or st == _SYNC
+    # (Not while a hint shows: a hint that places a new piece, Cornelson's
+    # gem, is lit in the light the guidance gives every vacant post, and
+    # would not stand out among them.)
     if (g.idle_hints is not None and st == _PLAY and lifted < 0 and not ctl.n_started
-            and not ctl.engine_move and not ctl.plays(pos.side)):
+            and not ctl.engine_move and not ctl.plays(pos.side) and not shown & SHOW_HINT):
         # The untouched board: the game's guidance for the turn's first
         # step (Cornelson: where a gem may go, and where it would capture).
         _render_idle(lt, ctl, frame, occ, n)

@@ -48,3 +48,17 @@ LEGEND = (
     ((0, 180, 40), "", "status: a player's green LED is lit while they have pieces on the board"),
     ((255, 0, 0), "blink-slow", "status: the turn LEDs blink red while a move is not saved"),
 )
+
+def result_reason(pos, text):
+    """Why the game ended, in words, from the final position and the board's
+    result text ("r wins: g eliminated", "draw r g: b cannot move"): who is
+    out and the pieces each player has left."""
+    names = ("Red", "Green", "Blue")
+    c = pos.counts
+    out = [names[s] for s in (0, 1, 2) if not c[s]]
+    why = (" and ".join(out) + (" has" if len(out) == 1 else " have") + " no pieces left") if out else (
+        names[pos.side] + " cannot move")
+    left = ", ".join("%s %d" % (names[s], c[s]) for s in (0, 1, 2) if c[s])
+    if text.startswith("draw"):
+        return "%s; the others have equally many pieces left (%s)" % (why, left)
+    return "%s; the most pieces left win (%s)" % (why, left)

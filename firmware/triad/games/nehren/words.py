@@ -38,3 +38,11 @@ DRAW_TEXT = ("", "by repetition: the same position stood for the third time",
 NOTICE_TEXT = {"note2": "Note 2: none of your dice can make a regular move. Move a die its current "
                "value without turning it, or lift a die and put it back, press menu to pick "
                "the value it now shows and confirm (your dice that can act pulse grey)."}
+
+
+def result_reason(pos, text):
+    """Why the game ended: a win is three Triads (the draws keep DRAW_TEXT)."""
+    w = "bw".find(text.split()[0]) if text.split() else -1
+    if w < 0:
+        return ""
+    return "%s made three Triads (%d to %d)" % (("Black", "White")[w], pos.score[w], pos.score[w ^ 1])
