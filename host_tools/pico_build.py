@@ -1,12 +1,18 @@
 """Builds the board's firmware from Debian's sources (host tool, stdlib only).
 
-    python3 -m host_tools.pico_build uf2     [--out build/triad-board.uf2]
+    python3 -m host_tools.pico_build uf2     [--board B | --board all] [--out PATH]
     python3 -m host_tools.pico_build unix32  [--out build/micropython32]
     python3 -m host_tools.pico_build sources          # fetch + unpack only
 
 `uf2` builds MicroPython's RP2040 port (board RPI_PICO) with the project's
-firmware frozen in through manifest.py and converts firmware.bin to UF2 with
-host_tools/uf2.py. `unix32` builds the same MicroPython's unix port as a
+firmware frozen in through manifests/<B>.py (B a board description in
+firmware/triad/boards/, default pico_v1; the image holds that board and its
+games only) and converts firmware.bin to UF2 with host_tools/uf2.py:
+build/triad-board-<B>.uf2, and build/triad-board.uf2 for pico_v1 as well
+(the name the README and the flashing guide give). `--board all` builds
+every board's. Every build checks that each frozen native/viper function
+sits on a 4-byte boundary (check_native_alignment) and fails naming the
+ones that do not. `unix32` builds the same MicroPython's unix port as a
 32-bit binary with single-precision floats: its heap figures match the
 RP2040's object sizes.
 
@@ -22,7 +28,7 @@ machine's apt-get when missing (needs root or password-less sudo).
 Cache: ${TRIAD_BUILD_CACHE:-${XDG_CACHE_HOME:-~/.cache}/triad-build}, outside
 the repository, shared by every clone on the machine (guarded by a lock).
 A finished UF2 / binary is kept there under a key made of the pinned
-versions, the flags and a hash of firmware/, manifest.py and the build code:
+versions, the flags and a hash of firmware/, manifests/ and the build code:
 a second build with unchanged inputs copies it and does nothing else.
 
 Exit status: 0 built, 1 failed, 3 Debian's packages could not be reached
@@ -52,7 +58,8 @@ PINS = {
     "mbedtls": "3.6.6-0.1~deb13u1",
 }
 SUITE = "trixie"
-BOARD = "RPI_PICO"
+BOARD = "RPI_PICO"  # MicroPython's board (the Pico); ours are firmware/triad/boards/
+DEFAULT_BOARD = "pico_v1"  # `make uf2` with no BOARD
 TOOLCHAIN_PKGS = ["gcc-arm-none-eabi", "libnewlib-arm-none-eabi",
                   "libstdc++-arm-none-eabi-newlib", "cmake", "make", "python3"]
 UNIX32_PKGS = ["gcc-multilib", "make"]
@@ -308,6 +315,7 @@ def prepare_sources(cache, need_rp2=True):
         open(os.path.join(mp_dir, "lib/micropython-lib/README.md"), "a").close()
         with open(stamp, "w") as f:
             f.write(MICROPYTHON_VERSION + "\n")
+    patch_mpy_tool(mp_dir)
     if not need_rp2:
         return mp_dir
     rp2_stamp = os.path.join(mp_dir, ".triad-rp2-libs")
@@ -335,6 +343,145 @@ def prepare_sources(cache, need_rp2=True):
     return mp_dir
 
 
+# MicroPython 1.25's tools/mpy-tool.py gives frozen ARMv6-M (Cortex-M0+, the
+# RP2040) native and viper functions only 2-byte alignment ("ARM Thumb needs
+# halfword"). But the ARMv6-M native emitter (py/asmthumb.c) loads its 32-bit
+# constants PC-relative, `ldr rX, [pc, #0]` followed by the literal, and that
+# instruction's base is the PC rounded down to a multiple of 4: a function that
+# starts at 2 mod 4 reads every such constant two bytes off. On the first UF2
+# that was 20 of the 36 frozen native functions, MatrixScanner.update among
+# them: STABLE_CAP_MS = const(3600000) read as 293662720, stable_for() went
+# negative and the board never left sync. Code compiled at run time lands on
+# the heap (16-byte aligned) and was right, so only the frozen image showed it.
+# MicroPython once forced 4 bytes for this reason (PR #5014); we put ARMv6-M
+# back in mpy-tool's 4-byte branch, and check_native_alignment() proves it on
+# every image.
+_MPY_TOOL_OLD = """        if config.native_arch in (
+            MP_NATIVE_ARCH_ARMV6,
+            MP_NATIVE_ARCH_XTENSA,"""
+_MPY_TOOL_NEW = """        if config.native_arch in (
+            MP_NATIVE_ARCH_ARMV6,
+            MP_NATIVE_ARCH_ARMV6M,  # triad: ldr rX, [pc, #0] needs a 4-aligned base
+            MP_NATIVE_ARCH_XTENSA,"""
+
+
+def patch_mpy_tool(mp_dir):
+    """Puts frozen ARMv6-M native code on 4-byte alignment (see above)."""
+    path = os.path.join(mp_dir, "tools", "mpy-tool.py")
+    with open(path) as f:
+        text = f.read()
+    if _MPY_TOOL_NEW in text:
+        return
+    if _MPY_TOOL_OLD not in text:
+        raise SystemExit("pico_build: %s has changed: the ARMv6-M alignment patch no longer "
+                         "applies; check how this MicroPython aligns frozen native code" % path)
+    with open(path, "w") as f:
+        f.write(text.replace(_MPY_TOOL_OLD, _MPY_TOOL_NEW))
+    log("patched %s: frozen ARMv6-M native code 4-byte aligned" % path)
+
+
+# ------------------------------------------------- the image's native code
+
+class Misaligned(Exception):
+    """Frozen native code that would read its constants two bytes off."""
+
+
+_NATIVE_DECL = re.compile(r"^// frozen native code for file (\S+), scope (\S+)$", re.M)
+_CHILDREN = re.compile(r"^static const mp_raw_code_t \*const children_(\w+)\[\] = \{\n(.*?)^\};",
+                       re.M | re.S)
+_MODULE_SCOPE = re.compile(r"^// frozen bytecode for file (\S+), scope (\w+)__lt_module_gt_$", re.M)
+
+
+def _child_scopes(node):
+    """The scopes MicroPython's compiler makes directly inside `node`, in the
+    order it makes them (its raw code's children): functions, lambdas,
+    classes and comprehensions, in source order."""
+    import ast
+
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+             ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    out = []
+
+    def walk(n):
+        for c in ast.iter_child_nodes(n):
+            if isinstance(c, kinds):
+                out.append(c)
+            else:
+                walk(c)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        for stmt in node.body:
+            if isinstance(stmt, kinds):
+                out.append(stmt)
+            else:
+                walk(stmt)
+    else:
+        walk(node)
+    return out
+
+
+def native_function_names(frozen_c, src_root):
+    """{fun_data symbol: "file: Qual.name"} for the frozen native/viper
+    functions in frozen_content.c, named by matching each raw code's
+    children with the scopes of the module's source (the symbols themselves
+    say only the file: fun_data_..._controller_dot_py2)."""
+    import ast
+
+    native = {scope: path for path, scope in _NATIVE_DECL.findall(frozen_c)}
+    children = {parent: re.findall(r"&proto_fun_(\w+),", body) for parent, body in _CHILDREN.findall(frozen_c)}
+    names = {}
+    for path, prefix in _MODULE_SCOPE.findall(frozen_c):
+        src = os.path.join(src_root, path)
+        if not os.path.exists(src):
+            continue
+        with open(src) as f:
+            tree = ast.parse(f.read())
+        stack = [(prefix + "__lt_module_gt_", tree, "")]
+        while stack:
+            sym, node, qual = stack.pop()
+            kids = children.get(sym, [])
+            scopes = _child_scopes(node)
+            if len(kids) != len(scopes):
+                continue  # the source and the image disagree: leave these unnamed
+            for kid, scope in zip(kids, scopes):
+                name = getattr(scope, "name", "<%s>" % type(scope).__name__.lower())
+                q = qual + "." + name if qual else name
+                if kid in native:
+                    names["fun_data_" + kid] = "%s: %s" % (path, q)
+                stack.append((kid, scope, q))
+    for scope, path in native.items():
+        names.setdefault("fun_data_" + scope, "%s: fun_data_%s" % (path, scope))
+    return names
+
+
+def misaligned_native(nm_text, names):
+    """The frozen native functions (code in .text: nm type t/T) whose address
+    is not a multiple of 4, as [(address, name)]."""
+    bad = []
+    for line in nm_text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tT" and parts[2].startswith("fun_data_"):
+            addr = int(parts[0], 16)
+            if addr % 4:
+                bad.append((addr, names.get(parts[2], parts[2])))
+    return bad
+
+
+def check_native_alignment(elf, frozen_c, src_root=None):
+    """Raises Misaligned naming every frozen native/viper function of the
+    image that does not start on a 4-byte boundary; returns how many native
+    functions the image holds."""
+    nm = subprocess.run(["arm-none-eabi-nm", elf], check=True, capture_output=True, text=True).stdout
+    with open(frozen_c) as f:
+        names = native_function_names(f.read(), src_root or os.path.join(ROOT, "firmware"))
+    bad = misaligned_native(nm, names)
+    if bad:
+        raise Misaligned("%d frozen native/viper function(s) not 4-byte aligned: the ARMv6-M "
+                         "emitter's `ldr rX, [pc, #0]` would read their 32-bit constants two "
+                         "bytes off:\n%s" % (len(bad), "\n".join("  0x%08x %s" % b for b in bad)))
+    return sum(1 for ln in nm.splitlines()
+               if len(ln.split()) == 3 and ln.split()[1] in "tT" and ln.split()[2].startswith("fun_data_"))
+
+
 # ---------------------------------------------------------------- builds
 
 def inputs_hash(extra, firmware=True):
@@ -345,7 +492,8 @@ def inputs_hash(extra, firmware=True):
     paths = [os.path.join(ROOT, "host_tools", "pico_build.py"),
              os.path.join(ROOT, "host_tools", "uf2.py")]
     if firmware:
-        paths.append(os.path.join(ROOT, "manifest.py"))
+        mdir = os.path.join(ROOT, "manifests")
+        paths += [os.path.join(mdir, f) for f in sorted(os.listdir(mdir)) if f.endswith(".py")]
         paths.append(os.path.join(ROOT, "host_tools", "uf2_modules", "neopixel.py"))
     for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, "firmware") if firmware else os.devnull):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
@@ -372,27 +520,50 @@ def build_mpy_cross(mp_dir, jobs):
     return exe
 
 
-def build_uf2(out, force=False):
+def boards():
+    """The board descriptions (firmware/triad/boards/*.py), pico_v1 first."""
+    d = os.path.join(ROOT, "firmware", "triad", "boards")
+    names = sorted(f[:-3] for f in os.listdir(d) if f.endswith(".py") and f != "__init__.py")
+    return sorted(names, key=lambda n: n != DEFAULT_BOARD)
+
+
+def uf2_path(board):
+    """Where `make uf2 BOARD=<board>` writes (build/triad-board-<board>.uf2)."""
+    return os.path.join(ROOT, "build", "triad-board-%s.uf2" % board)
+
+
+def kept_image(board):
+    """The cache's name for this board's image of the current inputs, less
+    its extension: .uf2, and .elf / .frozen_content.c beside it."""
+    return os.path.join(cache_dir(), "out", "triad-board-%s-%s" % (board, inputs_hash(("uf2", board))))
+
+
+def build_uf2(out, force=False, board=DEFAULT_BOARD):
     from host_tools import uf2
 
+    manifest = os.path.join(ROOT, "manifests", board + ".py")
+    if board not in boards() or not os.path.exists(manifest):
+        raise SystemExit("pico_build: no board %r (boards: %s; each needs firmware/triad/boards/<board>.py "
+                         "and manifests/<board>.py)" % (board, ", ".join(boards())))
     cache = cache_dir()
-    key = inputs_hash(("uf2",))
-    kept = os.path.join(cache, "out", "triad-board-%s.uf2" % key)
+    kept = kept_image(board) + ".uf2"
+    key = inputs_hash(("uf2", board))
     if os.path.exists(kept) and not force:
-        _copy_out(kept, out)
-        log("up to date (inputs %s): %s" % (key, out))
+        for o in out:
+            _copy_out(kept, o)
+        log("up to date (%s, inputs %s): %s" % (board, key, ", ".join(out)))
         return out
     ensure_host_packages(TOOLCHAIN_PKGS)
     mp_dir = prepare_sources(cache)
     jobs = nproc()
     build_mpy_cross(mp_dir, jobs)
     bdir = os.path.join(cache, "build", "rp2-" + BOARD)
-    manifest = os.path.join(ROOT, "manifest.py")
     # MicroPython recompiles a frozen module only when its source is newer
     # than the .mpy kept in the build tree; the tree is shared by every
-    # checkout on this machine, so another clone's firmware could stay
-    # frozen in this one's UF2. Our modules are compiled afresh instead (a
-    # few seconds of mpy-cross, and only when the inputs changed).
+    # checkout and board on this machine, so another clone's firmware (or
+    # another board's) could stay frozen in this one's UF2. Our modules are
+    # compiled afresh instead (a few seconds of mpy-cross, and only when the
+    # inputs changed).
     for name in ("triad", "main.mpy"):
         stale = os.path.join(bdir, "frozen_mpy", name)
         if os.path.isdir(stale):
@@ -403,6 +574,15 @@ def build_uf2(out, force=False):
          "-DMICROPY_BOARD=" + BOARD, "-DPICO_NO_PICOTOOL=1",
          "-DMICROPY_FROZEN_MANIFEST=" + manifest], stdout=subprocess.DEVNULL)
     run(["make", "-s", "-C", bdir, "-j%d" % jobs])
+    try:
+        n = check_native_alignment(os.path.join(bdir, "firmware.elf"), os.path.join(bdir, "frozen_content.c"))
+    except Misaligned as e:
+        raise SystemExit("pico_build: %s UF2 refused: %s" % (board, e))
+    log("%d frozen native/viper functions, all 4-byte aligned" % n)
+    # The ELF and the frozen C beside the UF2: what the alignment test and a
+    # person debugging this image (arm-none-eabi-nm, addr2line) look at.
+    for src, ext in (("firmware.elf", ".elf"), ("frozen_content.c", ".frozen_content.c")):
+        shutil.copyfile(os.path.join(bdir, src), kept[:-4] + ext)
     binary = os.path.join(bdir, "firmware.bin")
     with open(binary, "rb") as f:
         data = f.read()
@@ -411,9 +591,11 @@ def build_uf2(out, force=False):
     with open(tmp, "wb") as f:
         f.write(uf2.convert(data, uf2.FLASH_BASE, uf2.RP2040_FAMILY_ID))
     os.replace(tmp, kept)
-    _prune(os.path.dirname(kept), "triad-board-*.uf2", keep=kept)
-    _copy_out(kept, out)
-    log("wrote %s (%d bytes of firmware, inputs %s)" % (out, len(data), key))
+    _prune(os.path.dirname(kept), "triad-board-%s-*.uf2" % board, keep=kept,
+           siblings=(".elf", ".frozen_content.c"))
+    for o in out:
+        _copy_out(kept, o)
+    log("wrote %s (%d bytes of firmware, inputs %s)" % (", ".join(out), len(data), key))
     return out
 
 
@@ -443,12 +625,16 @@ def build_unix32(out, force=False):
     return out
 
 
-def _prune(d, pattern, keep, n=8):
+def _prune(d, pattern, keep, n=8, siblings=()):
     """Keeps the newest few outputs (other clones / branches may want them)."""
     olds = sorted((p for p in glob.glob(os.path.join(d, pattern)) if p != keep and not p.endswith(".tmp")),
                   key=os.path.getmtime, reverse=True)
     for p in olds[n:]:
         os.remove(p)
+        for ext in siblings:
+            sib = os.path.splitext(p)[0] + ext
+            if os.path.exists(sib):
+                os.remove(sib)
 
 
 class Lock:
@@ -468,14 +654,24 @@ class Lock:
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 -m host_tools.pico_build", description=__doc__.split("\n\n")[0])
     ap.add_argument("what", choices=["uf2", "unix32", "sources"])
-    ap.add_argument("--out", help="output path (default build/triad-board.uf2 or build/micropython32)")
+    ap.add_argument("--out", help="output path (default build/triad-board-<board>.uf2, and "
+                    "build/triad-board.uf2 for pico_v1; build/micropython32)")
+    ap.add_argument("--board", default=DEFAULT_BOARD,
+                    help="uf2: the board description to build for, or `all` (default %s)" % DEFAULT_BOARD)
     ap.add_argument("--force", action="store_true", help="rebuild even if a cached output matches")
     args = ap.parse_args(argv)
     t0 = time.time()
     try:
         with Lock(cache_dir()):
             if args.what == "uf2":
-                build_uf2(args.out or os.path.join(ROOT, "build", "triad-board.uf2"), args.force)
+                chosen = boards() if args.board == "all" else [args.board]
+                if args.out and len(chosen) > 1:
+                    ap.error("--out names one file: give one --board")
+                for b in chosen:
+                    outs = [args.out] if args.out else [uf2_path(b)]
+                    if not args.out and b == DEFAULT_BOARD:
+                        outs.append(os.path.join(ROOT, "build", "triad-board.uf2"))
+                    build_uf2(outs, args.force, b)
             elif args.what == "unix32":
                 build_unix32(args.out or os.path.join(ROOT, "build", "micropython32"), args.force)
             else:

@@ -50,7 +50,9 @@ def boot_log(pico):
     return pico.listen(1000, then_interrupt=True)
 
 
-def firmware_modules():
+def firmware_modules(board="pico_v1", games=("nehren",)):
+    """The modules of the triad package that the board's image freezes
+    (manifests/base.py): all but the other boards' descriptions and games."""
     base = os.path.join(ROOT, "firmware")
     mods = []
     for dirpath, dirnames, filenames in os.walk(os.path.join(base, "triad")):
@@ -60,7 +62,10 @@ def firmware_modules():
                 rel = os.path.relpath(os.path.join(dirpath, fn), base)[:-3]
                 mod = rel.replace(os.sep, ".")
                 mods.append(mod[: -len(".__init__")] if mod.endswith(".__init__") else mod)
-    return mods
+    return [m for m in mods
+            if not (m.startswith("triad.boards.") and m != "triad.boards." + board)
+            and not (m.startswith("triad.games.") and m.split(".")[2] not in games
+                     and m.count(".") >= 2 and os.path.isdir(os.path.join(base, "triad", "games", m.split(".")[2])))]
 
 
 def test_frozen_main_boots_into_the_scan_loop(pico, boot_log, figures):
