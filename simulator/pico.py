@@ -109,6 +109,8 @@ class ModelledBoard:
         self.button_low = [False] * len(self.buttons)
         self.frame = None  # the last latched LED frame, chain order, (r, g, b)
         self.frames = 0
+        self.frame_log = []  # (emulated ns, frame) of recent latched frames (bench)
+        self.scan_log = []  # emulated ns of recent scans (row 0 driven; bench)
         self.on_row = None  # callable(row, emulated ns) on every row driven low
         self.mcu = None
         self.leds = Ws2812(desc.LED_PIN, color_order="GRB", on_pixels=self._on_pixels)
@@ -123,6 +125,9 @@ class ModelledBoard:
                 drive = value == low
                 if drive != self.driven[r]:
                     self.driven[r] = drive
+                    if drive and r == 0:
+                        self.scan_log.append(mcu.clock.nanos)
+                        del self.scan_log[:-4000]
                     if drive and self.on_row is not None:
                         self.on_row(r, mcu.clock.nanos)
                     self.refresh()
@@ -134,6 +139,8 @@ class ModelledBoard:
     def _on_pixels(self, pixels):
         self.frame = pixels
         self.frames += 1
+        self.frame_log.append((self.mcu.clock.nanos, pixels))
+        del self.frame_log[:-400]
 
     def refresh(self):
         """Drive the column and button pads from the physical board now."""
@@ -198,6 +205,17 @@ class ModelledBoard:
             return 0
         div = ch.div / 16.0 or 1.0  # 8.4 fixed point
         return int(round(mcu.pwm.clock_freq / ((ch.top + 1) * div)))
+
+
+# MicroPython 1.25's RPI_PICO image (memmap_mp.ld, as the ELF's symbols say:
+# __StackBottom 0x20040000, __StackTop 0x20042000): core 0's C stack is the
+# 8 KiB of SRAM banks 4 and 5; MicroPython raises "maximum recursion depth
+# exceeded" 256 bytes before its end (ports/rp2/main.c, mp_stack_set_limit).
+STACK_BOTTOM = 0x20040000
+STACK_TOP = 0x20042000
+STACK_LIMIT_BYTES = (STACK_TOP - STACK_BOTTOM) - 256
+_SRAM = 0x20000000
+_PAINT = b"\xa5\x5a\xc3\x3c"
 
 
 class PicoSimulation(Simulation):
@@ -344,6 +362,7 @@ class PicoSimulation(Simulation):
         self._booting = True
         if self.device is None:
             self._create()
+            self._paint_stack()
             self._set_timer(self.sim_us - self.allowance_ms * 1000)
             self.powered = True
             self.device.start_async(timeout=WALL_TIMEOUT_S)
@@ -407,6 +426,24 @@ class PicoSimulation(Simulation):
         if len(self.replies) == n:
             raise SimError("no reply to %r from the firmware" % line)
         return self.replies[n]
+
+    # -- the C stack ------------------------------------------------------------
+    def _paint_stack(self):
+        sram = self.device.mcu.sram
+        a, b = STACK_BOTTOM - _SRAM, STACK_TOP - _SRAM
+        sram[a:b] = _PAINT * ((b - a) // 4)
+
+    def stack_used(self):
+        """The deepest the C stack has reached since power-up (bytes below
+        its top): the lowest word of the painted region that was written."""
+        def scan():
+            sram = self.device.mcu.sram
+            a, b = STACK_BOTTOM - _SRAM, STACK_TOP - _SRAM
+            i = a
+            while i < b and bytes(sram[i:i + 4]) == _PAINT:
+                i += 4
+            return b - i
+        return self._do(scan)
 
     # -- the LEDs ---------------------------------------------------------------
     def leds(self):
