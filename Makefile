@@ -164,7 +164,7 @@ test-pico: $(PICO_STAMP) $(STAMP)
 # emulated RP2040 against the CPython target; make test-pico runs one per board.
 test-hil-full: $(PICO_STAMP)
 	$(PYTHON) -m host_tools.pico_build uf2 --board all
-	TRIAD_PICO=1 TRIAD_HIL_FULL=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/pico/test_hil.py $(PYTEST_ARGS)
+	TRIAD_PICO=1 TRIAD_HIL_FULL=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/pico/test_hil.py tests/pico/test_stack_margin.py $(PYTEST_ARGS)
 
 sim: $(STAMP)
 	$(PY) -m simulator $(SIM_ARGS)

@@ -241,6 +241,7 @@ class PicoSimulation(Simulation):
         self._rx = bytearray()
         self._period_us = 1000000 // self.desc.SCAN_HZ
         self.boot_ms = None  # emulated ms from power-up to the first tick, last boot
+        self._boot_ms_sim = 0  # the simulated time of the last boot (its first tick)
         self.allowance_ms = BOOT_ALLOWANCE_MS
 
     # -- the emulated chip ------------------------------------------------------
@@ -273,9 +274,17 @@ class PicoSimulation(Simulation):
         self._alarm = self.device.mcu.clock.create_alarm(self._pause_here)
 
     def _sim_ms_now(self):
-        if self.device is None or not self.powered:
+        """The simulated time the physical board is read at: the simulated
+        tick the running emulated tick stands for (the CPython firmware's
+        clock stands still during a tick), so bounces and noise read alike."""
+        if self.device is None or not self.powered or self._booting:
             return self.sim_us // 1000
-        return int(self._timer_us(self.device.mcu.clock.nanos) - self.offset_us) // 1000
+        exact_ms = (self._timer_us(self.device.mcu.clock.nanos) - self.offset_us) / 1000.0
+        boot = self._boot_ms_sim
+        period = self._period_us // 1000
+        # (a tick runs at most a period late; LEAD_US early never counts: no
+        # scan runs then)
+        return boot + int((exact_ms - boot) // period) * period
 
     def _set_timer(self, us):
         """Make the emulated TIMER read `us` now (at power-up only: the
@@ -355,6 +364,7 @@ class PicoSimulation(Simulation):
         if self.powered:
             raise SimError("already powered on")
         self.sim_us += 500 * 1000
+        self._boot_ms_sim = self.sim_us // 1000
         self.boots += 1
         self.crash = None
         self._rx = bytearray()

@@ -17,7 +17,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FLOOR_BYTES = 1024
 
 
-@pytest.mark.parametrize("game", ["nehren", "browne", "cornelson"])
+# make test (make test-pico) measures Nehren, whose tick once overflowed
+# under a search; make test-hil-full (TRIAD_HIL_FULL=1) every game.
+GAMES = ["nehren", "browne", "cornelson"] if os.environ.get("TRIAD_HIL_FULL") else ["nehren"]
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_stack_left_during_the_deepest_search_with_a_piece_lifted(game, figures):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "pico", "stack_margin.py"), game],
                        cwd=ROOT, capture_output=True, text=True, timeout=3600)

@@ -27,12 +27,12 @@ def main(game, position):
              "wait 100",
              "lights"]
     lines += ["place " + site_name(i) for i in empty]
-    lines += ["wait 60", "lights"]
+    lines += ["wait 150", "lights"]
     lines += ["lift " + site_name(i) for i in empty]
     lines += ["lift " + site_name(i) for i in full]
-    lines += ["wait 60", "lights"]
+    lines += ["wait 150", "lights"]
     lines += ["place " + site_name(i) for i in reversed(full)]
-    lines += ["wait 60", "lights", "press menu long", "wait 100", "lights"]
+    lines += ["wait 150", "lights", "press menu long", "wait 100", "lights"]
     out = os.path.join(HERE, game, "06_selftest.txt")
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
