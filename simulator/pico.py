@@ -443,6 +443,21 @@ class PicoSimulation(Simulation):
         a, b = STACK_BOTTOM - _SRAM, STACK_TOP - _SRAM
         sram[a:b] = _PAINT * ((b - a) // 4)
 
+    def repaint_stack(self):
+        """Paint the unused part of the C stack again (below the stack
+        pointer where the chip stands now), so that stack_used() tells the
+        deepest use from here on rather than since power-up."""
+        def paint():
+            mcu = self.device.mcu
+            sp = mcu.core.sp
+            if not (STACK_BOTTOM < sp <= STACK_TOP):
+                raise PicoError("the stack pointer %#x is outside the C stack" % sp)
+            a = STACK_BOTTOM - _SRAM
+            b = ((sp - 64) & ~3) - _SRAM  # the words just below SP may be live (an interrupt's frame)
+            mcu.sram[a:b] = _PAINT * ((b - a) // 4)
+            return STACK_TOP - sp
+        return self._do(paint)
+
     def stack_used(self):
         """The deepest the C stack has reached since power-up (bytes below
         its top): the lowest word of the painted region that was written."""

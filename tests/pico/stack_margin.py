@@ -5,8 +5,10 @@ and bench/pico_suite.py):
 
     .venv-pico/bin/python tests/pico/stack_margin.py GAME
 
-prints "stack_used <bytes>", "stack_limit <bytes>" and "stack_left <bytes>"
-(left before MicroPython's "maximum recursion depth exceeded")."""
+prints "stack_idle <bytes>" (in use between two ticks, where the stack is
+painted again after the set-up), "stack_used <bytes>" (the deepest since),
+"stack_limit <bytes>" and "stack_left <bytes>" (left before MicroPython's
+"maximum recursion depth exceeded")."""
 import os
 import sys
 
@@ -35,6 +37,7 @@ def main(game):
     try:
         sim.boot()
         sim.set_position(position)
+        idle_sp = sim.repaint_stack()  # the deepest use from here on, not since the boot
         sim.press("hint")  # the search starts at the press's tick
         sim.run(100)
         sim.lift(piece)
@@ -46,6 +49,7 @@ def main(game):
         errors = [ln for ln in sim.lines if ln.startswith("evt error")]
     finally:
         sim.shutdown()
+    print("stack_idle %d" % idle_sp)
     print("stack_used %d" % used)
     print("stack_limit %d" % STACK_LIMIT_BYTES)
     print("stack_left %d" % (STACK_LIMIT_BYTES - used))
