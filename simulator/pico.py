@@ -36,7 +36,6 @@
 import os
 import queue
 import tempfile
-import threading
 
 from simulator.game import N_SITES
 from simulator.hardware import BUTTONS, SimError
@@ -233,12 +232,9 @@ class PicoSimulation(Simulation):
         self.offset_us = 0  # emulated TIMER us = simulated us + offset_us (once aligned)
         self.powered = False
         self._booting = False
-        self._first_edge_ns = None
-        self._paused = threading.Event()
         self._orders = queue.Queue()
         self._done = queue.Queue()
         self._alarm = None
-        self._rx = bytearray()
         self._period_us = 1000000 // self.desc.SCAN_HZ
         self.boot_ms = None  # emulated ms from power-up to the first tick, last boot
         self._boot_ms_sim = 0  # the simulated time of the last boot (its first tick)
@@ -367,7 +363,6 @@ class PicoSimulation(Simulation):
         self._boot_ms_sim = self.sim_us // 1000
         self.boots += 1
         self.crash = None
-        self._rx = bytearray()
         self._partial = ""
         self._booting = True
         if self.device is None:
