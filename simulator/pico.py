@@ -22,8 +22,9 @@
 # chip's ticks fall on its own grid: its TIMER is set at each power-up so that
 # the firmware's first tick comes a little before the simulated boot time,
 # the grid's phase (0..9 ms) is read from the first row the firmware drives,
-# and simulated time S is carried out at emulated time S + phase - 1 ms:
-# after the previous tick's scan, before the next one's. Every blink and
+# and simulated time S is carried out where the emulated tick that stands
+# for S drives its first row (looked for from 1 ms before it): the previous
+# tick has finished, this one has read nothing yet. Every blink and
 # animation period of the firmware is a multiple of 10 ms, so both firmwares
 # see the same phase of every light on the corresponding tick. The emulated
 # chip is paused at each of those instants (a clock alarm that holds the
@@ -57,6 +58,10 @@ LIGHT_PERIOD_MS = 3000
 LEAD_US = 1000
 WALL_TIMEOUT_S = 900.0
 TICKS_WRAP_US = (1 << 30) * 1000
+# The chip pauses where the tick that stands for a simulated instant drives
+# its first row; if no tick comes within this (the firmware stopped
+# scanning), it pauses anyway.
+FALLBACK_MS = 30
 
 
 class PicoError(SimError):
@@ -237,6 +242,8 @@ class PicoSimulation(Simulation):
         self._alarm = None
         self._period_us = 1000000 // self.desc.SCAN_HZ
         self.boot_ms = None  # emulated ms from power-up to the first tick, last boot
+        self._want_pause = False  # the next tick's first row drive pauses the chip
+        self._tick_sim_ms = 0  # the simulated tick the running emulated tick stands for
         self._boot_ms_sim = 0  # the simulated time of the last boot (its first tick)
         self.allowance_ms = BOOT_ALLOWANCE_MS
 
@@ -267,20 +274,16 @@ class PicoSimulation(Simulation):
         self.model.on_row = self._on_row
         self.model.attach(self.device.mcu)
         self.device.cdc.on_serial_data = self._on_serial
-        self._alarm = self.device.mcu.clock.create_alarm(self._pause_here)
+        self._alarm = self.device.mcu.clock.create_alarm(self._on_alarm)
 
     def _sim_ms_now(self):
-        """The simulated time the physical board is read at: the simulated
-        tick the running emulated tick stands for (the CPython firmware's
-        clock stands still during a tick), so bounces and noise read alike."""
+        """The simulated time the physical board is read at: that of the
+        simulated tick the running emulated tick stands for (the CPython
+        firmware's clock stands still during a tick), so bounces and noise
+        read alike: set where the chip pauses, one period on at each tick."""
         if self.device is None or not self.powered or self._booting:
             return self.sim_us // 1000
-        exact_ms = (self._timer_us(self.device.mcu.clock.nanos) - self.offset_us) / 1000.0
-        boot = self._boot_ms_sim
-        period = self._period_us // 1000
-        # (a tick runs at most a period late; LEAD_US early never counts: no
-        # scan runs then)
-        return boot + int((exact_ms - boot) // period) * period
+        return self._tick_sim_ms
 
     def _set_timer(self, us):
         """Make the emulated TIMER read `us` now (at power-up only: the
@@ -289,6 +292,16 @@ class PicoSimulation(Simulation):
         t._epoch_nanos = self.device.mcu.clock.nanos - (us + TICKS_WRAP_US) * 1000.0
 
     def _on_row(self, row, ns):
+        if row == 0 and not self._booting:
+            self._tick_sim_ms += self._period_us // 1000
+        if row == 0 and self._want_pause:
+            # The tick that stands for the simulated instant begins: the
+            # previous tick has finished (its LED frame latched, its serial
+            # line read), this one has not read a column yet.
+            self._want_pause = False
+            self._alarm.cancel()
+            self._pause_here()
+            return
         if row != 0 or not self._booting:
             return
         # The first row the firmware drives after power-up: its first tick.
@@ -296,7 +309,7 @@ class PicoSimulation(Simulation):
         self._booting = False
         t_us = self._timer_us(ns) - 30
         tick_ms = int(t_us // 1000)
-        boot_ms = self.sim_us // 1000
+        boot_ms = self._boot_ms_sim
         # The emulated tick at tick_ms + 10k stands for the simulated tick
         # at boot_ms + 10j: the offset is a multiple of 10 ms (the grid's
         # phase aside) and of LIGHT_PERIOD_MS, and puts the simulated boot
@@ -308,7 +321,7 @@ class PicoSimulation(Simulation):
         self.offset_us = off * 1000
         # The simulated firmware's first tick runs at the boot time itself,
         # before the script's first line: the script starts one period on.
-        self._schedule_sim(self.sim_us + self._period_us)
+        self._schedule_sim(self.sim_us)
 
     def _schedule_sim(self, sim_us):
         """Pause the chip at the emulated instant that carries out
@@ -317,7 +330,20 @@ class PicoSimulation(Simulation):
         target_ns = self._timer()._epoch_nanos + (sim_us + self.offset_us - LEAD_US + TICKS_WRAP_US) * 1000.0
         self._alarm.schedule(max(0.0, target_ns - mcu.clock.nanos))
 
+    def _on_alarm(self):
+        # LEAD_US before the emulated tick that stands for the simulated
+        # instant: pause when that tick drives its first row (a tick that
+        # runs long on the chip is let finish, as the CPython firmware's
+        # ticks take no time), or FALLBACK_MS later if no tick comes.
+        if self._want_pause:
+            self._want_pause = False
+            self._pause_here()
+            return
+        self._want_pause = True
+        self._alarm.schedule(FALLBACK_MS * 1e6)
+
     def _pause_here(self):
+        self._tick_sim_ms = self.sim_us // 1000  # the tick that starts here stands for the host's instant
         # On the emulator's thread: hold it here (emulated time stands
         # still) and carry out the host's orders until one lets time run.
         self._done.put(("paused", None))
@@ -361,6 +387,9 @@ class PicoSimulation(Simulation):
             raise SimError("already powered on")
         self.sim_us += 500 * 1000
         self._boot_ms_sim = self.sim_us // 1000
+        # The simulated firmware's first tick runs at the boot time itself,
+        # before the script's first line: the script starts one period on.
+        self.sim_us += self._period_us
         self.boots += 1
         self.crash = None
         self._partial = ""
@@ -368,20 +397,19 @@ class PicoSimulation(Simulation):
         if self.device is None:
             self._create()
             self._paint_stack()
-            self._set_timer(self.sim_us - self.allowance_ms * 1000)
+            self._set_timer((self._boot_ms_sim - self.allowance_ms) * 1000)
             self.powered = True
             self.device.start_async(timeout=WALL_TIMEOUT_S)
         else:
             def restart():
                 self.device.hard_reset()  # flash (LittleFS) kept, RAM and peripherals reset
-                self._set_timer(self.sim_us - self.allowance_ms * 1000)
+                self._set_timer((self._boot_ms_sim - self.allowance_ms) * 1000)
                 self.model.power_off()
                 self.model.refresh()
             self.powered = True
             self._orders.put(("run", restart))
         # Runs until the first tick's row drive schedules the first pause.
         self._wait("boot into its first tick")
-        self.sim_us += self._period_us
         self._notify("power", {"on": True})
 
     def power_cut(self):
