@@ -15,6 +15,9 @@
 #   make unix32            32-bit unix port of the board's MicroPython: build/micropython32
 #   make test-pico         the UF2 on an emulated Pico + tests/fw under unix32 (.venv-pico)
 #   make test-hil-full     every HIL script on each board's UF2 vs the CPython target
+#   make hardware          netlist, checks, BOM, wiring, placement template per board
+#                          and the sensor-module PCB into hardware/ (.venv-hw, KiCad 6)
+#   make test-hardware     the board checks, the broken-description tests, outputs current
 #   make venv              create/refresh .venv from requirements-dev.txt
 #   make clean             remove caches and build outputs
 #   make distclean         clean + remove .venv
@@ -39,6 +42,7 @@ CHROMIUM     ?= /usr/bin/chromium
 TEST_SUITES  := test-cpython test-micropython
 TEST_SUITES  += test-typecheck
 TEST_SUITES  += test-pico
+TEST_SUITES  += test-hardware
 
 .PHONY: all venv test $(TEST_SUITES) sim browser-deps bench clean distclean
 
@@ -169,9 +173,55 @@ test-hil-full: $(PICO_STAMP)
 sim: $(STAMP)
 	$(PY) -m simulator $(SIM_ARGS)
 
+# -- the hardware from the descriptions (host_tools/hardware, hardware/) -------
+# Debian's KiCad 6 (pcbnew's Python module exists only for Debian's
+# /usr/bin/python3, so .venv-hw is made from it with --system-site-packages)
+# and its symbol and footprint libraries; SKiDL and reportlab from PyPI.
+HW_VENV      := .venv-hw
+HW_STAMP     := $(HW_VENV)/.stamp-hw
+HW_PYTHON    := /usr/bin/python3
+KICAD_SYMBOLS := /usr/share/kicad/symbols
+HW_ENV       := KICAD6_SYMBOL_DIR=$(KICAD_SYMBOLS)
+
+.PHONY: hardware hardware-deps test-hardware
+
+# Exit 0 with KiCad importable; 3 (saying why) when it cannot be installed.
+hardware-deps:
+	@if [ -d $(KICAD_SYMBOLS) ] && [ -d /usr/share/kicad/footprints ] && \
+	  $(HW_PYTHON) -c 'import pcbnew, sys; sys.exit(not pcbnew.Version().startswith("6."))' 2>/dev/null; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; \
+	else echo "hardware-deps: Debian's kicad, kicad-symbols, kicad-footprints are missing and apt-get needs root"; exit 3; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then echo "hardware-deps: no apt-get to install KiCad"; exit 3; fi; \
+	echo "hardware-deps: installing Debian's kicad, kicad-symbols, kicad-footprints (KiCad 6)"; \
+	( $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends \
+	    kicad kicad-symbols kicad-footprints python3-venv ) >/dev/null \
+	  || { echo "hardware-deps: apt-get could not install KiCad"; exit 3; }; \
+	v=$$($(HW_PYTHON) -c 'import pcbnew; print(pcbnew.Version())' 2>/dev/null); \
+	case "$$v" in 6.*) ;; *) echo "hardware-deps: the generator needs KiCad 6's pcbnew (Debian bookworm), found '$$v'"; exit 3;; esac
+
+$(HW_STAMP): requirements-hardware.txt
+	test -x $(HW_VENV)/bin/python || $(HW_PYTHON) -m venv --system-site-packages $(HW_VENV)
+	$(HW_VENV)/bin/python -m pip install --disable-pip-version-check -q -r requirements-hardware.txt
+	touch $@
+
+hardware:
+	@$(MAKE) --no-print-directory hardware-deps
+	@$(MAKE) --no-print-directory $(HW_STAMP)
+	$(HW_ENV) $(HW_VENV)/bin/python -m host_tools.hardware
+
+# Skips (exit 0, saying so) only when Debian's KiCad cannot be installed.
+test-hardware:
+	@rc=0; $(MAKE) --no-print-directory hardware-deps || rc=$$?; \
+	if [ $$rc -eq 3 ]; then \
+	  echo "test-hardware: SKIPPED: Debian's KiCad 6 cannot be installed here, so the hardware checks did not run"; exit 0; fi; \
+	[ $$rc -eq 0 ] || exit $$rc; \
+	$(MAKE) --no-print-directory $(HW_STAMP) && \
+	TRIAD_HW=1 $(HW_ENV) $(HW_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/hardware $(PYTEST_ARGS)
+
 clean:
 	rm -rf build .pytest_cache .hypothesis
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV) $(STUBS_VENV) $(PICO_VENV)
+	rm -rf $(VENV) $(STUBS_VENV) $(PICO_VENV) $(HW_VENV)

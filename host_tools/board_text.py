@@ -3,10 +3,12 @@
 The game's own drawing when its face offers one (optional
 `board_text(pos, colour, marks)`); else a grid when the sites are the squares
 of a full rectangle (Nehren's 6x6: rows labelled by what the site names of a
-row share, columns likewise); else a listing, one occupied site a line
-(`E3: r`). Pieces are written as the side's letter (the first side in lower
-case, the others in upper case, so they differ without colour) followed by
-the number of the game role the piece shows (a die's value), if any."""
+row share, columns likewise); else the sites plotted where the game draws
+them (`site_xy`: Browne's hexagon, Cornelson's triangle of posts and treys
+with its docks and portals), one character a site, and a key that says what
+each character is. Pieces are written as the side's letter (the first side in
+lower case, the others in upper case, so they differ without colour), on the
+grid followed by what a person sets on the piece (a die's value)."""
 import os.path
 
 from host_tools import games
@@ -110,11 +112,102 @@ def render(pos, colour=False, marks=(), game=None):
             cols.append(os.path.commonprefix([names[row[c]] for row in grid]) or " ")
         lines.append(" " * (width + 2) + "".join(" %s  " % f for f in cols))
     else:
-        for i in range(game.N_SITES):
-            if exp[i] or names[i] in marks:
-                token = _piece(game, pos, i, colour) if exp[i] else "."
-                lines.append("%s%s: %s" % ("*" if names[i] in marks else " ", names[i], token))
-        if not lines:
-            lines.append(" (no pieces)")
+        lines = _plotted(game, pos, exp, colour, marks)
     lines.append(status_line(game, pos))
     return "\n".join(lines)
+
+
+# An empty site by its shape on the page: the character is its outline.
+_EMPTY = {"tri-up": "^", "tri-down": "v", "square": "_"}
+_ROW_TOLERANCE = 0.12  # board units: sites closer than this in y share a text row
+_COLUMN_UNIT = 0.25  # board units a character is wide (a hex cell is 1.0: 4 characters)
+
+
+def _layout(game):
+    """[(text row, column, site)] placing each site where the game draws it:
+    rows are the site's y (close ones share a row), columns its x, and a site
+    that would land on a taken or touching column moves right."""
+    n = game.N_SITES
+    xy = [game.site_xy(i) for i in range(n)]
+    x0 = min(x for x, _ in xy)
+    ys = sorted(y for _, y in xy)
+    levels = []
+    for y in ys:
+        if not levels or y - levels[-1][-1] > _ROW_TOLERANCE:
+            levels.append([y])
+        else:
+            levels[-1].append(y)
+    row_of = {}
+    for r, group in enumerate(levels):
+        for y in group:
+            row_of[y] = r
+    placed = []
+    for r in range(len(levels)):
+        taken = -2
+        for x, i in sorted((xy[i][0], i) for i in range(n) if row_of[xy[i][1]] == r):
+            c = max(int(round((x - x0) / _COLUMN_UNIT)), taken + 2)
+            placed.append((r, c, i))
+            taken = c
+    return placed
+
+
+def _plotted(game, pos, exp, colour, marks):
+    names = game.SITE_NAMES
+    placed = _layout(game)
+    rows = 1 + max(r for r, _, _ in placed)
+    width = 3 + max(c for _, c, _ in placed)
+    grid = [[" "] * width for _ in range(rows)]
+    by_row = [[] for _ in range(rows)]
+    for r, c, i in placed:
+        by_row[r].append(names[i])
+        cell = grid[r]
+        if exp[i]:
+            token = _letter(game, pos, i)
+            cell[c + 1] = _ansi(game, _owner(game, pos, i)) + token + _RESET if colour and _owner(game, pos, i) >= 0 else token
+        else:
+            cell[c + 1] = _EMPTY.get(game.site_shape(i), ".")
+        if names[i] in marks:
+            if cell[c] == " ":
+                cell[c] = "["
+            if cell[c + 2] == " ":
+                cell[c + 2] = "]"
+    # A row is labelled by what its sites' names share (Browne's A..I,
+    # Cornelson's post rows A..G, trey rows a..f, dock rows N and S).
+    labels = [os.path.commonprefix(row) if len(row) > 1 else "" for row in by_row]
+    lw = max(len(x) for x in labels)
+    lines = [("%*s " % (lw, labels[r]) if lw else "") + "".join(grid[r]).rstrip() for r in range(rows)]
+    lines.append(_key(game, placed))
+    return lines
+
+
+def _owner(game, pos, site):
+    owner = getattr(game, "owner", None)
+    return owner(pos, site) if owner is not None else -1
+
+
+def _letter(game, pos, site):
+    side = _owner(game, pos, site)
+    if side < 0:
+        return "*"
+    letter = game.SIDES[side]
+    return letter if side == 0 else letter.upper()
+
+
+def _key(game, placed):
+    """What each character means: the sides' pieces, then each kind of site."""
+    parts = ["%s %s" % (game.SIDES[s] if s == 0 else game.SIDES[s].upper(), game.SIDE_NAMES[s])
+             for s in range(len(game.SIDES))]
+    seen = []
+    for _, _, i in placed:
+        ch = _EMPTY.get(game.site_shape(i), ".")
+        kind = games.KIND_NAMES[game.SITE_KIND[i]] if game.SITE_KIND[i] < len(games.KIND_NAMES) else "site"
+        if (ch, kind) not in seen:
+            seen.append((ch, kind))
+    chars = {}  # kind -> its characters (a trey points up or down)
+    for ch, kind in seen:
+        chars.setdefault(kind, []).append(ch)
+    groups = {}  # characters -> kinds (docks and portals share one)
+    for kind, chs in chars.items():
+        groups.setdefault(" ".join(chs), []).append(kind)
+    parts += ["%s empty %s" % (ch, "/".join(k)) for ch, k in groups.items()]
+    return "key: " + ", ".join(parts)

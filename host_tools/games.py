@@ -19,6 +19,7 @@ LIFT = _games.LIFT
 PLACE = _games.PLACE
 TOUCH = _games.TOUCH
 ROLE_GAME = _games.ROLE_GAME
+KIND_NAMES = _games.KIND_NAMES
 MAX_STEPS = 32  # the longest footprint of any game (the controller's bound)
 
 # Optional face attributes the host tools use when a game has them:

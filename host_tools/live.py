@@ -94,9 +94,14 @@ def run_script(link, path):
         raise SystemExit("host_tools: script: %s" % e)
 
 
+def _idle(args):
+    """Seconds without an event that end a session (5 with the simulator)."""
+    return args.idle if args.idle is not None else (5.0 if args.sim or (args.port or "").startswith("sim") else None)
+
+
 def _events(link, args):
     """Yield events until idle time-out, end of line or Ctrl-C."""
-    idle = args.idle if args.idle is not None else (5.0 if args.sim or (args.port or "").startswith("sim") else None)
+    idle = _idle(args)
     try:
         while True:
             ev = link.next_event(idle)
@@ -216,6 +221,12 @@ def cmd_record(args):
     if tracker.current is not None and tracker.current.moves:
         save(tracker.current)
         print("in progress: %s (%d moves)" % (paths[id(tracker.current)], len(tracker.current.moves)))
+    if not paths:
+        # Nothing was played: say so rather than end as if a record were written.
+        print("host_tools record: no record written to %s: no move was made%s (--keep-empty keeps "
+              "a game without moves)" % (args.out, " in %g s without an event" % _idle(args) if _idle(args) else ""),
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -128,6 +128,10 @@ def play(level=3, human="b", ms=1000, seed=None, start=None, colour=False,
         try:
             text = inp("%s> " % names[me]).strip()
         except EOFError:
+            # The input ended (Ctrl-D, or a pipe ran dry): end the prompt's
+            # line and say the game was left, as `quit` would leave it.
+            out("")
+            out("end of input: game left at move %d" % (len(moves) + 1))
             return -1
         if not text:
             continue

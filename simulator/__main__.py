@@ -3,6 +3,12 @@ import argparse
 import sys
 
 
+def _boards():
+    from simulator.choice import BOARDS
+
+    return BOARDS
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m simulator", description="Triad smart board simulator")
     sub = ap.add_subparsers(dest="cmd")
@@ -14,15 +20,18 @@ def main(argv=None):
                     help="cpython: firmware/ on simulated time (default); pico: the board's UF2 on an emulated RP2040")
     sp.add_argument("--uf2", default=None, help="with --target pico: this image instead of the board's own build")
     sv = sub.add_parser("serve", help="the board in a browser (the default)")
-    sv.add_argument("--port", type=int, default=8765)
-    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8765, help="the page's TCP port (default 8765)")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="the address to listen on (default 127.0.0.1: this computer only)")
     sv.add_argument("--state-dir", default=None, help="the simulated flash (kept between runs)")
-    sv.add_argument("--seed", type=int, default=None)
-    sv.add_argument("--no-browser", action="store_true")
+    sv.add_argument("--seed", type=int, default=None,
+                    help="the board's random seed (set-up rolls, the engine's choices); default: a new one each run")
+    sv.add_argument("--no-browser", action="store_true", help="print the address but open no browser")
     sv.add_argument("--listen-fd", type=int, default=None, help=argparse.SUPPRESS)  # a restart as another board
     for p in (sp, sv):
         p.add_argument("--game", default=None, help="the game to play (a board that plays it is simulated)")
-        p.add_argument("--board", default=None, help="the board description to simulate (pico_v1, hex_v1)")
+        p.add_argument("--board", default=None,
+                       help="the board description to simulate (%s)" % ", ".join(_boards()))
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv.insert(0, "serve")  # `make sim SIM_ARGS=--no-browser`: options of the default command
@@ -30,10 +39,12 @@ def main(argv=None):
     if getattr(args, "game", None) or getattr(args, "board", None):
         import os
 
-        from simulator.choice import SimError, board_for_game
+        from simulator.choice import SimError, board_for_game, check_board_plays
 
         try:
-            os.environ["TRIAD_SIM_BOARD"] = args.board or board_for_game(args.game)
+            os.environ["TRIAD_SIM_BOARD"] = board = args.board or board_for_game(args.game)
+            if args.game and args.board:
+                check_board_plays(board, args.game)
         except SimError as e:
             print("simulator: %s" % e, file=sys.stderr)
             return 2
@@ -51,11 +62,23 @@ def main(argv=None):
             print("simulator: %s" % e, file=sys.stderr)
             return 2
         return 0
-    from simulator import web
-
     if args.cmd is None:
         args = sv.parse_args([])
-    return web.serve(args)
+    # `kill` (SIGTERM) stops as cleanly as Ctrl-C, also while the board is
+    # still starting (a signal then used to end in a traceback).
+    import signal
+
+    def _term(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _term)
+    try:
+        from simulator import web
+
+        return web.serve(args)
+    except KeyboardInterrupt:
+        print("\nsimulator: stopped while starting", file=sys.stderr, flush=True)
+        return 0
 
 
 if __name__ == "__main__":

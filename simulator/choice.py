@@ -8,7 +8,7 @@ _FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 if _FIRMWARE not in sys.path:
     sys.path.append(_FIRMWARE)
 
-BOARDS = ("pico_v1", "hex_v1", "tri_v1")
+from triad.boards import KNOWN as BOARDS  # noqa: E402  (every board description)
 
 
 class SimError(ValueError):
@@ -19,6 +19,15 @@ def description(name):
     if name not in BOARDS:
         raise SimError("unknown board %r (one of %s)" % (name, ", ".join(BOARDS)))
     return __import__("triad.boards." + name, None, None, ("NAME",))
+
+
+def check_board_plays(board, game):
+    """A board asked for with a game it does not play is refused (the
+    simulator would otherwise show one and play another)."""
+    games = description(board).GAMES
+    if game not in games:
+        raise SimError("board %s plays %s, not %s (--board %s goes with --game %s; or leave --board out)"
+                       % (board, ", ".join(games), game, board, games[0]))
 
 
 def board_for_game(game):

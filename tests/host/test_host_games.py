@@ -72,6 +72,15 @@ def test_play_answers_a_bad_move_about_the_move():
     assert "is not a move" in said and "bad cell" not in said and "'yz'" not in said
 
 
+def test_play_at_the_end_of_its_input_ends_the_line_and_says_so():
+    # An empty line and then nothing (a pipe that ran dry, Ctrl-D): the
+    # prompt's line is ended and the person told the game was left.
+    r = cli("play", "--game", "browne", "--seed", "3", "--level", "1", "--ms", "5", "--color", "never",
+            input="\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.endswith("Red> Red> \nend of input: game left at move 1\n"), r.stdout[-200:]
+
+
 def test_moves_of_the_opponents_piece_or_an_empty_cell_say_why_there_are_none():
     r = cli("moves", START, "--cell", "a6")
     assert r.returncode == 0 and r.stdout == ""
@@ -317,7 +326,12 @@ def test_a_three_sided_game_through_the_face(trio, capsys):
     assert games.load("trio") is trio
     pos = trio.parse_position(trio.START)
     text = render(pos, game=trio, marks=("P1",))
-    assert text.splitlines() == ["*P1: r", " P2: G", " P4: B", "Score  Red 0  Green 0  Blue 0   Red to move"]
+    # Plotted where the game draws its sites (x 0.5 a site, y alternating),
+    # rows labelled by what their names share, the mark bracketed, a key.
+    assert text.splitlines() == ["P [r]  .   .   .",
+                                 "P    G   B   .",
+                                 "key: r Red, G Green, B Blue, . empty cell",
+                                 "Score  Red 0  Green 0  Blue 0   Red to move"]
     assert main(["perft", trio.START, "2", "--game", "trio"]) == 0
     assert capsys.readouterr().out == "%d\n" % trio.perft(pos, 2)
     assert main(["moves", trio.START, "--game", "trio", "--cell", "P2"]) == 0
@@ -325,7 +339,7 @@ def test_a_three_sided_game_through_the_face(trio, capsys):
     assert cap.out == "" and "Green's and it is Red's turn" in cap.err
     assert main(["show", trio.START, "--game", "trio", "--move", "P1-P7", "--color", "never"]) == 0
     out = capsys.readouterr().out
-    assert "*P7: r" in out and "Red wins" in out
+    assert out.splitlines()[0] == "P [.]  .   .  [r]" and "Red wins" in out  # the move: from P1 to P7
 
 
 def test_records_and_scripts_of_a_three_sided_game(trio):
@@ -357,3 +371,40 @@ def test_match_and_play_a_three_sided_game(trio):
     assert "no move nonsense here" in out  # the game's own words: they name the move
     assert "br..g.. g 4" in out  # after Green's P2-P5, Blue's and Red's quick moves
     assert res == -1
+
+
+def _board_lines(text):
+    lines = text.splitlines()
+    return lines[:[i for i, ln in enumerate(lines) if ln.startswith("key: ")][0]]
+
+
+def test_browne_is_drawn_as_its_hexagon_with_a_key():
+    g = games.load("browne")
+    text = render(g.parse_position(g.START), game=g)
+    rows = _board_lines(text)
+    # Nine rows A..I of 5, 6, 7, 8, 9, 8, 7, 6, 5 cells, each row centred
+    # (the hexagon's outline), 9 pieces of each side.
+    assert [r.split()[0] for r in rows] == list("ABCDEFGHI")
+    assert [len(r.split()) - 1 for r in rows] == [5, 6, 7, 8, 9, 8, 7, 6, 5]
+    starts = [len(r) - len(r[1:].lstrip()) for r in rows]
+    assert starts[:5] == sorted(starts[:5], reverse=True) and starts[4:] == sorted(starts[4:])
+    body = "".join(r[2:] for r in rows)  # less the row labels
+    assert (body.count("r"), body.count("G"), body.count("B")) == (9, 9, 9)
+    assert "key: r Red, G Green, B Blue, . empty cell" in text
+    assert "A3: G2" not in text
+
+
+def test_cornelson_is_drawn_as_its_triangle_of_posts_and_treys():
+    g = games.load("cornelson")
+    text = render(g.parse_position(g.START), game=g)
+    rows = _board_lines(text)
+    assert [r[0] for r in rows if r[0] != " "] == list("NGfFeEdDcCbBaAS")  # the rows' labels
+    body = "".join(r[2:] for r in rows)
+    kinds = [games.KIND_NAMES[k] for k in g.SITE_KIND]
+    # Every empty post a dot, every trey ^ or v, the docks and portals _,
+    # and the six jewels of the start on their docks.
+    assert body.count(".") == kinds.count("post")
+    assert body.count("^") + body.count("v") == kinds.count("trey")
+    assert body.count("_") == kinds.count("dock") + kinds.count("portal") - 6
+    assert body.count("s") == 3 and body.count("N") == 3
+    assert "v ^ empty trey" in text and "_ empty dock/portal" in text

@@ -220,3 +220,16 @@ def test_a_record_keeps_the_games_mode_and_the_replay_sets_it(tmp_path):
     last = sorted(os.listdir(out), key=lambda n: (len(n), n))[-1]
     back = records.load(str(out / last))
     assert back.settings == {"mode": "capture"} and back.moves == turns
+
+
+def test_record_with_nothing_played_says_so_and_fails(tmp_path):
+    # Nobody moved for the idle time: no file, a line that says why, exit 1
+    # (it used to end with 0 as if a record had been written).
+    out = tmp_path / "r"
+    env = dict(os.environ)
+    env.pop("TRIAD_SIM_BOARD", None)
+    r = subprocess.run([sys.executable, "-m", "host_tools", "record", "--sim", "--game", "browne", "--idle", "2",
+                        "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "no record written to %s: no move was made in 2 s without an event" % out in r.stderr
+    assert not os.listdir(out)

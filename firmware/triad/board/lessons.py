@@ -8,7 +8,9 @@
 # checked: right -> `evt lesson solved`, a green sweep, the next lesson;
 # wrong -> `evt lesson wrong`, the position is loaded again (the set-up light
 # shows where the piece goes back, in its value), and after two wrong tries
-# the right move is lit as a hint (`evt lesson hint`).
+# the right move is lit as a hint (`evt lesson hint`). A lesson may carry a
+# sixth field, the game settings it needs ((name, value) pairs: a mode);
+# otherwise it runs under the game's defaults, and the held settings return.
 #
 # The App calls update() and render() only while a lesson runs (`active`),
 # so the tick outside lessons stays as it was (allocation-free); a lesson's
@@ -54,6 +56,7 @@ class Lessons:
         self._store = None
         self._held = None
         self._seats = 0
+        self._options = _unset()  # the game's settings held while lessons run
 
     def count(self):
         return len(self.items if self.items is not None else lessons_of(self.ctl.game))
@@ -85,6 +88,7 @@ class Lessons:
             ctl.held_store = None
             self._seats = ctl.seats
             ctl.seats = 0  # the learner plays; the board's engine rests
+            self._options = dict(ctl.options)
             self.active = True
         self._load(n)
 
@@ -97,6 +101,11 @@ class Lessons:
         ctl.store = self._store
         ctl.held_store = self._held
         ctl.seats = self._seats
+        opts = self._options
+        if opts:
+            for k in opts:
+                ctl.set_option(k, opts[k])
+        self._options = None
         self._store = self._held = None
         self.active = False
         self.celebrating = False
@@ -110,7 +119,15 @@ class Lessons:
     def _load(self, n):
         ctl = self.ctl
         g = ctl.game
-        goal, text, lit, solved, show = self.items[n - 1]
+        item = self.items[n - 1]
+        goal, text, lit, solved, show = item[:5]
+        # A lesson plays under the game's default settings, or the ones it
+        # names (an optional sixth field of (name, value) pairs: a mode).
+        opts = g.SETTINGS
+        for k in opts:
+            ctl.set_option(k, opts[k])
+        for k, v in item[5] if len(item) > 5 else ():
+            ctl.set_option(k, v)
         ctl.load(text)
         ctl.state = _SETUP  # the set-up light: each piece blinks in its value where it goes
         self.n = n
@@ -146,8 +163,10 @@ class Lessons:
     def _check(self, m, now):
         ctl = self.ctl
         g = ctl.game
-        goal, text, lit, solved, show = self.items[self.n - 1]
+        goal, text, lit, solved, show = self.items[self.n - 1][:5]
         pos = g.parse_position(text)
+        for k in ctl.options:  # the lesson's settings, as ctl.load applied them
+            g.apply_setting(pos, k, ctl.options[k])
         move = g.format_move(pos, m)
         ok = solved(pos, m) if callable(solved) else move in solved
         if ok:

@@ -256,7 +256,13 @@ def new_engine(level, tt_entries):
 
     return Engine(level, tt_entries)
 
-LESSONS = ()
+def LESSONS():
+    """The board's teaching mode: this game's lessons (triad/board/lessons.py
+    runs them), loaded on first use: the data module costs RAM only once a
+    lesson is asked for."""
+    from triad.games.browne import lessons
+
+    return lessons.LESSONS
 
 
 _quick_buf = None

@@ -438,3 +438,12 @@ def status_lights(pos, options, out):
         for k in range(3):
             out[4 + 3 * side + k] = (ROLE_SOUTH + side) if (won >> k) & 1 else 0
     return 10
+
+
+def LESSONS():
+    """The board's teaching mode: this game's lessons (triad/board/lessons.py
+    runs them), loaded on first use: the data module costs RAM only once a
+    lesson is asked for."""
+    from triad.games.cornelson import lessons
+
+    return lessons.LESSONS

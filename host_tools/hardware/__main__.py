@@ -1,0 +1,68 @@
+"""python -m host_tools.hardware [--out DIR] [--board B ...] [--no-pcb]
+
+Writes hardware/<board>/{netlist.net, erc.txt, bom.csv, wiring.csv,
+placement.svg, placement.pdf} and hardware/sensor_module/. Exit 1 if a
+board's ERC or checks report errors (the files are written all the same,
+so erc.txt says what is wrong); 2 for a description too broken to build.
+"""
+import argparse
+import os
+import sys
+
+from host_tools import ROOT
+from host_tools.hardware import checks, circuit, describe, outputs
+
+
+def build_board(board, out_dir):
+    """Write one board's files; returns its number of errors."""
+    from host_tools.hardware import placement, skidl_out
+
+    problems = [p for _, probs in checks.description_checks(board) for p in probs]
+    if problems:
+        # Not built: a netlist from this description would be wrong.
+        for p in problems:
+            print("%s: %s" % (board.name, p), file=sys.stderr)
+        return len(problems)
+    ckt = circuit.build(board)
+    text, msgs, errs, warns = skidl_out.run(ckt)
+    parsed = circuit.parse_netlist(text)
+    erc, n_err = outputs.erc_txt(board, parsed, msgs, errs, warns, skidl_out.tool_name())
+    os.makedirs(out_dir, exist_ok=True)
+    files = {
+        "netlist.net": text,
+        "erc.txt": erc,
+        "bom.csv": outputs.bom_csv(parsed),
+        "wiring.csv": outputs.wiring_csv(parsed),
+        "placement.svg": placement.svg(board),
+    }
+    for name, data in files.items():
+        with open(os.path.join(out_dir, name), "w", encoding="utf-8", newline="\n") as f:
+            f.write(data)
+    placement.pdf(board, os.path.join(out_dir, "placement.pdf"))
+    print("%s: %d parts, %d nets, %d errors -> %s" % (board.name, len(parsed.parts), len(parsed.nets), n_err, os.path.relpath(out_dir, ROOT)))
+    return n_err
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m host_tools.hardware")
+    ap.add_argument("--out", default=os.path.join(ROOT, "hardware"))
+    ap.add_argument("--board", action="append", help="a board name or description file (default: every board)")
+    ap.add_argument("--no-pcb", action="store_true", help="skip the sensor-module PCB")
+    a = ap.parse_args(argv)
+    errors = 0
+    for name in a.board or describe.board_names():
+        try:
+            board = describe.load(name)
+        except (ValueError, AttributeError, SyntaxError) as e:
+            print("%s: cannot read the description: %s" % (name, e), file=sys.stderr)
+            return 2
+        errors += build_board(board, os.path.join(a.out, board.name))
+    if not a.no_pcb:
+        from host_tools.hardware import module_pcb
+
+        errors += module_pcb.build(os.path.join(a.out, "sensor_module"))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,321 @@
+"""The sensor module: one small PCB for every spot of every board.
+
+Reed switch, 1N4148W, WS2812B and its 100 nF on a 26 x 20 mm board, six
+pads in a row (COL, +5V, GND, DOUT, DIN, ROW), built with KiCad 6's pcbnew
+Python API: footprints from Debian's kicad-footprints, the tracks laid here
+on F.Cu (each net's path fixed below), a ground plane on B.Cu filled by
+KiCad's zone filler; Gerbers and an Excellon drill file plotted by pcbnew.
+
+KiCad 6's Python API has no design-rule checker (pcbnew.WriteDRCReport
+came with KiCad 7; KiCad 6 has no kicad-cli), so drc.txt records what is
+checked here instead: KiCad's connectivity (no unrouted connection left),
+every copper item's clearance to items of other nets and its distance to
+the board edge (computed here from KiCad's item shapes), track width and
+via sizes against the board's design rules. Not checked: silkscreen and
+courtyard overlaps, solder-mask slivers, hole-to-hole distances.
+"""
+import math
+import os
+import re
+
+import pcbnew
+
+from host_tools.hardware import module_geom as mg
+
+FP_DIR = "/usr/share/kicad/footprints"
+TRACK_W = 0.3
+CLEARANCE = 0.2
+EDGE_CLEARANCE = 0.3
+VIA_D, VIA_DRILL = 0.8, 0.4
+HEADER = ("COL", "+5V", "GND", "DOUT", "DIN", "ROW")
+HEADER_Y = 6.5
+
+
+def _mm(v):
+    return pcbnew.FromMM(v)
+
+
+def _pt(x, y):
+    return pcbnew.wxPoint(_mm(x), _mm(y))
+
+
+def _fp(board, lib, name, ref, value, x, y, angle=0.0):
+    fp = pcbnew.FootprintLoad(os.path.join(FP_DIR, lib + ".pretty"), name)
+    if fp is None:
+        raise RuntimeError("footprint %s:%s not found in %s" % (lib, name, FP_DIR))
+    fp.SetReference(ref)
+    fp.SetValue(value)
+    board.Add(fp)
+    fp.SetPosition(_pt(x, y))
+    if angle:
+        fp.SetOrientationDegrees(angle)
+    return fp
+
+
+def _pad(fp, num):
+    for p in fp.Pads():
+        if p.GetNumber() == num:
+            return p
+    raise RuntimeError("%s has no pad %s" % (fp.GetReference(), num))
+
+
+def _xy(pad):
+    p = pad.GetPosition()
+    return (pcbnew.ToMM(p.x), pcbnew.ToMM(p.y))
+
+
+def _track(board, net, pts, layer=pcbnew.F_Cu):
+    for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+        t = pcbnew.PCB_TRACK(board)
+        t.SetStart(_pt(x1, y1))
+        t.SetEnd(_pt(x2, y2))
+        t.SetWidth(_mm(TRACK_W))
+        t.SetLayer(layer)
+        t.SetNet(net)
+        board.Add(t)
+
+
+def _via(board, net, x, y):
+    v = pcbnew.PCB_VIA(board)
+    v.SetPosition(_pt(x, y))
+    v.SetWidth(_mm(VIA_D))
+    v.SetDrill(_mm(VIA_DRILL))
+    v.SetNet(net)
+    board.Add(v)
+    return (x, y)
+
+
+def design(path):
+    # NewBoard, not BOARD(): a board without its project settings crashes
+    # KiCad 6's zone filler.
+    # Seeded UUIDs: KiCad saves footprints in UUID order, so random ones
+    # would shuffle the file from run to run.
+    pcbnew.KIID.SeedGenerator(25)
+    board = pcbnew.NewBoard(path)
+    board.SetFileName(path)
+    ds = board.GetDesignSettings()
+    ds.m_TrackMinWidth = _mm(0.2)
+    ds.m_MinClearance = _mm(CLEARANCE)
+    # Gerber and drill coordinates from the board's bottom left corner (the
+    # design's origin is the spot's centre): positive, as fabs expect.
+    ds.SetAuxOrigin(_pt(-mg.MODULE_W / 2, 8.5))
+    nets = {}
+    for name in ("COL", "ROW", "SW_D", "GND", "+5V", "DIN", "DOUT"):
+        n = pcbnew.NETINFO_ITEM(board, name)
+        board.Add(n)
+        nets[name] = n
+    hw, top, bottom = mg.MODULE_W / 2, -11.5, 8.5
+    for (x1, y1), (x2, y2) in (((-hw, top), (hw, top)), ((hw, top), (hw, bottom)), ((hw, bottom), (-hw, bottom)), ((-hw, bottom), (-hw, top))):
+        s = pcbnew.PCB_SHAPE(board)
+        s.SetShape(pcbnew.SHAPE_T_SEGMENT)
+        s.SetStart(_pt(x1, y1))
+        s.SetEnd(_pt(x2, y2))
+        s.SetLayer(pcbnew.Edge_Cuts)
+        s.SetWidth(_mm(0.1))
+        board.Add(s)
+    sw = _fp(board, "Resistor_THT", "R_Axial_DIN0516_L15.5mm_D5.0mm_P20.32mm_Horizontal", "SW1", "Reed", -10.16, 0.0)
+    led = _fp(board, "LED_SMD", "LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "D2", "WS2812B", 0.0, mg.LED_DY)
+    c = _fp(board, "Capacitor_SMD", "C_0805_2012Metric", "C1", "100nF", 0.0, -9.8)
+    d = _fp(board, "Diode_SMD", "D_SOD-123", "D1", "1N4148W", 7.6, 3.3, 90.0)
+    hdr = _fp(board, "Connector_PinHeader_2.54mm", "PinHeader_1x06_P2.54mm_Vertical", "J1", "pads", -6.35, HEADER_Y, 90.0)
+    _fp(board, "MountingHole", "MountingHole_2.2mm_M2", "H1", "M2", mg.FIX_DX, mg.FIX_DY)
+    for i, name in enumerate(HEADER):
+        _pad(hdr, str(i + 1)).SetNet(nets[name])
+    _pad(sw, "1").SetNet(nets["COL"])
+    _pad(sw, "2").SetNet(nets["SW_D"])
+    for num, name in (("1", "+5V"), ("2", "DOUT"), ("3", "GND"), ("4", "DIN")):
+        _pad(led, num).SetNet(nets[name])
+    _pad(c, "1").SetNet(nets["+5V"])
+    _pad(c, "2").SetNet(nets["GND"])
+    _pad(d, "1").SetNet(nets["ROW"])  # cathode
+    _pad(d, "2").SetNet(nets["SW_D"])  # anode
+    H = {name: _xy(_pad(hdr, str(i + 1))) for i, name in enumerate(HEADER)}
+    # The routes (F.Cu; each starts and ends on a pad's centre).
+    col, sw1, sw2 = H["COL"], _xy(_pad(sw, "1")), _xy(_pad(sw, "2"))
+    _track(board, nets["COL"], [col, (sw1[0], col[1] - (col[0] - sw1[0])), sw1])
+    # WS2812B pads (KiCad's footprint): VDD top left, DOUT bottom left,
+    # VSS bottom right, DIN top right; +5V climbs the left side, DIN the right.
+    v5, lvdd, c1 = H["+5V"], _xy(_pad(led, "1")), _xy(_pad(c, "1"))
+    _track(board, nets["+5V"], [v5, (-4.4, v5[1] - 0.6), (-4.4, lvdd[1] + 0.65), (lvdd[0] - 1.3, lvdd[1]), lvdd])
+    _track(board, nets["+5V"], [lvdd, (c1[0], lvdd[1] - 1.5), c1])
+    dout, ldout = H["DOUT"], _xy(_pad(led, "2"))
+    _track(board, nets["DOUT"], [dout, (dout[0], ldout[1] + 1.45), ldout])
+    din, ldin = H["DIN"], _xy(_pad(led, "4"))
+    _track(board, nets["DIN"], [din, (4.6, din[1] - 0.8), (4.6, ldin[1]), ldin])
+    dk, da, row = _xy(_pad(d, "1")), _xy(_pad(d, "2")), H["ROW"]
+    _track(board, nets["SW_D"], [sw2, da])
+    _track(board, nets["ROW"], [dk, row])
+    # Ground: the B.Cu plane, reached by vias next to the LED and the capacitor.
+    lvss, c2 = _xy(_pad(led, "3")), _xy(_pad(c, "2"))
+    _track(board, nets["GND"], [lvss, _via(board, nets["GND"], lvss[0], lvss[1] + 1.9)])
+    _track(board, nets["GND"], [c2, _via(board, nets["GND"], c2[0] + 1.4, c2[1])])
+    zone = pcbnew.ZONE(board)
+    zone.SetLayer(pcbnew.B_Cu)
+    zone.SetNet(nets["GND"])
+    zone.SetLocalClearance(_mm(0.3))
+    zone.SetMinThickness(_mm(0.25))
+    outline = zone.Outline()
+    outline.NewOutline()
+    for x, y in ((-hw + 0.5, top + 0.5), (hw - 0.5, top + 0.5), (hw - 0.5, bottom - 0.5), (-hw + 0.5, bottom - 0.5)):
+        outline.Append(_mm(x), _mm(y))
+    board.Add(zone)
+    board.BuildConnectivity()
+    pcbnew.ZONE_FILLER(board).Fill(board.Zones())
+    for i, name in enumerate(HEADER):
+        x, y = H[name]
+        t = pcbnew.PCB_TEXT(board)
+        t.SetText(name)
+        t.SetPosition(_pt(x, y + 1.9 if i % 2 == 0 else y + 1.9))
+        t.SetTextSize(pcbnew.wxSize(_mm(0.7), _mm(0.7)))
+        t.SetTextThickness(_mm(0.12))
+        t.SetLayer(pcbnew.F_SilkS)
+        board.Add(t)
+    board.BuildConnectivity()
+    return board
+
+
+# -- checks ---------------------------------------------------------------------
+
+def drc(board):
+    """[(check, [problem])]: what KiCad 6's Python API allows (module doc)."""
+    out = []
+    items = []  # (layer set, net, shape, name)
+    for fp in board.GetFootprints():
+        for p in fp.Pads():
+            items.append((p, p.GetNetCode(), "%s.%s" % (fp.GetReference(), p.GetNumber())))
+    for t in board.GetTracks():
+        kind = "via" if t.Type() == pcbnew.PCB_VIA_T else "track"
+        items.append((t, t.GetNetCode(), "%s %s (%.2f, %.2f)" % (kind, t.GetNetname(), pcbnew.ToMM(t.GetStart().x), pcbnew.ToMM(t.GetStart().y))))
+    probs = []
+    clr = _mm(CLEARANCE)
+    for i, (a, na, an) in enumerate(items):
+        for b, nb, bn in items[i + 1:]:
+            if na == nb and na != 0:
+                continue
+            for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+                if not (a.IsOnLayer(layer) and b.IsOnLayer(layer)):
+                    continue
+                sa, sb = a.GetEffectiveShape(layer), b.GetEffectiveShape(layer)
+                if sa.Collide(sb, clr - 1):
+                    probs.append("%s and %s closer than %.2f mm on %s" % (an, bn, CLEARANCE, board.GetLayerName(layer)))
+    out.append(("copper clearance >= %.2f mm between different nets (pads, tracks, vias; F.Cu and B.Cu)" % CLEARANCE, sorted(set(probs))))
+    edge = board.GetBoardEdgesBoundingBox()
+    eprobs = []
+    for obj, _, name in items:
+        bb = obj.GetBoundingBox()
+        m = _mm(EDGE_CLEARANCE)
+        if bb.GetLeft() < edge.GetLeft() + m or bb.GetRight() > edge.GetRight() - m or bb.GetTop() < edge.GetTop() + m or bb.GetBottom() > edge.GetBottom() - m:
+            eprobs.append("%s is within %.1f mm of the board edge" % (name, EDGE_CLEARANCE))
+    out.append(("copper >= %.1f mm from the board edge" % EDGE_CLEARANCE, eprobs))
+    wprobs = []
+    for t in board.GetTracks():
+        if t.Type() == pcbnew.PCB_VIA_T:
+            if t.GetDrillValue() < _mm(0.3) or t.GetWidth() - t.GetDrillValue() < _mm(0.3):
+                wprobs.append("via at (%.2f, %.2f): drill or annular ring too small" % (pcbnew.ToMM(t.GetStart().x), pcbnew.ToMM(t.GetStart().y)))
+        elif t.GetWidth() < board.GetDesignSettings().m_TrackMinWidth:
+            wprobs.append("track on %s narrower than the minimum" % t.GetNetname())
+    out.append(("track width >= 0.2 mm, via drill >= 0.3 mm, annular ring >= 0.15 mm", wprobs))
+    zprobs = []
+    for z in board.Zones():
+        if z.GetFilledArea() <= 0:
+            zprobs.append("zone %s on %s is empty after filling" % (z.GetNetname(), board.GetLayerName(z.GetLayer())))
+    out.append(("the ground plane is filled", zprobs))
+    # Last: KiCad's connectivity pass gives a dangling track the net of
+    # what it touches, which would hide it from the clearance check above.
+    conn = board.GetConnectivity()
+    conn.RecalculateRatsnest()
+    unrouted = conn.GetUnconnectedCount()
+    out.insert(0, ("every connection routed (KiCad connectivity: unconnected items)", [] if unrouted == 0 else ["%d connections unrouted" % unrouted]))
+    return out
+
+
+# -- output -----------------------------------------------------------------------
+
+_LAYERS = (
+    (pcbnew.F_Cu, "F_Cu"), (pcbnew.B_Cu, "B_Cu"), (pcbnew.F_Mask, "F_Mask"), (pcbnew.B_Mask, "B_Mask"),
+    (pcbnew.F_Paste, "F_Paste"), (pcbnew.F_SilkS, "F_Silkscreen"), (pcbnew.Edge_Cuts, "Edge_Cuts"),
+)
+
+
+def _stable(path):
+    """No date, no machine-dependent path, sequential UUIDs: the committed
+    files must be what `make hardware` makes anywhere."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r"(?m)^G04 Created by KiCad.*$", "G04 Created by KiCad (pcbnew)*", text)
+    text = re.sub(r"(?m)^%TF\.CreationDate,.*$\n?", "", text)
+    text = re.sub(r"(?m)^; DRILL file .*$", "; DRILL file {KiCad} date -", text)
+    text = re.sub(r"(?m)^;CREATION DATE .*$\n?", "", text)
+    text = re.sub(r"(?m)^; #@! TF\.CreationDate,.*$\n?", "", text)
+    text = re.sub(r"(?m)^%TF\.ProjectId,.*$", "%TF.ProjectId,sensor_module*%", text)
+    n = [0]
+    seen = {}
+
+    def uuid(m):
+        u = m.group(1)
+        if u not in seen:
+            n[0] += 1
+            seen[u] = "00000000-0000-0000-0000-%012d" % n[0]
+        return m.group(0).replace(u, seen[u])
+
+    text = re.sub(r"\((?:tstamp|uuid) ([0-9a-f-]{36})\)", uuid, text)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def build(out_dir):
+    """Write the module's board, Gerbers, drill file and drc.txt; returns
+    the number of failed checks."""
+    os.makedirs(out_dir, exist_ok=True)
+    gdir = os.path.join(out_dir, "gerbers")
+    os.makedirs(gdir, exist_ok=True)
+    for f in os.listdir(gdir):
+        os.remove(os.path.join(gdir, f))
+    pcb = os.path.join(out_dir, "sensor_module.kicad_pcb")
+    board = design(pcb)
+    board.Save(pcb)
+    _stable(pcb)
+    # NewBoard's project files: the local one holds one machine's view state.
+    for ext in (".kicad_prl", ".kicad_pro"):
+        if os.path.exists(pcb[:-10] + ext):
+            os.remove(pcb[:-10] + ext)
+    pc = pcbnew.PLOT_CONTROLLER(board)
+    po = pc.GetPlotOptions()
+    po.SetOutputDirectory(gdir)
+    po.SetPlotFrameRef(False)
+    po.SetUseGerberProtelExtensions(False)
+    po.SetCreateGerberJobFile(False)
+    po.SetUseGerberX2format(True)
+    po.SetIncludeGerberNetlistInfo(False)
+    po.SetSubtractMaskFromSilk(True)
+    origin = board.GetDesignSettings().GetAuxOrigin()
+    po.SetUseAuxOrigin(True)
+    for layer, name in _LAYERS:
+        pc.SetLayer(layer)
+        pc.OpenPlotfile(name, pcbnew.PLOT_FORMAT_GERBER, name)
+        pc.PlotLayer()
+    pc.ClosePlot()
+    dw = pcbnew.EXCELLON_WRITER(board)
+    dw.SetOptions(False, False, origin, True)  # one file, PTH and NPTH merged
+    dw.SetFormat(True)
+    dw.CreateDrillandMapFilesSet(gdir, True, False)
+    names = sorted(os.listdir(gdir))
+    for f in names:
+        _stable(os.path.join(gdir, f))
+        # Plain names: sensor_module-F_Cu.gbr, sensor_module.drl.
+    results = drc(board)
+    failed = sum(1 for _, p in results if p)
+    lines = ["Sensor module %s x %s mm: reed switch, 1N4148W, WS2812B, 100 nF; pads %s"
+             % (mg.MODULE_W, mg.MODULE_H, ", ".join(HEADER)),
+             "Design-rule checks run by host_tools/hardware/module_pcb.py through KiCad %s's Python API:" % pcbnew.Version().split("+")[0]]
+    for check, probs in results:
+        lines.append("  %s: %s" % ("FAIL" if probs else "PASS", check))
+        lines += ["    - " + p for p in probs]
+    lines += ["Not checked (KiCad 6's Python API has no DRC runner): silkscreen and courtyard overlaps,",
+              "  solder-mask slivers, hole-to-hole spacing, thermal relief spokes.",
+              "Files: %s" % ", ".join(["sensor_module.kicad_pcb"] + ["gerbers/" + n for n in names]),
+              "Result: %d failed checks" % failed]
+    with open(os.path.join(out_dir, "drc.txt"), "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n".join(lines) + "\n")
+    print("sensor_module: %d failed design-rule checks -> %s" % (failed, out_dir))
+    return failed

@@ -1,0 +1,76 @@
+"""erc.txt, bom.csv and wiring.csv from a board and its (parsed) circuit."""
+import csv
+import io
+import re
+
+from host_tools.hardware import checks
+from host_tools.hardware.circuit import PARTS
+
+
+def _natural(s):
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]
+
+
+def bom_rows(ckt):
+    """[(quantity, references, value, footprint, manufacturer, part number)]
+    grouped by part, in the order of PARTS."""
+    groups = {}
+    for ref, p in ckt.parts.items():
+        groups.setdefault(p.kind, []).append(ref)
+    rows = []
+    for kind in PARTS:
+        if kind in groups:
+            lib, symbol, value, fp, mfr, mpn, _ = PARTS[kind]
+            refs = sorted(groups[kind], key=_natural)
+            rows.append((len(refs), " ".join(refs), value, fp, mfr, mpn))
+    return rows
+
+
+def _csv(rows):
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    for r in rows:
+        w.writerow(r)
+    return out.getvalue()
+
+
+def bom_csv(ckt):
+    return _csv([("quantity", "references", "value", "footprint", "manufacturer", "part number")] + bom_rows(ckt))
+
+
+def wiring_csv(ckt):
+    """One line per net: its name, then every pin it joins."""
+    rows = [("net", "pins")]
+    for name in sorted(ckt.nets, key=_natural):
+        pins = sorted(ckt.nets[name], key=lambda rp: (_natural(rp[0]), _natural(rp[1])))
+        rows.append((name, ", ".join(ckt.pin_label(r, p) for r, p in pins)))
+    return _csv(rows)
+
+
+def erc_txt(board, ckt, erc_msgs, erc_errors, erc_warnings, tool):
+    results = checks.all_checks(board, ckt)
+    failed = sum(1 for _, probs in results if probs)
+    lines = [
+        "Board %s: %d sensing spots, %d LEDs, %d parts, %d nets" % (board.name, len(board.sensing()), board.n_leds, len(ckt.parts), len(ckt.nets)),
+        "",
+        "Generic ERC (%s): %d errors, %d warnings" % (tool, erc_errors, erc_warnings),
+        "  (GND carries a power flag: USB's return drives it, as KiCad's PWR_FLAG says;",
+        "   unused Pico pins and the last LED's DOUT are marked no-connect)",
+    ]
+    lines += ["  %s: %s" % (lvl, m) for lvl, m in erc_msgs]
+    lines += ["", "Board checks (read from netlist.net and the description):"]
+    for rule, probs in results:
+        lines.append("  %s: %s" % ("FAIL" if probs else "PASS", rule))
+        lines += ["    - " + p for p in probs]
+    full, at_cap, colour, idle, total = checks.power_figures(board)
+    lines += [
+        "",
+        "Power at BRIGHTNESS_MAX = %d: all %d LEDs full white would draw %d mA (%d mA at full scale);"
+        % (board.brightness_max, board.n_leds, at_cap, full),
+        "  the LED driver limits colour to LED_BUDGET_MA = %d mA, so %d mA board + %d mA dark LEDs + %d mA colour"
+        % (board.led_budget_ma, board.board_ma, idle, colour),
+        "  = %d mA of USB_BUDGET_MA = %d mA" % (total, board.usb_budget_ma),
+        "",
+        "Result: %d errors (%d ERC, %d board checks failed)" % (erc_errors + failed, erc_errors, failed),
+    ]
+    return "\n".join(lines) + "\n", erc_errors + failed

@@ -1,0 +1,209 @@
+"""The 1:1 placement template of a board's top plate: SVG and tiled PDF.
+
+Every spot's centre (the sensor module's origin: the reed switch's glass
+lies centred under it, the LED sits MODULE_LED_DY above it), its name,
+matrix row/column and chain position; drill marks for the LED window and
+the module's fixing hole; the LED chain's path; a 100 mm scale bar. The
+pitch (mm per unit of the game's site_xy) is the smallest whole millimetre
+at which no two sensor modules overlap.
+"""
+import math
+
+from host_tools.hardware import module_geom as mg
+
+A4 = (210.0, 297.0)
+PAGE_MARGIN = 10.0  # most printers cannot print the outer 5 mm
+BORDER = 20.0  # plate margin around the outermost modules
+
+
+def pitch(board):
+    """mm per site_xy unit: the closest two spots one module diagonal plus
+    MODULE_GAP apart, so no two modules overlap however they are turned."""
+    pts = board.site_xy
+    d = min(math.hypot(ax - bx, ay - by) for i, (ax, ay) in enumerate(pts) for (bx, by) in pts[i + 1:])
+    need = math.hypot(mg.MODULE_W, mg.MODULE_H) + mg.MODULE_GAP
+    return float(math.ceil(need / d))
+
+
+def _layout(board):
+    p = pitch(board)
+    xs = [x for x, _ in board.site_xy]
+    ys = [y for _, y in board.site_xy]
+    ox = BORDER + mg.MODULE_W / 2 - min(xs) * p
+    oy = BORDER + 30.0 + mg.MODULE_H / 2 - min(ys) * p  # room for the title
+    centres = [(ox + x * p, oy + y * p) for x, y in board.site_xy]
+    w = (max(xs) - min(xs)) * p + mg.MODULE_W + 2 * BORDER
+    h = (max(ys) - min(ys)) * p + mg.MODULE_H + 2 * BORDER + 30.0 + 20.0  # + scale bar
+    return p, centres, round(w, 1), round(h, 1)
+
+
+def drawing(board):
+    """(width, height, [primitive]) in mm, y down."""
+    p, centres, w, h = _layout(board)
+    out = []
+    line, circle, text = out.append, out.append, out.append
+    line(("rect", 0.5, 0.5, w - 1.0, h - 1.0, 0.3, "#000000"))
+    text(("text", BORDER, 12.0, 5.0, "Triad board %s: top plate, 1:1 (print at 100%%, no scaling)" % board.name, "start", "#000000"))
+    legend = (
+        "pitch %.0f mm per unit of the game's layout; %d spots; grey: a sensor module's outline" % (p, len(centres)),
+        "red: drill the LED window (%.1f mm) and the module's fixing hole (%.1f mm); crosshair: the spot's centre, over the reed's glass" % (mg.LED_DRILL, mg.FIX_DRILL),
+        "#n: LED chain position (blue: the data line's path); row/col: matrix row and column (wiring.csv: ROWr, COLc)",
+    )
+    for k, s in enumerate(legend):
+        text(("text", BORDER, 17.5 + 4.0 * k, 2.8, s, "start", "#000000"))
+    where = {site: (r, c) for r, c, site in board.sensing()}
+    pos = {slot: k for k, slot in enumerate(board.led_chain)}
+    # The LED chain's path, through the LEDs in chain order (spots only;
+    # the status LEDs follow the last spot, as LED_CHAIN says).
+    path = [(centres[s][0], centres[s][1] + mg.LED_DY) for s in board.led_chain if s < board.n_sites]
+    for (x1, y1), (x2, y2) in zip(path, path[1:]):
+        line(("line", x1, y1, x2, y2, 0.4, "#2070d0"))
+    if path:
+        x, y = path[0]
+        text(("text", x - 4.0, y - 3.0, 2.6, "DIN from the Pico", "end", "#2070d0"))
+    for site, (cx, cy) in enumerate(centres):
+        hw, hh = mg.MODULE_W / 2, mg.MODULE_H / 2
+        line(("rect", cx - hw, cy - hh, mg.MODULE_W, mg.MODULE_H, 0.15, "#909090"))
+        # Reed switch glass, centred under the spot.
+        line(("rect", cx - mg.REED_GLASS / 2, cy - 1.1, mg.REED_GLASS, 2.2, 0.2, "#000000"))
+        # The spot's centre: crosshair.
+        line(("line", cx - 3.0, cy, cx + 3.0, cy, 0.2, "#000000"))
+        line(("line", cx, cy - 3.0, cx, cy + 3.0, 0.2, "#000000"))
+        # Drill marks: the LED's window and the module's fixing hole.
+        lx, ly = cx, cy + mg.LED_DY
+        circle(("circle", lx, ly, mg.LED_DRILL / 2, 0.3, "#d02020"))
+        line(("line", lx - 1.0, ly, lx + 1.0, ly, 0.2, "#d02020"))
+        line(("line", lx, ly - 1.0, lx, ly + 1.0, 0.2, "#d02020"))
+        fx, fy = cx + mg.FIX_DX, cy + mg.FIX_DY
+        circle(("circle", fx, fy, mg.FIX_DRILL / 2, 0.3, "#d02020"))
+        r, c = where.get(site, ("?", "?"))
+        # The name bottom left: the fixing hole takes the top left corner.
+        text(("text", cx - hw + 1.0, cy + hh - 1.0, 2.8, board.site_names[site], "start", "#000000"))
+        text(("text", cx + hw - 1.0, cy - hh + 3.0, 2.2, "#%s" % pos.get(site, "?"), "end", "#2070d0"))
+        text(("text", cx + hw - 1.0, cy + hh - 1.0, 2.2, "row %s col %s" % (r, c), "end", "#000000"))
+    # 100 mm scale bar, ticks every 10 mm: check it with a ruler.
+    sx, sy = BORDER, h - 14.0
+    line(("line", sx, sy, sx + 100.0, sy, 0.4, "#000000"))
+    for i in range(11):
+        t = 3.0 if i % 5 == 0 else 1.5
+        line(("line", sx + 10.0 * i, sy - t, sx + 10.0 * i, sy, 0.3, "#000000"))
+    text(("text", sx + 50.0, sy + 5.0, 3.0, "100 mm", "middle", "#000000"))
+    return w, h, out
+
+
+def _num(v):
+    return ("%.2f" % v).rstrip("0").rstrip(".")
+
+
+def _esc(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def svg(board):
+    w, h, prims = drawing(board)
+    o = ['<?xml version="1.0" encoding="UTF-8"?>',
+         '<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" viewBox="0 0 %s %s">' % (_num(w), _num(h), _num(w), _num(h)),
+         '<rect x="0" y="0" width="%s" height="%s" fill="#ffffff"/>' % (_num(w), _num(h))]
+    for pr in prims:
+        k = pr[0]
+        if k == "line":
+            _, x1, y1, x2, y2, sw, col = pr
+            o.append('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s"/>' % (_num(x1), _num(y1), _num(x2), _num(y2), col, _num(sw)))
+        elif k == "rect":
+            _, x, y, rw, rh, sw, col = pr
+            o.append('<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="%s" stroke-width="%s"/>' % (_num(x), _num(y), _num(rw), _num(rh), col, _num(sw)))
+        elif k == "circle":
+            _, x, y, r, sw, col = pr
+            o.append('<circle cx="%s" cy="%s" r="%s" fill="none" stroke="%s" stroke-width="%s"/>' % (_num(x), _num(y), _num(r), col, _num(sw)))
+        else:
+            _, x, y, size, s, anchor, col = pr
+            o.append('<text x="%s" y="%s" font-family="Helvetica, Arial, sans-serif" font-size="%s" text-anchor="%s" fill="%s">%s</text>' % (_num(x), _num(y), _num(size), anchor, col, _esc(s)))
+    o.append("</svg>")
+    return "\n".join(o) + "\n"
+
+
+def tiles(w, h):
+    """[(x0, y0)] of the A4 portrait tiles (printable area PAGE_MARGIN in
+    from each edge) that cover a w x h drawing, row by row."""
+    tw, th = A4[0] - 2 * PAGE_MARGIN, A4[1] - 2 * PAGE_MARGIN
+    nx, ny = max(1, math.ceil(w / tw)), max(1, math.ceil(h / th))
+    return [(i * tw, j * th) for j in range(ny) for i in range(nx)], nx, ny
+
+
+def pdf(board, path):
+    from reportlab import rl_config
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen import canvas
+
+    rl_config.invariant = 1  # no creation date, a fixed document id
+    w, h, prims = drawing(board)
+    tl, nx, ny = tiles(w, h)
+    tw, th = A4[0] - 2 * PAGE_MARGIN, A4[1] - 2 * PAGE_MARGIN
+    cv = canvas.Canvas(path, pagesize=(A4[0] * mm, A4[1] * mm), invariant=1, pageCompression=1)
+    cv.setTitle("Triad board %s: placement template" % board.name)
+    cv.setAuthor("")
+    cv.setCreator("host_tools.hardware")
+    cv.setProducer("ReportLab")
+    for n, (x0, y0) in enumerate(tl):
+        i, j = n % nx, n // nx
+        cv.saveState()
+        # mm, y down, the tile's top-left at the printable area's corner.
+        cv.translate(0, A4[1] * mm)
+        cv.scale(mm, -mm)
+        cv.translate(PAGE_MARGIN - x0, PAGE_MARGIN - y0)
+        clip = cv.beginPath()
+        clip.rect(x0, y0, tw, th)
+        cv.clipPath(clip, stroke=0, fill=0)
+        for pr in prims:
+            _pdf_prim(cv, pr)
+        cv.restoreState()
+        _marks(cv, mm, i, j, nx, ny, board.name)
+        cv.showPage()
+    cv.save()
+
+
+def _colour(cv, col):
+    r, g, b = (int(col[k:k + 2], 16) / 255.0 for k in (1, 3, 5))
+    cv.setStrokeColorRGB(r, g, b)
+    cv.setFillColorRGB(r, g, b)
+
+
+def _pdf_prim(cv, pr):
+    k = pr[0]
+    if k == "text":
+        _, x, y, size, s, anchor, col = pr
+        _colour(cv, col)
+        cv.saveState()
+        cv.translate(x, y)
+        cv.scale(1, -1)  # text upright in the y-down frame
+        cv.setFont("Helvetica", size)
+        {"start": cv.drawString, "middle": cv.drawCentredString, "end": cv.drawRightString}[anchor](0, 0, s)
+        cv.restoreState()
+        return
+    _colour(cv, pr[-1])
+    cv.setLineWidth(pr[-2])
+    if k == "line":
+        cv.line(pr[1], pr[2], pr[3], pr[4])
+    elif k == "rect":
+        cv.rect(pr[1], pr[2], pr[3], pr[4], stroke=1, fill=0)
+    else:
+        cv.circle(pr[1], pr[2], pr[3], stroke=1, fill=0)
+
+
+def _marks(cv, mm, i, j, nx, ny, name):
+    """Alignment marks at the printable area's corners (the neighbouring
+    tiles' marks fall on the same points: lay them over each other) and the
+    tile's place in the grid."""
+    cv.setStrokeColorRGB(0, 0, 0)
+    cv.setFillColorRGB(0, 0, 0)
+    cv.setLineWidth(0.2 * mm)
+    for x in (PAGE_MARGIN, A4[0] - PAGE_MARGIN):
+        for y in (PAGE_MARGIN, A4[1] - PAGE_MARGIN):
+            cx, cy = x * mm, (A4[1] - y) * mm
+            cv.line(cx - 4 * mm, cy, cx + 4 * mm, cy)
+            cv.line(cx, cy - 4 * mm, cx, cy + 4 * mm)
+            cv.circle(cx, cy, 1.5 * mm, stroke=1, fill=0)
+    cv.setFont("Helvetica", 7)
+    cv.drawString(PAGE_MARGIN * mm + 3 * mm, 4 * mm,
+                  "%s: page column %d of %d, row %d of %d; cut on the marks' lines, overlap the marks with the neighbouring pages'"
+                  % (name, i + 1, nx, j + 1, ny))

@@ -1,0 +1,302 @@
+"""make hardware's outputs: current, clean, and the board checks catching
+what a builder gets wrong."""
+import math
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from host_tools.hardware import checks, circuit, describe, module_geom, placement
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HW = os.path.join(ROOT, "hardware")
+BOARDS = describe.board_names()
+SPOTS = {"pico_v1": 36, "hex_v1": 61, "tri_v1": 109}
+BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf")
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory):
+    """Everything `make hardware` writes, made now into a scratch folder."""
+    out = tmp_path_factory.mktemp("hw")
+    r = subprocess.run([sys.executable, "-m", "host_tools.hardware", "--out", str(out)], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return str(out)
+
+
+def _files(top):
+    for d, _, fs in os.walk(top):
+        for f in fs:
+            if not f.endswith(".md"):
+                yield os.path.relpath(os.path.join(d, f), top)
+
+
+def _made_with():
+    with open(os.path.join(HW, "pico_v1", "erc.txt")) as f:
+        return re.search(r"Generic ERC \((SKiDL [^,]+, KiCad [^ ]+) symbols\)", f.read()).group(1)
+
+
+def test_the_committed_outputs_are_what_make_hardware_makes_today(fresh):
+    from host_tools.hardware import skidl_out
+
+    here = skidl_out.tool_name().replace(" symbols", "")
+    if here != _made_with():
+        # Another KiCad writes other footprint text and Gerber headers: the
+        # files can only be compared with the tools that made them.
+        pytest.skip("hardware/ was made with %s, this machine has %s" % (_made_with(), here))
+    made = sorted(_files(fresh))
+    assert made == sorted(f for f in _files(HW)), "hardware/ holds other files than make hardware writes: run make hardware"
+    for rel in made:
+        with open(os.path.join(fresh, rel), "rb") as a, open(os.path.join(HW, rel), "rb") as b:
+            assert a.read() == b.read(), "hardware/%s is out of date: run make hardware and commit it" % rel
+
+
+def test_every_board_is_written_and_names_the_game_s_spots(fresh):
+    assert BOARDS == sorted(SPOTS)
+    for b in BOARDS:
+        for f in BOARD_FILES:
+            assert os.path.getsize(os.path.join(fresh, b, f)) > 0, (b, f)
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_erc_is_clean_and_the_netlist_has_one_reed_switch_per_spot(fresh, name):
+    with open(os.path.join(fresh, name, "erc.txt")) as f:
+        erc = f.read()
+    assert "Generic ERC (SKiDL" in erc and ": 0 errors," in erc
+    assert "FAIL" not in erc
+    assert erc.count("PASS: ") == 7
+    assert erc.rstrip().endswith("Result: 0 errors (0 ERC, 0 board checks failed)")
+    with open(os.path.join(fresh, name, "netlist.net")) as f:
+        ckt = circuit.parse_netlist(f.read())
+    reeds = [r for r, p in ckt.parts.items() if p.kind == "reed"]
+    assert len(reeds) == SPOTS[name]
+    board = describe.load(name)
+    assert sorted(reeds) == sorted("SW_" + circuit.ref_safe(n) for n in board.site_names)
+    assert sum(1 for p in ckt.parts.values() if p.kind == "ws2812b") == board.n_leds
+    assert sum(1 for p in ckt.parts.values() if p.kind == "buzzer") == (board.buzzer_pin is not None)
+
+
+def test_the_wiring_list_names_each_row_s_diodes_and_its_pico_pin(fresh):
+    with open(os.path.join(fresh, "pico_v1", "wiring.csv")) as f:
+        rows = {line.split(",", 1)[0]: line for line in f}
+    # ROW_PINS[3] = GP5, the Pico's pin 7; rank 4's six cathodes.
+    assert rows["ROW3"].strip() == 'ROW3,"D_a4.K, D_b4.K, D_c4.K, D_d4.K, D_e4.K, D_f4.K, U1.7 GP5"'
+
+
+def test_the_bom_groups_parts_with_their_numbers(fresh):
+    import csv
+
+    with open(os.path.join(fresh, "tri_v1", "bom.csv")) as f:
+        rows = list(csv.DictReader(f))
+    by_value = {r["value"]: r for r in rows}
+    assert by_value["1N4148"]["quantity"] == "109"
+    assert by_value["WS2812B"]["quantity"] == "141" and by_value["100nF"]["quantity"] == "141"
+    assert by_value["10k"]["quantity"] == "10"  # one pull-up per column
+    for r in rows:
+        assert int(r["quantity"]) == len(r["references"].split())
+        assert r["footprint"] and r["manufacturer"] and r["part number"]
+
+
+# -- the board checks catch a broken description ----------------------------------
+
+def _broken(tmp_path, old, new, board="pico_v1"):
+    src = os.path.join(describe.BOARDS_DIR, board + ".py")
+    with open(src) as f:
+        text = f.read()
+    assert old in text
+    p = tmp_path / (board + ".py")
+    p.write_text(text.replace(old, new, 1))
+    return describe.load(str(p))
+
+
+def _problems(results):
+    return {rule: probs for rule, probs in results if probs}
+
+
+def test_a_duplicated_matrix_position_names_the_spot_and_its_switches(tmp_path):
+    b = _broken(tmp_path, "MATRIX_CELL = bytes(range(36))", "MATRIX_CELL = bytes([0] + list(range(35)))")
+    bad = _problems(checks.description_checks(b))
+    assert list(bad) == [checks.R_SPOT]
+    assert any("spot a1 (site 0) is at 2 matrix positions" in p and "SW_a1 and SW_a1_2" in p for p in bad[checks.R_SPOT])
+    assert any("spot f6 (site 35) has no matrix position" in p for p in bad[checks.R_SPOT])
+    # The parts the message names: a circuit from this description has both.
+    assert {"SW_a1", "SW_a1_2"} <= set(circuit.build(b).parts)
+
+
+def test_a_pin_used_twice_names_both_uses(tmp_path):
+    b = _broken(tmp_path, "BUTTON_PINS = (18, 19, 20, 21)", "BUTTON_PINS = (18, 19, 20, 5)")
+    bad = _problems(checks.description_checks(b))
+    assert bad == {checks.R_GPIO: ["GP5 is used twice: ROW_PINS[3] (matrix row 3) and BUTTON_PINS[3] (button menu)"]}
+
+
+def test_a_pin_the_pico_reserves_is_refused(tmp_path):
+    b = _broken(tmp_path, "LED_PIN = 16", "LED_PIN = 25")
+    bad = _problems(checks.description_checks(b))
+    assert bad == {checks.R_GPIO: ["GP25 (LED_PIN (LED data)) is reserved by the Pico (on-board LED)"]}
+
+
+def test_a_chain_slot_missing_names_the_led(tmp_path):
+    b = _broken(tmp_path, "35, 34, 33, 32, 31, 30,", "35, 34, 33, 32, 31, 31,")
+    bad = _problems(checks.description_checks(b))
+    assert list(bad) == [checks.R_CHAIN]
+    assert "LED_CHAIN: slot 30 (LED_a6) is missing: the chain never visits it" in bad[checks.R_CHAIN]
+    assert "LED_CHAIN: slot 31 (LED_b6) is visited 2 times (chain positions 34, 35)" in bad[checks.R_CHAIN]
+
+
+def test_a_power_budget_over_usb_is_refused(tmp_path):
+    b = _broken(tmp_path, "LED_BUDGET_MA = 350", "LED_BUDGET_MA = 420")
+    bad = _problems(checks.description_checks(b))
+    assert list(bad) == [checks.R_POWER]
+    assert "= 514 mA > USB_BUDGET_MA 500" in bad[checks.R_POWER][0]
+
+
+def test_the_cli_refuses_a_broken_description_and_writes_nothing(tmp_path):
+    b = _broken(tmp_path, "BUTTON_PINS = (18, 19, 20, 21)", "BUTTON_PINS = (18, 19, 20, 5)")
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, "-m", "host_tools.hardware", "--no-pcb", "--out", str(out), "--board", b.source],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 1
+    assert "pico_v1: GP5 is used twice" in r.stderr
+    assert not out.exists()
+
+
+# Faults in the wiring itself (no description field says which way a diode
+# points or whether a column has its resistor): the circuit made from the
+# description, broken the way a builder breaks it, as netlist.net would show.
+
+@pytest.fixture
+def pico():
+    b = describe.load("pico_v1")
+    return b, circuit.build(b)
+
+
+def test_the_built_circuits_pass(pico):
+    b, ckt = pico
+    assert _problems(checks.all_checks(b, ckt)) == {}
+
+
+def test_a_reversed_diode_is_named(pico):
+    b, ckt = pico
+    for name, pins in ckt.nets.items():
+        ckt.nets[name] = [(r, {"1": "2", "2": "1"}[p] if r == "D_c4" else p) for r, p in pins]
+    bad = _problems(checks.circuit_checks(b, ckt))
+    assert bad[checks.R_MATRIX][0] == "D_c4 is reversed: its cathode (K) is on SW_c4's side and its anode (A) on ROW3"
+    assert "matrix row 3 column 2 (ROW3 x COL2), spot c4: 0 switch + diode pairs (none)" in bad[checks.R_MATRIX]
+
+
+def test_a_column_without_its_pull_up_is_named(pico):
+    b, ckt = pico
+    del ckt.parts["R_pu2"]
+    for name in ckt.nets:
+        ckt.nets[name] = [(r, p) for r, p in ckt.nets[name] if r != "R_pu2"]
+    bad = _problems(checks.circuit_checks(b, ckt))
+    assert bad == {checks.R_PULLUP: ["COL2 (GP10, COL_PINS[2]) has 0 pull-ups to +3V3"]}
+
+
+def test_a_button_not_to_ground_is_named(pico):
+    b, ckt = pico
+    ckt.nets["GND"].remove(("SW_menu", "2"))
+    ckt.connect("+3V3", "SW_menu", "2")
+    bad = _problems(checks.circuit_checks(b, ckt))
+    assert bad == {checks.R_BUTTON: ["SW_menu (button menu, BUTTON_PINS[3] = GP21) joins +3V3 and BTN_MENU, not GP21's net and GND"]}
+
+
+def test_an_led_skipped_by_the_data_line_is_named(pico):
+    b, ckt = pico
+    # LED_c1 (chain position 2) wired out of the line: DIN2 goes straight on.
+    ckt.nets["DIN2"] = [x for x in ckt.nets["DIN2"] if x[0] != "LED_c1"] + [("LED_d1", "4")]
+    ckt.nets["DIN3"] = [x for x in ckt.nets["DIN3"] if x[0] != "LED_d1"]
+    bad = _problems(checks.circuit_checks(b, ckt))
+    assert "chain position 2 is LED_d1, LED_CHAIN says LED_c1" in bad[checks.R_CHAIN]
+
+
+def test_the_generic_erc_catches_5v_on_3v3(pico):
+    from host_tools.hardware import skidl_out
+
+    b, ckt = pico
+    ckt.connect("+5V", "U1", "36")  # the Pico's 3V3(OUT) shorted to VBUS
+    ckt.nets["+3V3"].remove(("U1", "36"))
+    ckt.connect("+3V3", "U1", "40")
+    ckt.nets["+5V"].remove(("U1", "40"))
+    ckt.nets["+5V"].append(("U1", "40"))
+    _, msgs, errors, _ = skidl_out.run(ckt)
+    assert errors >= 1 and any("U1" in m for _, m in msgs)
+
+
+# -- the placement template and the sensor module -----------------------------------
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_the_pitch_keeps_modules_apart_and_the_svg_is_1_to_1(name, fresh):
+    b = describe.load(name)
+    p = placement.pitch(b)
+    need = math.hypot(module_geom.MODULE_W, module_geom.MODULE_H) + module_geom.MODULE_GAP
+    pts = b.site_xy
+    closest = min(math.hypot(ax - bx, ay - by) * p for i, (ax, ay) in enumerate(pts) for (bx, by) in pts[i + 1:])
+    assert need <= closest < need + p / 1.0
+    with open(os.path.join(fresh, name, "placement.svg")) as f:
+        svg = f.read()
+    m = re.search(r'width="([\d.]+)mm" height="([\d.]+)mm" viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    assert m and m.group(1) == m.group(3) and m.group(2) == m.group(4)  # one unit = 1 mm
+    for n in b.site_names:
+        assert ">%s</text>" % n in svg
+    assert ">100 mm</text>" in svg
+    w, h, _ = placement.drawing(b)
+    tiles, nx, ny = placement.tiles(w, h)
+    with open(os.path.join(fresh, name, "placement.pdf"), "rb") as f:
+        pdf = f.read()
+    assert pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") + pdf.count(b"/Type /Page>") >= 1
+    assert len(re.findall(rb"/Type /Page[^s]", pdf)) == nx * ny
+
+
+def test_the_sensor_module_is_routed_and_plotted(fresh):
+    with open(os.path.join(fresh, "sensor_module", "drc.txt")) as f:
+        drc = f.read()
+    assert "FAIL" not in drc and drc.rstrip().endswith("Result: 0 failed checks")
+    g = os.path.join(fresh, "sensor_module", "gerbers")
+    assert sorted(os.listdir(g)) == sorted(["sensor_module-%s.gbr" % n for n in ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_Paste", "F_Silkscreen", "Edge_Cuts")] + ["sensor_module.drl"])
+
+
+def test_the_module_drc_catches_a_track_across_a_pad(tmp_path):
+    import pcbnew
+
+    from host_tools.hardware import module_pcb
+
+    board = module_pcb.design(str(tmp_path / "m.kicad_pcb"))
+    net = board.FindNet("ROW")
+    # 0.1 mm past the LED's DOUT pad (its right edge is at x = -1.7).
+    module_pcb._track(board, net, [(-1.45, -2.0), (-1.45, -6.0)])
+    bad = {c: p for c, p in module_pcb.drc(board) if p}
+    assert any("D2.2" in p and "track ROW" in p for p in bad[next(c for c in bad if c.startswith("copper clearance"))])
+    assert pcbnew.ToMM(1000000) == 1.0  # the coordinates above are mm
+
+
+def test_the_hardware_page_s_totals_are_the_boms(fresh):
+    import csv
+
+    with open(os.path.join(HW, "README.md")) as f:
+        page = f.read()
+    m = re.search(r"\| \*\*Parts in total\*\* \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \|", page)
+    assert m, "hardware/README.md has lost its parts-per-board table"
+    for name, total in zip(("pico_v1", "hex_v1", "tri_v1"), m.groups()):
+        with open(os.path.join(fresh, name, "bom.csv")) as f:
+            rows = list(csv.DictReader(f))
+        assert sum(int(r["quantity"]) for r in rows) == int(total), name
+        qty = {r["value"]: r["quantity"] for r in rows}
+        line = re.search(r"\| Reed switch \| (\d+) \| (\d+) \| (\d+) \|", page).groups()
+        assert qty["Reed SPST-NO"] == line[("pico_v1", "hex_v1", "tri_v1").index(name)]
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_the_netlist_joins_exactly_the_pins_the_description_asks_for(fresh, name):
+    # The board checks read netlist.net: it must be the circuit built from
+    # the description, pin for pin, through SKiDL and KiCad's symbols.
+    want = circuit.build(describe.load(name))
+    with open(os.path.join(fresh, name, "netlist.net")) as f:
+        got = circuit.parse_netlist(f.read())
+    assert sorted(got.parts) == sorted(want.parts)
+    assert {n: sorted(p) for n, p in got.nets.items() if len(p) > 1} == {n: sorted(p) for n, p in want.nets.items()}
+    for ref, p in got.parts.items():
+        assert p.footprint == want.parts[ref].footprint
