@@ -19,14 +19,15 @@
 # Time. The CPython simulator's firmware runs on a virtual clock that starts
 # at 1000 ms, ticks exactly every 10 ms and thinks in no time; a script's
 # action at simulated time S happens just before the tick at S. The emulated
-# chip's ticks fall on its own grid: its TIMER is set at each power-up so that
-# the firmware's first tick comes a little before the simulated boot time,
-# the grid's phase (0..9 ms) is read from the first row the firmware drives,
-# and simulated time S is carried out where the emulated tick that stands
-# for S drives its first row (looked for from 1 ms before it): the previous
-# tick has finished, this one has read nothing yet. Every blink and
-# animation period of the firmware is a multiple of 10 ms, so both firmwares
-# see the same phase of every light on the corresponding tick. The emulated
+# chip's TIMER is set at each power-up so that its clock reads the simulated
+# time and the firmware's first tick comes a little before the simulated
+# boot; its ticks fall on a grid of their own phase. An emulated tick at t
+# stands for the simulated tick at the grid point at or below t, so both
+# firmwares see the same phase of every light (every blink and animation
+# period of the firmware is a multiple of 10 ms) on corresponding ticks, and
+# simulated time S is carried out where the first emulated tick at or after
+# S drives its first row: the previous tick has finished (however long it
+# ran on the chip), this one has read nothing yet. The emulated
 # chip is paused at each of those instants (a clock alarm that holds the
 # emulator's thread), so runs are exactly repeatable.
 #
@@ -53,9 +54,6 @@ BOOT_ALLOWANCE_MS = 300
 # SLOW_BLINK 600, BREATHE_STEP 40, THINK_STEP 200, the win's 120 and 1000):
 # shifting the emulated clock by a multiple of it changes no light.
 LIGHT_PERIOD_MS = 3000
-# A script's instant S is carried out this long before the emulated tick
-# that corresponds to S.
-LEAD_US = 1000
 WALL_TIMEOUT_S = 900.0
 TICKS_WRAP_US = (1 << 30) * 1000
 # The chip pauses where the tick that stands for a simulated instant drives
@@ -306,16 +304,17 @@ class PicoSimulation(Simulation):
             return
         # The first row the firmware drives after power-up: its first tick.
         # The tick read its clock a few microseconds before driving the row.
+        # (boot_ms: power-up to the first tick, for the docs and the bench)
         self._booting = False
         t_us = self._timer_us(ns) - 30
         tick_ms = int(t_us // 1000)
         boot_ms = self._boot_ms_sim
-        # The emulated tick at tick_ms + 10k stands for the simulated tick
-        # at boot_ms + 10j: the offset is a multiple of 10 ms (the grid's
-        # phase aside) and of LIGHT_PERIOD_MS, and puts the simulated boot
-        # after the emulated first tick.
-        off = (tick_ms - boot_ms) % 10
-        while boot_ms + off < tick_ms:
+        # The emulated clock reads the simulated time (plus a multiple of
+        # LIGHT_PERIOD_MS when the boot was slow): an emulated tick at t
+        # stands for the simulated tick at the grid point at or below t, so
+        # every light's phase on it is the simulated tick's.
+        off = 0
+        while boot_ms + self._period_us // 1000 + off <= tick_ms:
             off += LIGHT_PERIOD_MS
         self.boot_ms = tick_ms - (boot_ms - self.allowance_ms)
         self.offset_us = off * 1000
@@ -327,12 +326,12 @@ class PicoSimulation(Simulation):
         """Pause the chip at the emulated instant that carries out
         simulated time sim_us (on the emulator's thread)."""
         mcu = self.device.mcu
-        target_ns = self._timer()._epoch_nanos + (sim_us + self.offset_us - LEAD_US + TICKS_WRAP_US) * 1000.0
+        target_ns = self._timer()._epoch_nanos + (sim_us + self.offset_us + TICKS_WRAP_US) * 1000.0
         self._alarm.schedule(max(0.0, target_ns - mcu.clock.nanos))
 
     def _on_alarm(self):
-        # LEAD_US before the emulated tick that stands for the simulated
-        # instant: pause when that tick drives its first row (a tick that
+        # At the simulated instant on the emulated clock: pause when the
+        # next tick (the one that stands for the instant) drives its first row (a tick that
         # runs long on the chip is let finish, as the CPython firmware's
         # ticks take no time), or FALLBACK_MS later if no tick comes.
         if self._want_pause:
