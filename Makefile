@@ -14,6 +14,7 @@
 #                          (BOARD pico_v1, hex_v1, tri_v1 or all; default pico_v1, also build/triad-board.uf2)
 #   make unix32            32-bit unix port of the board's MicroPython: build/micropython32
 #   make test-pico         the UF2 on an emulated Pico + tests/fw under unix32 (.venv-pico)
+#   make test-hil-full     every HIL script on each board's UF2 vs the CPython target
 #   make hardware          netlist, checks, BOM, wiring, placement template per board
 #                          and the sensor-module PCB into hardware/ (.venv-hw, KiCad 6)
 #   make test-hardware     the board checks, the broken-description tests, outputs current
@@ -137,7 +138,7 @@ test-typecheck: $(STUBS_STAMP)
 PICO_VENV    := .venv-pico
 PICO_STAMP   := $(PICO_VENV)/.stamp-pico
 
-.PHONY: uf2 unix32 test-pico
+.PHONY: uf2 unix32 test-pico test-hil-full
 
 # One UF2 per board: each freezes its own description and the games it plays
 # (manifests/<board>.py), so the image itself says which board it drives.
@@ -162,6 +163,12 @@ test-pico: $(PICO_STAMP) $(STAMP)
 	  echo "test-pico: SKIPPED: Debian's packages cannot be reached, so the UF2 and the 32-bit MicroPython cannot be built; the emulated-Pico tests did not run"; exit 0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc; \
 	TRIAD_PICO=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/pico $(PYTEST_ARGS)
+
+# Every HIL script (tests/scripts/hil/<game>/) on each board's UF2 in the
+# emulated RP2040 against the CPython target; make test-pico runs one per board.
+test-hil-full: $(PICO_STAMP)
+	$(PYTHON) -m host_tools.pico_build uf2 --board all
+	TRIAD_PICO=1 TRIAD_HIL_FULL=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/pico/test_hil.py tests/pico/test_stack_margin.py $(PYTEST_ARGS)
 
 sim: $(STAMP)
 	$(PY) -m simulator $(SIM_ARGS)

@@ -269,8 +269,30 @@ def runner_ladder_faces(args):
                    % (g, l, d, nodes, ", alone against two" if game == "browne" else ""))
 
 
-RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_pico_thinking, runner_cpython, runner_ladder,
-           runner_ladder_faces]
+def runner_pico_board(args):
+    """The real image on the modelled board (issue 22): for each game, the
+    lifted-piece latency and the longest scan gap while the board thinks,
+    with its pieces on their switches (bench/pico_board.py, about 3 minutes
+    of wall time a game). Figures pico.board_<game>_*."""
+    if args["no_pico"] or args["quick"]:
+        yield ("pico.board_skipped", "1", "(--no-pico or --quick)")
+        return
+    if not os.path.exists(PICO_PY):
+        yield ("pico.board_skipped", "1", "(no .venv-pico with rp2040py)")
+        return
+    why = pico_build("uf2", "--board", "all")
+    if why:
+        yield ("pico.board_skipped", "1", "(%s)" % why)
+        return
+    for game in THINK_GAMES:
+        out = run([PICO_PY, "bench/pico_board.py", game], timeout=4000)
+        lines = [ln for ln in out.splitlines() if _FIGURE.match(ln + " ")]
+        for fig in parse("\n".join(lines), "pico.board_%s_" % game):
+            yield fig
+
+
+RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_pico_thinking, runner_pico_board, runner_cpython,
+           runner_ladder, runner_ladder_faces]
 
 
 def ladder_target(figs):

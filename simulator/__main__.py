@@ -16,6 +16,9 @@ def main(argv=None):
     sp.add_argument("file")
     sp.add_argument("--seed", type=int, default=1, help="the board's random seed (set-up rolls)")
     sp.add_argument("-v", "--verbose", action="store_true", help="show the firmware's serial output")
+    sp.add_argument("--target", default="cpython", choices=("cpython", "pico"),
+                    help="cpython: firmware/ on simulated time (default); pico: the board's UF2 on an emulated RP2040")
+    sp.add_argument("--uf2", default=None, help="with --target pico: this image instead of the board's own build")
     sv = sub.add_parser("serve", help="the board in a browser (the default)")
     sv.add_argument("--port", type=int, default=8765, help="the page's TCP port (default 8765)")
     sv.add_argument("--host", default="127.0.0.1",
@@ -46,11 +49,16 @@ def main(argv=None):
             print("simulator: %s" % e, file=sys.stderr)
             return 2
     if args.cmd == "script":
+        from simulator.hardware import SimError
         from simulator.script import ScriptError, run_file
 
         try:
-            run_file(args.file, seed=args.seed, verbose=args.verbose)
-        except (ScriptError, OSError) as e:
+            run_file(args.file, seed=args.seed, verbose=args.verbose, target=args.target, uf2=args.uf2)
+        except ImportError as e:
+            print("simulator: --target pico needs rp2040py (make .venv-pico/.stamp-pico; run with "
+                  ".venv-pico/bin/python): %s" % e, file=sys.stderr)
+            return 2
+        except (ScriptError, SimError, OSError) as e:
             print("simulator: %s" % e, file=sys.stderr)
             return 2
         return 0

@@ -19,10 +19,25 @@
 #   lesson <n> | off      the board's teaching mode: lesson n starts (sent as
 #                         the serial command `lesson <n>`) and the dice are
 #                         set as its set-up light shows; off leaves it
+#   lights                prints one line "lights: " and every LED that is
+#                         not dark as <slot>=<rrggbb> (lowercase hex, slots
+#                         ascending as the board description numbers its
+#                         frame: sites first, then status LEDs; the colour as
+#                         it goes on the wire, after the brightness and the
+#                         power limiter, in RGB order), or "lights: dark"
 #   blank lines and # comments are ignored
 # Numbers (ms, n) are ASCII digits. Two press lines in a row are two presses:
 # the button is let go for PRESS_GAP_MS between them, as a finger would.
 # At the end: "position: <position>" and "moves: <move> ...".
+#
+# Targets (--target): cpython (the default) runs firmware/ in this process on
+# simulated time; pico runs the board's UF2 (host_tools.pico_build builds it
+# or takes it from the cache: build/triad-board-<board>.uf2) on an emulated
+# RP2040 with the board modelled at its pins (simulator/pico.py), and prints
+# the same lines. On pico, `powercut` restarts the emulated chip with its
+# flash (LittleFS) kept, and `flashfail` is refused before anything runs
+# ("flashfail is not available on the pico target"): the emulated flash has
+# no fault injection; run such scripts on the cpython target.
 from simulator.game import N_SITES
 from simulator.hardware import BUTTONS, FlashFaults, SimError, cell_index
 
@@ -98,6 +113,10 @@ def parse(text):
             if not rest.strip():
                 raise ScriptError("line %d: %s takes a line of text" % (lineno, cmd))
             steps.append((lineno, cmd, rest.strip()))
+        elif cmd == "lights":
+            if args:
+                raise ScriptError("line %d: lights takes nothing, not %r" % (lineno, rest.strip()))
+            steps.append((lineno, cmd, None))
         elif cmd == "press":
             if not args or len(args) > 2 or args[0] not in BUTTONS or (len(args) == 2 and args[1] != "long"):
                 raise ScriptError(
@@ -109,7 +128,28 @@ def parse(text):
     return steps
 
 
-def run(sim, steps):
+def lights_line(leds):
+    """The `lights` line of a frame: (r, g, b) per slot."""
+    lit = ["%d=%02x%02x%02x" % (i, c[0], c[1], c[2]) for i, c in enumerate(leds) if c[0] or c[1] or c[2]]
+    return "lights: " + (" ".join(lit) if lit else "dark")
+
+
+TARGETS = ("cpython", "pico")
+
+
+def check_target(steps, target):
+    """A script the target cannot carry out is refused before it runs."""
+    if target not in TARGETS:
+        raise ScriptError("unknown target %r: one of %s" % (target, ", ".join(TARGETS)))
+    if target == "pico":
+        for lineno, cmd, _ in steps:
+            if cmd == "flashfail":
+                raise ScriptError("line %d: flashfail is not available on the pico target "
+                                  "(the emulated flash has no fault injection); run it on the cpython target"
+                                  % lineno)
+
+
+def run(sim, steps, out=print):
     """Carry out parsed steps on a booted Simulation."""
     prev = None
     last_reply = None
@@ -142,6 +182,8 @@ def run(sim, steps):
                 FlashFaults.of(sim).arm(arg)
             elif cmd == "lesson":
                 sim.lesson(arg)
+            elif cmd == "lights":
+                out(lights_line(sim.leds()))
             elif cmd == "serial":
                 last_reply = sim.send(arg)
                 if not last_reply.startswith("ok"):
@@ -155,15 +197,23 @@ def run(sim, steps):
         prev = (lineno, cmd, arg)
 
 
-def run_file(path, seed=1, verbose=False, out=print):
-    from simulator.sim import Simulation
-
+def run_file(path, seed=1, verbose=False, out=print, target="cpython", uf2=None):
     with open(path) as f:
         steps = parse(f.read())
-    sim = Simulation(seed=seed, echo=(lambda line: out("# " + line)) if verbose else None)
+    check_target(steps, target)
+    echo = (lambda line: out("# " + line)) if verbose else None
+    if target == "pico":
+        from simulator.game import DESC
+        from simulator.pico import PicoSimulation, uf2_for_board
+
+        sim = PicoSimulation(uf2 or uf2_for_board(DESC.NAME), seed=seed, echo=echo)
+    else:
+        from simulator.sim import Simulation
+
+        sim = Simulation(seed=seed, echo=echo)
     try:
         sim.boot()
-        run(sim, steps)
+        run(sim, steps, out)
         state, position = sim.state()
         moves = sim.moves()
     finally:

@@ -140,3 +140,33 @@ def test_unknown_game_is_refused():
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert r.returncode == 2 and "chess" in r.stderr
+
+
+def test_lights_line_format_and_dark():
+    from simulator.script import lights_line
+
+    assert lights_line([(0, 0, 0)] * 44) == "lights: dark"
+    assert lights_line([(0, 0, 0), (1, 2, 255), (0, 0, 0), (16, 0, 0)]) == "lights: 1=0102ff 3=100000"
+
+
+def test_lights_takes_nothing():
+    with pytest.raises(ScriptError, match="line 1: lights takes nothing"):
+        parse("lights 3\n")
+
+
+def test_lights_shows_a_lifted_dies_destinations(tmp_path):
+    import re
+
+    p = tmp_path / "lights.txt"
+    p.write_text("position w3w3w2w2w1w1/....../....../....../....../b1b1b2b2b3b3 b 0 0\n"
+                 "lights\nlift c1\nwait 60\nlights\n")
+    out = []
+    run_file(str(p), out=out.append)
+    before, lifted = out[0], out[1]
+    for line in (before, lifted):
+        assert re.fullmatch(r"lights: (\d+=[0-9a-f]{6})( \d+=[0-9a-f]{6})*", line), line
+    slots = lambda line: {int(item.split("=")[0]) for item in line[len("lights: "):].split()}  # noqa: E731
+    # c1 (slot 2) shows 2: its destinations b2, c2, d2 (slots 7, 8, 9) light
+    # once it is lifted, and were dark before.
+    assert {7, 8, 9} <= slots(lifted)
+    assert not {7, 8, 9} & slots(before)
