@@ -121,6 +121,16 @@ class Controller:
         self.settle_ms = SETTLE_MS
         self.expected = bytearray(n)  # occupancy the game expects
         self.visited = bytearray(n)  # sites that differed from expected during this turn
+        # When each site last filled (arr) and emptied (dep) this turn, as
+        # the turn's running count of sensed changes (0: not this turn):
+        # the matcher's order of events. A placement counts only for the
+        # piece that was in the hand when it came down, and a drop only
+        # when it came after the rest of the turn (docs/architecture.md,
+        # "How the matcher chooses").
+        self.arr = array("i", bytes(4 * n))
+        self.dep = array("i", bytes(4 * n))
+        self.prev = bytearray(n)  # the snapshot the stamps were made from
+        self.seq = 0
         self.seen = bytearray(n)  # the snapshot the analysis below was made for
         self.dest = bytearray(n)  # lifted piece: role lit at each legal next site
         self.nxt = bytearray(n)  # next steps of the candidate moves: role per site
@@ -183,6 +193,10 @@ class Controller:
         self.n_full = 0  # moves the sensed board completes
         self.n_started = 0  # candidates the player has begun
         self.full = 0  # one of them
+        # Another complete move that fits the same switches as full, or 0:
+        # the board then waits and says so (never guesses; lights: a fault).
+        self.amb = 0
+        self._tie = False
         # The move under way when FINISH was announced (its footprint): of
         # several moves the board completes, the one that continues it
         # (noise that passed the debounce can make another move's steps look
@@ -401,6 +415,7 @@ class Controller:
     def _new_turn(self):
         self._rest = False
         self.visited[:] = bytes(self.n)
+        self._restamp()
         self.seen[0] = 255  # forces a fresh analysis on the next update
         self.dest_from = -1
         self.lifted = -1
@@ -409,6 +424,15 @@ class Controller:
         self.kept = -1
         self.n_cand = self.n_full = self.n_started = 0
         self.progress = False
+
+    def _restamp(self):
+        # The board equals the game (or the turn begins afresh): no event
+        # of this turn yet. (The stamps of a later change are made against
+        # the game's occupancy, which the board shows now.)
+        _zero_i(self.arr, self.n)
+        _zero_i(self.dep, self.n)
+        self.prev[:] = self.expected
+        self.seq = 0
 
     def moves_text(self):
         g = self.game
@@ -479,6 +503,7 @@ class Controller:
         if _copy_if_changed(occ, self.seen, n):
             self._rest = False
             _visit(occ, self.expected, self.visited, n)
+            self.seq = _stamp(occ, self.prev, self.arr, self.dep, self.seq, n)
             self._analyse(occ, nmiss, nextra, d)
         if nmiss == 0 and nextra == 0 and self.n_started == 0:
             # The board equals the game: nothing is under way. (Once said,
@@ -490,6 +515,9 @@ class Controller:
                     self.state = PLAY
                 self.in_error = False
                 _zero(self.visited, n)  # a piece put back leaves no trace
+                _zero_i(self.arr, n)
+                _zero_i(self.dep, n)
+                self.seq = 0
                 self.lifted = self.choice_fixed = -1
                 if self.kept >= 0:
                     self.kept = -1  # everything taken back: the turn begins afresh
@@ -508,7 +536,8 @@ class Controller:
                 self.in_error = True
                 self.errors += 1
             return
-        self.in_error = False
+        if not self.amb:
+            self.in_error = False
         if self.choice_site >= 0:
             # A step's outcome is hidden (a die turned in place): the player
             # names it before anything else happens.
@@ -518,6 +547,13 @@ class Controller:
         if stable_ms < self.settle_ms and self.choice_fixed < 0:
             return  # (a confirmed choice needs no settling: the player said so)
         if self.n_full:
+            if self.amb:
+                # Two turns fit these switches: the board waits and says so
+                # (a fault: the pieces put back, the turn begins afresh).
+                if not self.in_error:
+                    self.in_error = True
+                    self.errors += 1
+                return
             self._commit(self.full)
         elif self.progress and self.state == PLAY:
             self.state = FINISH
@@ -668,13 +704,13 @@ class Controller:
             if nf and fp[nf - 1] & 255 == _WILD:
                 # "Any empty site" (a drop): bind it to where a piece now
                 # stands that the other steps leave empty, if any.
-                wild = _free_extra(occ, exp, vis, fp, nf - 1, n)
+                wild = _free_extra(occ, exp, vis, fp, nf - 1, n, self.arr, self.dep)
                 if wild >= 0:
                     fp[nf - 1] = (fp[nf - 1] & ~255) | wild
             # Is the move under way on the board, what does it still need
             # (lit into nxt), is it complete (viper: this runs for every
             # move of a changed site on the tick that sees the change).
-            r = _match(fp, nf, occ, exp, vis, work, ctx, nxt, n)
+            r = _match(fp, nf, occ, exp, vis, work, ctx, nxt, n, self.arr, self.dep)
             if not r:
                 continue
             n_cand += 1
@@ -687,8 +723,14 @@ class Controller:
             if r & _M_FULL:
                 n_full += 1
                 # (in FINISH, the one that follows the move announced the
-                # furthest; equals: the later one, as before)
-                if self.state != FINISH or self._follows(nf, n_full):
+                # furthest; two that follow it as far, or two outside FINISH:
+                # the switches cannot tell them apart, and the board waits)
+                if self.state != FINISH:
+                    self._tie = n_full > 1
+                    self.amb = self.full
+                    self.full = g.bind(pos, m, wild) if wild >= 0 else m
+                elif self._follows(nf, n_full):
+                    self.amb = self.full
                     self.full = g.bind(pos, m, wild) if wild >= 0 else m
             if r & _M_TOUCHED and choice < 0:
                 choice = fp[0] & 255
@@ -724,6 +766,8 @@ class Controller:
         self.n_cand = n_cand if n_diff else n_started
         self.n_started = n_started
         self.n_full = n_full
+        if not (n_full > 1 and self._tie):
+            self.amb = 0
         self.progress = progress and n_started > 0
         if n_cand == 0 and lifted >= 0 and nextra == 1:
             self.error_from = lifted
@@ -743,6 +787,7 @@ class Controller:
         while k < nf and k < fn and (fp[k] & 1023) == (ff[k] & 1023):
             k += 1
         if n_full == 1 or k >= self._best_k:
+            self._tie = n_full > 1 and k == self._best_k
             self._best_k = k
             return True
         return False
@@ -1004,17 +1049,22 @@ class Controller:
 
 
 @micropython.viper
-def _free_extra(occ, exp, vis, fp, nf: int, n: int) -> int:
+def _free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
     """Where a free drop went: a site that holds a piece although the first
     nf steps leave it empty (an empty cell, or one the move lifted, seen
-    lifted), or -1."""
+    lifted), put down after every one of those steps or in the scan that
+    saw the last of them (the bunny piece comes
+    last: a piece put back where it was lifted, before the captures were
+    taken off, is not the drop), or -1."""
     o = ptr8(occ)
     x = ptr8(exp)
     v = ptr8(vis)
     f = ptr32(fp)
+    ar = ptr32(arr)
+    late = int(_latest(fp, nf, arr, dep))
     i = 0
     while i < n:
-        if o[i]:
+        if o[i] and ar[i] >= late:
             after = x[i]
             j = 0
             while j < nf:
@@ -1033,7 +1083,63 @@ def _free_extra(occ, exp, vis, fp, nf: int, n: int) -> int:
 
 
 @micropython.viper
-def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int) -> int:
+def _latest(fp, nf: int, arr, dep) -> int:
+    """The last event of the first nf steps: a placement's arrival, a lift's
+    (or touch's) departure, as stamped this turn."""
+    f = ptr32(fp)
+    ar = ptr32(arr)
+    dp = ptr32(dep)
+    late = 0
+    t = 0
+    while t < nf:
+        g = f[t]
+        s = g & 255
+        if s != _WILD:
+            if (g >> 8) & 3 == _PLACE:
+                if ar[s] > late:
+                    late = ar[s]
+            elif dp[s] > late:
+                late = dp[s]
+        t += 1
+    return late
+
+
+@micropython.viper
+def _stamp(occ, prev, arr, dep, seq: int, n: int) -> int:
+    """Stamp the sites that changed since prev (arr: filled, dep: emptied)
+    with the turn's next count, and make prev equal occ; the count."""
+    o = ptr8(occ)
+    p = ptr8(prev)
+    ar = ptr32(arr)
+    dp = ptr32(dep)
+    changed = 0
+    i = 0
+    while i < n:
+        if o[i] != p[i]:
+            if changed == 0:
+                changed = 1
+                if seq < 0x3FFFFFFF:
+                    seq += 1
+            if o[i]:
+                ar[i] = seq
+            else:
+                dp[i] = seq
+            p[i] = o[i]
+        i += 1
+    return seq
+
+
+@micropython.viper
+def _zero_i(buf, n: int):
+    b = ptr32(buf)
+    i = 0
+    while i < n:
+        b[i] = 0
+        i += 1
+
+
+@micropython.viper
+def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> int:
     """One move's footprint against the sensed board.
 
     Which steps are done, in a person's order: a placement counts only
@@ -1051,10 +1157,21 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int) -> int:
     after it not) shows its destination and is listed at work[_W_HAND...]
     for the game's marks.
 
+    The order of events counts too (arr, dep: when each site last filled
+    and emptied this turn): a placement right after a LIFT of a piece that
+    moves (ROLE_SOURCE) is done only when that piece was in the hand as it
+    came down (its site emptied before, and not filled again in between: a
+    piece put back is not the one that landed); any other placement (a
+    drop) only when it came down after every step before it (or in the
+    scan that saw the last of them). So a turn is
+    never read from pieces that went elsewhere than it says.
+
     Returns 0 (no candidate) or _M_* flags | pieces in the hand << 8; work
     keeps which steps are done (_W_STEP) for _forfeit. Viper: the board
     runs this for every move of a changed site on the tick that sees it."""
     f = ptr32(fp)
+    ar = ptr32(arr)
+    dp = ptr32(dep)
     o = ptr8(occ)
     x = ptr8(exp)
     v = ptr8(vis)
@@ -1084,7 +1201,17 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int) -> int:
             done = 0
         elif act == _PLACE:
             if o[s] == 1 and lifted_before:
-                done = 1
+                if j == 0:
+                    done = 1
+                else:
+                    g = f[j - 1]
+                    u = g & 255
+                    if (g >> 8) & 3 == _LIFT and (g >> 10) == _ROLE_SOURCE:
+                        # (the same count: one scan saw it leave and land)
+                        if 0 < ar[s] and dp[u] <= ar[s] and not (dp[u] < ar[u] and ar[u] < ar[s]):
+                            done = 1
+                    elif ar[s] >= int(_latest(fp, j, arr, dep)):
+                        done = 1
         else:
             if act == _LIFT:
                 if o[s] == 0 or (v[s] != 0 and w[_W_LAST + j] == 0):
