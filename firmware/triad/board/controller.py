@@ -735,7 +735,7 @@ class Controller:
             if r & _M_TOUCHED and choice < 0:
                 choice = fp[0] & 255
             if cut and self.kept < 0 and not self.engine_move:
-                kept = _forfeit(fp, nf, work, occ)
+                kept = _forfeit(fp, nf, work, occ, self.dep)
                 if kept >= 0:
                     # A piece lifted with a TOUCH before it still owed: the
                     # game's rule (Cornelson 3.1) keeps only the TOUCHes
@@ -1364,23 +1364,30 @@ def _next_seats(seats, n):
     return order[(i + 1) % len(order)]
 
 
-def _forfeit(fp, nf, step, occ):
+def _forfeit(fp, nf, step, occ, dep):
     """When a piece is off the board (a LIFT done) while a TOUCH before it
-    in the footprint is not done: how many TOUCHes in a row from the first
-    were done; else -1."""
+    in the footprint was not done before it left: how many TOUCHes in a row
+    from the first were; else -1. Before means seen begun in an earlier scan
+    (dep: when each site last emptied): a swap the board saw only in the
+    scan that saw the jewel go, or after it, did not come first (issue 23:
+    a late swap counted as in time)."""
     k = 0
     owed = False
     j = 0
     while j < nf:
         e = fp[j]
-        a = (e >> 8) & 3
-        if a == TOUCH:
-            if not step[j]:
-                owed = True
-            elif not owed:
-                k += 1
-        elif a == LIFT and owed and step[j] and not occ[e & 255]:
-            return k
+        if (e >> 8) & 3 == LIFT and step[j] and not occ[e & 255]:
+            # the piece off the board: were the TOUCHes before it done first?
+            t = 0
+            while t < j:
+                g = fp[t]
+                if (g >> 8) & 3 == TOUCH:
+                    if step[t] and 0 < dep[g & 255] < dep[e & 255] and not owed:
+                        k += 1
+                    else:
+                        owed = True
+                t += 1
+            return k if owed else -1
         j += 1
     return -1
 
