@@ -217,6 +217,9 @@ class Controller:
         self.note2 = False  # the position needs telling (the game's notice)
         self.errors = 0  # count of error situations entered (for tests and the protocol)
         self.unsaved = False  # committed moves not (yet) on flash: told on the status LEDs
+        # The saved game came back short (a lost or damaged log): the status
+        # LEDs blink red fast until a button or the next move (issue 23).
+        self.save_lost = False
         self._flush_at = None
         self.in_error = False
         self._rest = False  # the board equals the game and that was dealt with
@@ -226,12 +229,18 @@ class Controller:
 
     # -- game set-up --------------------------------------------------------
 
-    def load(self, position_text, moves=None, meta=""):
-        """Start from a position (and optionally replay moves). Raises
-        NotationError on bad input, leaving the controller unchanged."""
+    def load(self, position_text, moves=None, meta="", rules=None):
+        """Start from a position (and optionally replay moves) under the
+        game's settings in effect, or under `rules` ({name: value}: a saved
+        game's own). Raises NotationError on bad input, leaving the
+        controller unchanged."""
         g = self.game
         pos = g.parse_position(position_text)
-        self._apply_options(pos)
+        if rules is None:
+            self._apply_options(pos)
+        else:
+            for k in rules:
+                g.apply_setting(pos, k, rules[k])
         start = pos.copy()
         watch = g.draw_watch(start) if g.draw_watch else None
         hist = []
@@ -273,10 +282,15 @@ class Controller:
         if warning:
             # A torn or corrupt save was cut back to its last good move: say so.
             self.events.event("error", "saved game: " + str(warning))
+        self.save_lost = bool(getattr(self.store, "lost", False))
         if not saved:
             return False
+        # The saved game's own rules (its mode): its moves are legal there.
+        from triad.board.store import parse_rules
+
+        rules = parse_rules(getattr(self.store, "rules", ""))
         try:
-            self.load(saved[0], saved[1], saved[2])
+            self.load(saved[0], saved[1], saved[2], rules or None)
         except ValueError as e:
             self.events.event("error", "saved game unreadable: " + str(e))
             return False
@@ -286,7 +300,7 @@ class Controller:
     def start_position(self, position_text):
         """A position typed or sent by a host: it becomes a new saved game."""
         self.load(position_text)
-        self._save("start", self.start_text, "loaded")
+        self._save("start", self.start_text, "loaded", self.rules_text())
         self.events.event("position", self.start_text)
 
     def new_game(self):
@@ -301,8 +315,16 @@ class Controller:
         self.load(text)
         self.meta = meta
         self.state = SETUP
-        self._save("start", self.start_text, self.meta)
+        self._save("start", self.start_text, self.meta, self.rules_text())
         self.events.event("setup", self.start_text)
+
+    def rules_text(self):
+        """The game's settings in effect as a save carries them
+        ("mode=1,series=0"; "" for a game without any)."""
+        out = ""
+        for k in sorted(self.options):
+            out += ("," if out else "") + "%s=%d" % (k, int(self.options[k]))
+        return out
 
     def hold_store(self):
         """Stop saving until the player starts a new game by hand: the
@@ -474,6 +496,7 @@ class Controller:
             self._collect(now)
         if button >= 0:
             self._rest = False
+            self.save_lost = False  # seen: the light has said it
             self._button(button, now)
         if self.unsaved and self.store is not None:
             if self._flush_at is None:
@@ -868,6 +891,7 @@ class Controller:
         self._note_last(m)
         pos.make(m)
         self.history.append(m)
+        self.save_lost = False
         self.hint_move = 0
         self.engine_move = 0
         if self.watch is not None:
@@ -1006,9 +1030,22 @@ class Controller:
         self._save_setting("level", level)
 
     def set_option(self, name, value):
-        """A setting of the game's own (Nehren's note2_triads)."""
+        """A setting of the game's own (Nehren's note2_triads, Cornelson's
+        mode): it changes the rules of the game on the table, so the saved
+        game begins afresh at this position under them (a save replays its
+        moves under one set of rules: issue 23). A finished game keeps its
+        own; the next one takes the new."""
+        changed = self.options.get(name) != value
         self.options[name] = value
         self.game.apply_setting(self.pos, name, value)
+        if changed and self.state != OVER:
+            self._stop_thinking()
+            self.engine_move = 0
+            self.start_text = self.game.format_position(self.pos)
+            self.history = []
+            self.watch = self.game.draw_watch(self.pos.copy()) if self.game.draw_watch else None
+            self.draw = 0
+            self._save("start", self.start_text, self.meta, self.rules_text())
         self._sync_expected()
 
     def set_note2_triads(self, on):
