@@ -443,3 +443,21 @@ def test_the_mode_and_the_game_tally_on_the_status_leds():
     lit = [rig.slot(base + s) for s in tri_v1.STATUS_GAME]
     assert lit[4] == G.SIDE_RGB[0] and lit[5:] == [(0, 0, 0)] * 5
     assert lit[0] == (0, 0, 0) and all(c == step_rgb for c in lit[1:4])  # every outcome still ends a game
+
+
+FULL_NO_JEWELS = "ssss/nnnnn/ssssss/nnnnnnn/ssssss/nnnnn/ssss S:a2,a4,a6 N:- n 0 0"
+
+
+def test_the_empty_turn_is_said_and_played_whoever_plays_that_side():
+    # Issue 23, case 7: North's only turn is "-" (a full board, no jewels):
+    # nothing physical can be done, so the board says so and plays it.
+    for seats in (0, 2):
+        rig = mode_rig("breach", FULL_NO_JEWELS)
+        if seats:
+            rig.ctl.set_seats(seats)  # the board plays North
+        rig.wait(1000)
+        assert rig.ctl.moves_text() == ""
+        assert any(k == "pass" for k, t in rig.events.seen)
+        rig.wait(1500)
+        assert rig.ctl.moves_text() == "-", seats
+        assert rig.ctl.pos.side == 0

@@ -32,6 +32,10 @@ HINT_BUDGET_MS = const(1500)  # engine time for a hint
 THINK_BUDGET_MS = const(2500)  # engine time for the board's own move
 OPPONENT_OFF = const(-1)
 FLUSH_MS = const(2000)  # how often an unsaved game is written again
+# A turn with nothing to do on the table (Cornelson's "-": a full board, no
+# jewels left) is the side's only turn: the board says so and commits it
+# this long after (confirm: at once), whoever plays that side (issue 23).
+EMPTY_TURN_MS = const(2000)
 MAX_STEPS = const(32)  # the longest footprint of any game
 # The matcher's scratch bytes (self.work): per footprint step "done" and
 # "last on its site", then one move's figures, then the pieces in the hand.
@@ -220,6 +224,8 @@ class Controller:
         # The saved game came back short (a lost or damaged log): the status
         # LEDs blink red fast until a button or the next move (issue 23).
         self.save_lost = False
+        self.empty_turn = 0  # the position's only turn, when it has no footprint
+        self._empty_at = None  # when the board commits it (ticks), once said
         self._flush_at = None
         self.in_error = False
         self._rest = False  # the board equals the game and that was dealt with
@@ -367,8 +373,20 @@ class Controller:
         _zero(self.idle, self.n)
         if self._idle_hints is not None and self.live:
             self._idle_hints(pos, self.idle)
+        self._find_empty_turn()
         self._find_sources()
         self._new_turn()
+
+    def _find_empty_turn(self):
+        # Once per position: is its only turn one with no footprint?
+        self.empty_turn = 0
+        self._empty_at = None
+        if not self.live or not (self._first_site is not None or len(self.buf) >= self.game.MAX_MOVES):
+            return  # (only a game whose whole move list fits buf: Nehren's never passes)
+        buf = self.buf
+        if self._gen(self.pos, buf, 0, -1) == 1 and self.game.footprint(self.pos, buf[0], self.fp) == 0:
+            self.empty_turn = buf[0]
+        self._c_site = -1  # (buf holds no one site's moves now)
 
     def _find_sources(self):
         # Only where the game asks for attention (Note 2: every die that can
@@ -545,6 +563,9 @@ class Controller:
                 if self.kept >= 0:
                     self.kept = -1  # everything taken back: the turn begins afresh
                     self.seen[0] = 255
+            if self.empty_turn:
+                self._empty(now)
+                return
             if (self.seats >> self.pos.side) & 1 and not self.engine_move:
                 self._think()
             return
@@ -584,6 +605,17 @@ class Controller:
             self._announce_finish()
         elif not self.progress and self.state == FINISH:
             self.state = PLAY
+
+    def _empty(self, now):
+        # The side to move has only a turn with nothing to do: told once,
+        # committed EMPTY_TURN_MS later (a method of its own: the tick's
+        # frame stays small).
+        if self._empty_at is None:
+            self._empty_at = ticks_add(now, EMPTY_TURN_MS)
+            self.events.event("pass", "%s has no turn but %s: the board plays it" % (
+                self.game.SIDES[self.pos.side], self.move_text(self.empty_turn)))
+        elif ticks_diff(now, self._empty_at) >= 0:
+            self._commit(self.empty_turn)
 
     def _think(self):
         # The board's turn: show that it thinks (one tick), then ask for the
@@ -955,6 +987,9 @@ class Controller:
                 self.fixed_role = self.choice_role
                 self.state = PLAY
                 self.seen[0] = 255  # match again with the outcome fixed
+            return
+        if btn == BTN_CONFIRM and not long and st == PLAY and self.empty_turn:
+            self._commit(self.empty_turn)  # the empty turn at once
             return
         if btn == BTN_HINT and long:
             # Cycle who the board plays: nobody, then each side from the
