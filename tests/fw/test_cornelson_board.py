@@ -461,3 +461,67 @@ def test_the_empty_turn_is_said_and_played_whoever_plays_that_side():
         rig.wait(1500)
         assert rig.ctl.moves_text() == "-", seats
         assert rig.ctl.pos.side == 0
+
+
+FULL_BOARD = "ssss/nnnnn/ssssss/nnnnnnn/ssssss/nnnnn/ssss S:a2,a4,a6 N:f2,f4,f6 s 0 0"
+
+
+def _jewel_turns(pos, n, seed=7):
+    """n random legal turns from pos (changed), as ints."""
+    from array import array
+
+    buf = array("i", bytes(4 * G.MAX_MOVES))
+    out = []
+    for _ in range(n):
+        k = G.gen(pos, buf, 0, -1)
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        m = buf[(seed >> 8) % k]
+        pos.make(m)
+        out.append(m)
+    return out
+
+
+def test_a_full_board_game_ends_drawn_after_60_turns_of_jewels_only():
+    # Issue 23: once every post is taken only the jewels move, and they can
+    # step round each other for ever; the board's rule ends it drawn.
+    pos = G.parse_position(FULL_BOARD)
+    w = G.draw_watch(pos.copy())
+    turns = _jewel_turns(pos.copy(), 60)
+    p = pos.copy()
+    for i, m in enumerate(turns):
+        p.make(m)
+        assert m & 63 == 63  # (no post vacant: jewels only)
+        assert w.push(p, m) == (G.DRAW_NO_GEM if i == 59 else 0), i
+    assert G.DRAW_NAMES[G.DRAW_NO_GEM] == "no gem"
+    from triad.games import cornelson
+
+    assert cornelson.FULL_PLIES == 60
+
+
+def test_a_placement_starts_the_count_again():
+    pos = G.parse_position("ssss/nnnnn/ssssss/nnnnnnn/ssssss/nnnnn/sss. S:a2,a4,a6 N:f2,f4,f6 n 0 0")
+    w = G.draw_watch(pos.copy())
+    seen = []
+    for m in _jewel_turns(pos.copy(), 61, seed=3):
+        pos.make(m)
+        seen.append(w.push(pos, m))
+        if pos.result != -1:
+            break
+    # The first turn places the last gem: 60 jewel turns after it, not 59.
+    assert seen[:60] == [0] * 60 and (len(seen) < 61 or seen[60] == G.DRAW_NO_GEM)
+
+
+def test_the_board_says_the_draw_and_it_survives_a_resume():
+    rig = Rig(FULL_BOARD)
+    moves = []
+    p = rig.ctl.pos.copy()
+    for m in _jewel_turns(p.copy(), 60):
+        moves.append(G.format_move(p, m))
+        p.make(m)
+    rig.ctl.load(FULL_BOARD, moves)
+    assert rig.ctl.draw == G.DRAW_NO_GEM and not rig.ctl.live
+    rig.occ[:] = rig.ctl.expected
+    rig.wait(1000)
+    assert rig.ctl.state == C.OVER
+    rig.ctl.load(FULL_BOARD, moves[:59])
+    assert rig.ctl.draw == 0 and rig.ctl.live

@@ -13,6 +13,9 @@ STATE_TEXT = {
     "choose": "Press menu to pick between turns that look the same, then confirm.",
 }
 
+# Why a game was drawn (DRAW_NAMES' order: none, the board's full-board rule).
+DRAW_TEXT = ("", "by the full-board rule: 60 turns in a row with every post taken")
+
 # The rules card (the simulator's page).
 RULES = """Two players, South and North, three jewels on their docks each.
 A turn: place one gem on any empty post; a gem of the opponent's between two
@@ -22,4 +25,6 @@ empty trey (never onto or across a post, never back onto your own dock).
 A border between two of the opponent's gems is a barrier: no crossing.
 Win by Breach (a jewel reaches the opponent's dock), Trap (an opponent's
 jewel cannot move) or Capture (ten gems captured).
+Draw (the board's rule): 60 turns in a row with every post taken (no gem
+placed): on a full board the jewels could step round each other for ever.
 The board: a move counts once the pieces have rested 0.8 s."""
