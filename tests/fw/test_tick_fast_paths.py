@@ -152,8 +152,8 @@ def test_matcher_equals_its_plain_meaning():
     # visits, picked outcomes and differences to explain.
     from array import array
 
-    match_py = _plain(C, "_match", ("_latest",))
-    free_py = _plain(C, "_free_extra", ("_latest",))
+    match_py = _plain(C, "_match")
+    free_py = _plain(C, "_free_extra")
     rng = Lcg(11)
     n = 12
     fp = array("i", bytes(4 * 32))

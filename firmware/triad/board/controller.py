@@ -1133,7 +1133,20 @@ def _free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
     v = ptr8(vis)
     f = ptr32(fp)
     ar = ptr32(arr)
-    late = int(_latest(fp, nf, arr, dep))
+    dp = ptr32(dep)
+    # The last event of those steps (inline: no deeper frame on the tick).
+    late = 0
+    t = 0
+    while t < nf:
+        g = f[t]
+        u = g & 255
+        if u != _WILD:
+            if (g >> 8) & 3 == _PLACE:
+                if ar[u] > late:
+                    late = ar[u]
+            elif dp[u] > late:
+                late = dp[u]
+        t += 1
     i = 0
     while i < n:
         if o[i] and ar[i] >= late:
@@ -1152,28 +1165,6 @@ def _free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
                 return i
         i += 1
     return -1
-
-
-@micropython.viper
-def _latest(fp, nf: int, arr, dep) -> int:
-    """The last event of the first nf steps: a placement's arrival, a lift's
-    (or touch's) departure, as stamped this turn."""
-    f = ptr32(fp)
-    ar = ptr32(arr)
-    dp = ptr32(dep)
-    late = 0
-    t = 0
-    while t < nf:
-        g = f[t]
-        s = g & 255
-        if s != _WILD:
-            if (g >> 8) & 3 == _PLACE:
-                if ar[s] > late:
-                    late = ar[s]
-            elif dp[s] > late:
-                late = dp[s]
-        t += 1
-    return late
 
 
 @micropython.viper
@@ -1282,8 +1273,23 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) ->
                         # (the same count: one scan saw it leave and land)
                         if 0 < ar[s] and dp[u] <= ar[s] and not (dp[u] < ar[u] and ar[u] < ar[s]):
                             done = 1
-                    elif ar[s] >= int(_latest(fp, j, arr, dep)):
-                        done = 1
+                    else:
+                        # the last event of the steps before it (inline:
+                        # no deeper frame on the tick under a search)
+                        late = 0
+                        t = 0
+                        while t < j:
+                            g = f[t]
+                            u = g & 255
+                            if u != _WILD:
+                                if (g >> 8) & 3 == _PLACE:
+                                    if ar[u] > late:
+                                        late = ar[u]
+                                elif dp[u] > late:
+                                    late = dp[u]
+                            t += 1
+                        if ar[s] >= late:
+                            done = 1
         else:
             if act == _LIFT:
                 if o[s] == 0 or (v[s] != 0 and w[_W_LAST + j] == 0):

@@ -847,7 +847,7 @@ class GameStore:
 def parse_rules(text):
     """{name: int} of a save's rules field ("mode=1,series=0"; "" none), or
     None when it is malformed."""
-    out = {}
+    out = {}  # type: dict[str, int]
     if not text:
         return out
     if not isinstance(text, str) or len(text) > 120:
