@@ -471,7 +471,7 @@ class Controller:
         # the game's occupancy, which the board shows now.)
         _zero_i(self.arr, self.n)
         _zero_i(self.dep, self.n)
-        self.prev[:] = self.expected
+        _copy_if_changed(self.expected, self.prev, self.n)  # (a copy that allocates nothing)
         self.seq = 0
 
     def moves_text(self):
