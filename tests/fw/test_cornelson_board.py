@@ -525,3 +525,43 @@ def test_the_board_says_the_draw_and_it_survives_a_resume():
     assert rig.ctl.state == C.OVER
     rig.ctl.load(FULL_BOARD, moves[:59])
     assert rig.ctl.draw == 0 and rig.ctl.live
+
+
+class _Saves:
+    def __init__(self):
+        self.starts = []
+        self.moves = []
+
+    def start(self, pos, meta="", rules=""):
+        self.starts.append((pos, rules))
+        self.moves = []
+
+    def append(self, text):
+        self.moves.append(text)
+
+
+def test_a_mode_changed_mid_game_begins_the_save_afresh_under_it():
+    # Issue 23, case 5: a save replays its moves under one set of rules, so
+    # a mode set mid-game starts the saved game again at the position on the
+    # table, under the new mode, and says so (a recorder starts a record).
+    saves = _Saves()
+    rig = Rig(G.START)
+    rig.ctl.store = saves
+    rig.ctl.start_position(G.START)
+    assert saves.starts[-1] == (G.START, "mode=0,series=0")
+    rig.occ[:] = rig.ctl.expected
+    rig.wait(1000)
+    rig.set("D4", 1, 1000)
+    rig.step("S1", "a2")
+    rig.step("S2", "a4")
+    rig.step("S3", "a6", 1000)
+    assert saves.moves == ["D4 S1-a2 S2-a4 S3-a6"]
+    here = rig.ctl.position_text()
+    rig.ctl.set_option("mode", G.SETTING_CHOICES["mode"].index("breach"))
+    assert saves.starts[-1] == (here, "mode=1,series=0") and saves.moves == []
+    assert ("position", here) in rig.events.seen
+    assert rig.ctl.moves_text() == "" and rig.ctl.start_text == here
+    # The same mode again changes nothing.
+    n = len(saves.starts)
+    rig.ctl.set_option("mode", G.SETTING_CHOICES["mode"].index("breach"))
+    assert len(saves.starts) == n

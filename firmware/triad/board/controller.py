@@ -1081,6 +1081,9 @@ class Controller:
             self.watch = self.game.draw_watch(self.pos.copy()) if self.game.draw_watch else None
             self.draw = 0
             self._save("start", self.start_text, self.meta, self.rules_text())
+            # Told as a new game from here (a recorder begins a record with
+            # the new rules: they travel with game records too).
+            self.events.event("setup" if self.state == SETUP else "position", self.start_text)
         self._sync_expected()
 
     def set_note2_triads(self, on):
