@@ -194,10 +194,7 @@ class Person:
             out.append("wait %d" % rng.choice((100, 400, 1200)))
             self.place(out, s)
         elif k == "bounce":
-            # (a switch chattering under a piece the turn moves, in the same
-            # instant as the move, can order its release after the landing:
-            # the board then asks for the landing again; docs/fuzzing.md)
-            out.append("bounce " + rng.choice([s for s in fz.sites if s not in turn_sites]))
+            out.append("bounce " + rng.choice(fz.sites))
         elif k == "stray" and empty:
             s = rng.choice(empty)
             self.place(out, s)

@@ -1226,8 +1226,9 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) ->
     The order of events counts too (arr, dep: when each site last filled
     and emptied this turn): a placement right after a LIFT of a piece that
     moves (ROLE_SOURCE) is done only when that piece was in the hand as it
-    came down (its site emptied before, and not filled again in between: a
-    piece put back is not the one that landed); any other placement (a
+    came down (its site not filled again between its emptying and the
+    landing: a piece put back is not the one that landed; its emptying may
+    be sensed after the landing, when its switch chatters as it goes); any other placement (a
     drop) only when it came down after every step before it (or in the
     scan that saw the last of them). So a turn is
     never read from pieces that went elsewhere than it says.
@@ -1273,8 +1274,9 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) ->
                     g = f[j - 1]
                     u = g & 255
                     if (g >> 8) & 3 == _LIFT and (g >> 10) == _ROLE_SOURCE:
-                        # (the same count: one scan saw it leave and land)
-                        if 0 < ar[s] and dp[u] <= ar[s] and not (dp[u] < ar[u] and ar[u] < ar[s]):
+                        # (its leaving may be sensed after the landing: a
+                        # switch that chatters as the piece goes)
+                        if 0 < ar[s] and not (dp[u] < ar[u] and ar[u] < ar[s]):
                             done = 1
                     else:
                         # the last event of the steps before it (inline:
