@@ -235,6 +235,8 @@ def test_stamps_equal_their_plain_meaning():
     d1 = array("i", bytes(4 * n))
     a2 = array("i", bytes(4 * n))
     d2 = array("i", bytes(4 * n))
+    f1 = array("i", bytes(4 * n))
+    f2 = array("i", bytes(4 * n))
     p1 = bytearray(n)
     p2 = bytearray(n)
     s1 = s2 = 0
@@ -242,8 +244,10 @@ def test_stamps_equal_their_plain_meaning():
         occ = bytearray(n)
         for i in range(n):
             occ[i] = rng.next(2) if rng.next(4) == 0 else p1[i]
-        s1 = C._stamp(occ, p1, a1, d1, s1, n)
-        s2 = stamp_py(occ, p2, a2, d2, s2, n)
-        assert (s1, p1, a1, d1) == (s2, p2, a2, d2), k
+        s1 = C._stamp(occ, p1, a1, d1, f1, s1, n)
+        s2 = stamp_py(occ, p2, a2, d2, f2, s2, n)
+        assert (s1, p1, a1, d1, f1) == (s2, p2, a2, d2, f2), k
+        for i in range(n):
+            assert f1[i] <= d1[i] and (f1[i] == 0) == (d1[i] == 0), k
         assert p1 == occ
     assert s1 > 0 and (max(a1) == s1 or max(d1) == s1)

@@ -133,6 +133,7 @@ class Controller:
         # "How the matcher chooses").
         self.arr = array("i", bytes(4 * n))
         self.dep = array("i", bytes(4 * n))
+        self.dep0 = array("i", bytes(4 * n))  # when each site first emptied this turn
         self.prev = bytearray(n)  # the snapshot the stamps were made from
         self.seq = 0
         self.seen = bytearray(n)  # the snapshot the analysis below was made for
@@ -471,6 +472,7 @@ class Controller:
         # the game's occupancy, which the board shows now.)
         _zero_i(self.arr, self.n)
         _zero_i(self.dep, self.n)
+        _zero_i(self.dep0, self.n)
         _copy_if_changed(self.expected, self.prev, self.n)  # (a copy that allocates nothing)
         self.seq = 0
 
@@ -544,7 +546,7 @@ class Controller:
         if _copy_if_changed(occ, self.seen, n):
             self._rest = False
             _visit(occ, self.expected, self.visited, n)
-            self.seq = _stamp(occ, self.prev, self.arr, self.dep, self.seq, n)
+            self.seq = _stamp(occ, self.prev, self.arr, self.dep, self.dep0, self.seq, n)
             self._analyse(occ, nmiss, nextra, d)
         if nmiss == 0 and nextra == 0 and self.n_started == 0:
             # The board equals the game: nothing is under way. (Once said,
@@ -558,6 +560,7 @@ class Controller:
                 _zero(self.visited, n)  # a piece put back leaves no trace
                 _zero_i(self.arr, n)
                 _zero_i(self.dep, n)
+                _zero_i(self.dep0, n)
                 self.seq = 0
                 self.lifted = self.choice_fixed = -1
                 if self.kept >= 0:
@@ -790,7 +793,7 @@ class Controller:
             if r & _M_TOUCHED and choice < 0:
                 choice = fp[0] & 255
             if cut and self.kept < 0 and not self.engine_move:
-                kept = _forfeit(fp, nf, work, occ, self.dep)
+                kept = _forfeit(fp, nf, work, occ, self.dep0)
                 if kept >= 0:
                     # A piece lifted with a TOUCH before it still owed: the
                     # game's rule (Cornelson 3.1) keeps only the TOUCHes
@@ -1171,13 +1174,15 @@ def _free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
 
 
 @micropython.viper
-def _stamp(occ, prev, arr, dep, seq: int, n: int) -> int:
-    """Stamp the sites that changed since prev (arr: filled, dep: emptied)
-    with the turn's next count, and make prev equal occ; the count."""
+def _stamp(occ, prev, arr, dep, dep0, seq: int, n: int) -> int:
+    """Stamp the sites that changed since prev (arr: filled, dep: emptied,
+    dep0: emptied the first time) with the turn's next count, and make prev
+    equal occ; the count."""
     o = ptr8(occ)
     p = ptr8(prev)
     ar = ptr32(arr)
     dp = ptr32(dep)
+    d0 = ptr32(dep0)
     changed = 0
     i = 0
     while i < n:
@@ -1190,6 +1195,8 @@ def _stamp(occ, prev, arr, dep, seq: int, n: int) -> int:
                 ar[i] = seq
             else:
                 dp[i] = seq
+                if d0[i] == 0:
+                    d0[i] = seq
             p[i] = o[i]
         i += 1
     return seq
@@ -1451,9 +1458,10 @@ def _forfeit(fp, nf, step, occ, dep):
     """When a piece is off the board (a LIFT done) while a TOUCH before it
     in the footprint was not done before it left: how many TOUCHes in a row
     from the first were; else -1. Before means seen begun in an earlier scan
-    (dep: when each site last emptied): a swap the board saw only in the
-    scan that saw the jewel go, or after it, did not come first (issue 23:
-    a late swap counted as in time)."""
+    (dep: when each site first emptied this turn): a swap the board saw only
+    in the scan that saw the jewel go, or after it, did not come first
+    (issue 23: a late swap counted as in time); a swapped gem knocked later
+    does not undo its swap."""
     k = 0
     owed = False
     j = 0
