@@ -168,12 +168,14 @@ def test_matcher_equals_its_plain_meaning():
             occ[i] = exp[i] if rng.next(3) else exp[i] ^ 1
             vis[i] = 1 if occ[i] != exp[i] or rng.next(6) == 0 else 0
         # When each site filled and emptied this turn (the order of events).
-        arr = array("i", bytes(4 * n))
-        dep = array("i", bytes(4 * n))
+        arr = array("i", bytes(8 * n))
+        dep = array("i", bytes(8 * n))
         for i in range(n):
             if vis[i]:
                 arr[i] = rng.next(8)
                 dep[i] = rng.next(8)
+                arr[n + i] = rng.next(arr[i] + 1)  # (the first time: no later)
+                dep[n + i] = rng.next(dep[i] + 1)
         n_diff = 0
         for i in range(n):
             if occ[i] != exp[i]:
@@ -231,12 +233,10 @@ def test_stamps_equal_their_plain_meaning():
     stamp_py = _plain(C, "_stamp")
     rng = Lcg(5)
     n = 20
-    a1 = array("i", bytes(4 * n))
-    d1 = array("i", bytes(4 * n))
-    a2 = array("i", bytes(4 * n))
-    d2 = array("i", bytes(4 * n))
-    f1 = array("i", bytes(4 * n))
-    f2 = array("i", bytes(4 * n))
+    a1 = array("i", bytes(8 * n))
+    d1 = array("i", bytes(8 * n))
+    a2 = array("i", bytes(8 * n))
+    d2 = array("i", bytes(8 * n))
     p1 = bytearray(n)
     p2 = bytearray(n)
     s1 = s2 = 0
@@ -244,10 +244,12 @@ def test_stamps_equal_their_plain_meaning():
         occ = bytearray(n)
         for i in range(n):
             occ[i] = rng.next(2) if rng.next(4) == 0 else p1[i]
-        s1 = C._stamp(occ, p1, a1, d1, f1, s1, n)
-        s2 = stamp_py(occ, p2, a2, d2, f2, s2, n)
-        assert (s1, p1, a1, d1, f1) == (s2, p2, a2, d2, f2), k
+        s1 = C._stamp(occ, p1, a1, d1, s1, n)
+        s2 = stamp_py(occ, p2, a2, d2, s2, n)
+        assert (s1, p1, a1, d1) == (s2, p2, a2, d2), k
         for i in range(n):
-            assert f1[i] <= d1[i] and (f1[i] == 0) == (d1[i] == 0), k
+            # the first time this turn: never after the last, set with it
+            assert d1[n + i] <= d1[i] and (d1[n + i] == 0) == (d1[i] == 0), k
+            assert a1[n + i] <= a1[i] and (a1[n + i] == 0) == (a1[i] == 0), k
         assert p1 == occ
     assert s1 > 0 and (max(a1) == s1 or max(d1) == s1)

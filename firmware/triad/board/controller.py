@@ -131,9 +131,9 @@ class Controller:
         # piece that was in the hand when it came down, and a drop only
         # when it came after the rest of the turn (docs/architecture.md,
         # "How the matcher chooses").
-        self.arr = array("i", bytes(4 * n))
-        self.dep = array("i", bytes(4 * n))
-        self.dep0 = array("i", bytes(4 * n))  # when each site first emptied this turn
+        # (each 2n: [site] the last time, [n + site] the first time)
+        self.arr = array("i", bytes(8 * n))
+        self.dep = array("i", bytes(8 * n))
         self.prev = bytearray(n)  # the snapshot the stamps were made from
         self.seq = 0
         self.seen = bytearray(n)  # the snapshot the analysis below was made for
@@ -470,9 +470,8 @@ class Controller:
         # The board equals the game (or the turn begins afresh): no event
         # of this turn yet. (The stamps of a later change are made against
         # the game's occupancy, which the board shows now.)
-        _zero_i(self.arr, self.n)
-        _zero_i(self.dep, self.n)
-        _zero_i(self.dep0, self.n)
+        _zero_i(self.arr, 2 * self.n)
+        _zero_i(self.dep, 2 * self.n)
         _copy_if_changed(self.expected, self.prev, self.n)  # (a copy that allocates nothing)
         self.seq = 0
 
@@ -546,7 +545,7 @@ class Controller:
         if _copy_if_changed(occ, self.seen, n):
             self._rest = False
             _visit(occ, self.expected, self.visited, n)
-            self.seq = _stamp(occ, self.prev, self.arr, self.dep, self.dep0, self.seq, n)
+            self.seq = _stamp(occ, self.prev, self.arr, self.dep, self.seq, n)
             self._analyse(occ, nmiss, nextra, d)
         if nmiss == 0 and nextra == 0 and self.n_started == 0:
             # The board equals the game: nothing is under way. (Once said,
@@ -558,9 +557,8 @@ class Controller:
                     self.state = PLAY
                 self.in_error = False
                 _zero(self.visited, n)  # a piece put back leaves no trace
-                _zero_i(self.arr, n)
-                _zero_i(self.dep, n)
-                _zero_i(self.dep0, n)
+                _zero_i(self.arr, 2 * n)
+                _zero_i(self.dep, 2 * n)
                 self.seq = 0
                 self.lifted = self.choice_fixed = -1
                 if self.kept >= 0:
@@ -793,7 +791,7 @@ class Controller:
             if r & _M_TOUCHED and choice < 0:
                 choice = fp[0] & 255
             if cut and self.kept < 0 and not self.engine_move:
-                kept = _forfeit(fp, nf, work, occ, self.dep0)
+                kept = _forfeit(fp, nf, work, occ, self.dep, n)
                 if kept >= 0:
                     # A piece lifted with a TOUCH before it still owed: the
                     # game's rule (Cornelson 3.1) keeps only the TOUCHes
@@ -1140,7 +1138,9 @@ def _free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
     f = ptr32(fp)
     ar = ptr32(arr)
     dp = ptr32(dep)
-    # The last event of those steps (inline: no deeper frame on the tick).
+    # The latest of those steps, each at its first event this turn (a
+    # landed piece knocked and put back after the drop is still before it;
+    # inline: no deeper frame on the tick).
     late = 0
     t = 0
     while t < nf:
@@ -1148,10 +1148,10 @@ def _free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
         u = g & 255
         if u != _WILD:
             if (g >> 8) & 3 == _PLACE:
-                if ar[u] > late:
-                    late = ar[u]
-            elif dp[u] > late:
-                late = dp[u]
+                if ar[n + u] > late:
+                    late = ar[n + u]
+            elif dp[n + u] > late:
+                late = dp[n + u]
         t += 1
     i = 0
     while i < n:
@@ -1174,15 +1174,14 @@ def _free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
 
 
 @micropython.viper
-def _stamp(occ, prev, arr, dep, dep0, seq: int, n: int) -> int:
-    """Stamp the sites that changed since prev (arr: filled, dep: emptied,
-    dep0: emptied the first time) with the turn's next count, and make prev
-    equal occ; the count."""
+def _stamp(occ, prev, arr, dep, seq: int, n: int) -> int:
+    """Stamp the sites that changed since prev (arr: filled, dep: emptied;
+    [i] the last time, [n + i] the first time this turn) with the turn's
+    next count, and make prev equal occ; the count."""
     o = ptr8(occ)
     p = ptr8(prev)
     ar = ptr32(arr)
     dp = ptr32(dep)
-    d0 = ptr32(dep0)
     changed = 0
     i = 0
     while i < n:
@@ -1193,10 +1192,12 @@ def _stamp(occ, prev, arr, dep, dep0, seq: int, n: int) -> int:
                     seq += 1
             if o[i]:
                 ar[i] = seq
+                if ar[n + i] == 0:
+                    ar[n + i] = seq
             else:
                 dp[i] = seq
-                if d0[i] == 0:
-                    d0[i] = seq
+                if dp[n + i] == 0:
+                    dp[n + i] = seq
             p[i] = o[i]
         i += 1
     return seq
@@ -1236,7 +1237,8 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) ->
     came down (its site not filled again between its emptying and the
     landing: a piece put back is not the one that landed; its emptying may
     be sensed after the landing, when its switch chatters as it goes); any other placement (a
-    drop) only when it came down after every step before it (or in the
+    drop) only when it came down after every step before it, each taken at
+    its first event this turn (or in the
     scan that saw the last of them). So a turn is
     never read from pieces that went elsewhere than it says.
 
@@ -1286,7 +1288,7 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) ->
                         if 0 < ar[s] and not (dp[u] < ar[u] and ar[u] < ar[s]):
                             done = 1
                     else:
-                        # the last event of the steps before it (inline:
+                        # the latest first event of the steps before it (inline:
                         # no deeper frame on the tick under a search)
                         late = 0
                         t = 0
@@ -1295,10 +1297,10 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) ->
                             u = g & 255
                             if u != _WILD:
                                 if (g >> 8) & 3 == _PLACE:
-                                    if ar[u] > late:
-                                        late = ar[u]
-                                elif dp[u] > late:
-                                    late = dp[u]
+                                    if ar[n + u] > late:
+                                        late = ar[n + u]
+                                elif dp[n + u] > late:
+                                    late = dp[n + u]
                             t += 1
                         if ar[s] >= late:
                             done = 1
@@ -1454,7 +1456,7 @@ def _next_seats(seats, n):
     return order[(i + 1) % len(order)]
 
 
-def _forfeit(fp, nf, step, occ, dep):
+def _forfeit(fp, nf, step, occ, dep, n):
     """When a piece is off the board (a LIFT done) while a TOUCH before it
     in the footprint was not done before it left: how many TOUCHes in a row
     from the first were; else -1. Before means seen begun in an earlier scan
@@ -1473,7 +1475,7 @@ def _forfeit(fp, nf, step, occ, dep):
             while t < j:
                 g = fp[t]
                 if (g >> 8) & 3 == TOUCH:
-                    if step[t] and 0 < dep[g & 255] < dep[e & 255] and not owed:
+                    if step[t] and 0 < dep[n + (g & 255)] < dep[n + (e & 255)] and not owed:
                         k += 1
                     else:
                         owed = True
