@@ -467,6 +467,17 @@ class Fuzzer:
             # a jewel lifted then would forfeit it; Nehren: never mid-turn).
             if noisy and j < end and rng.random() < p_noise * 0.5 and self._may_fidget(steps, j):
                 person.noise(out, turn_sites, [k for k in kinds if k != "button" or self.game != "nehren"])
+        if noisy and stop is None and self.game != "nehren" and rng.random() < 0.15:
+            # A piece the turn put down knocked off and put back, soon after
+            # (before or after the board has settled on the turn).
+            placed = [nm for e, nm in zip(steps, names) if (e >> 8) & 3 == hg.PLACE and nm in person.occ]
+            if placed:
+                s = rng.choice(placed)
+                self.stats["noise"] += 1
+                out.append("wait %d" % rng.choice((50, 200, 600)))
+                person.knock(out, s)
+                out.append("wait %d" % rng.choice((100, 300)))
+                person.place(out, s)
         if noisy and stop is None and rng.random() < p_noise * 0.5:
             out.append("wait 200")
         return out
