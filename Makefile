@@ -97,8 +97,9 @@ FUZZ_SCRIPTS ?= 10000
 FUZZ_SEED    ?= 1
 FUZZ_TURNS   ?= 8
 # (game.mode.seats.share: a game's scripts are split over its share configurations)
-FUZZ_CONFIGS := nehren.standard.0.1 browne.standard.0.3 browne.standard.1.3 browne.standard.2.3 \
-  cornelson.standard.0.5 cornelson.breach.0.5 cornelson.trap.0.5 cornelson.capture.0.5 cornelson.tourney.0.5
+FUZZ_CONFIGS := nehren.standard.0.2 nehren.standard.1.2 browne.standard.0.3 browne.standard.1.3 browne.standard.2.3 \
+  cornelson.standard.0.6 cornelson.breach.0.6 cornelson.trap.0.6 cornelson.capture.0.6 cornelson.tourney.0.6 \
+  cornelson.capture.1.6
 FUZZ_TARGETS := $(addprefix fuzz-,$(FUZZ_CONFIGS))
 
 .PHONY: fuzz $(FUZZ_TARGETS)

@@ -209,7 +209,7 @@ class Person:
 
 
 class Fuzzer:
-    def __init__(self, game, mode, seats, seed, verbose=False):
+    def __init__(self, game, mode, seats, seed, verbose=False, level=1):
         _setup(game)
         from host_tools import games as hg
         from host_tools.records import choice_presses
@@ -222,6 +222,7 @@ class Fuzzer:
         self.game = game
         self.mode = mode
         self.seats = seats
+        self.level = level
         self.ref = REFS[game](mode)
         self.sites = list(GAME.SITE_NAMES)
         self.rng = random.Random(seed)
@@ -303,7 +304,7 @@ class Fuzzer:
             seat_bits |= 1 << (n - 1 - k)
         from triad.board.controller import seats_word
 
-        head.append("serial set level 1")
+        head.append("serial set level %d" % self.level)
         head.append("serial set opponent " + seats_word(sides, seat_bits))
         pos = self.start_position()
         if self.game == "cornelson" and self.mode == "capture":
@@ -596,13 +597,14 @@ def main(argv=None):
     ap.add_argument("--scripts", type=int, default=20)
     ap.add_argument("--turns", type=int, default=4, help="turns per script at most")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--level", type=int, default=1, help="the board's level for its seats (1-5)")
     ap.add_argument("--out", default=None, help="where a failing script is written")
     ap.add_argument("--hypothesis", action="store_true",
                     help="draw each script's choices through hypothesis (derandomized, "
                          "shrinking a failure to a shorter script)")
     args = ap.parse_args(argv)
     t0 = time.time()
-    fz = Fuzzer(args.game, args.mode, args.seats, args.seed)
+    fz = Fuzzer(args.game, args.mode, args.seats, args.seed, level=args.level)
     rc = 0
     try:
         if args.hypothesis:

@@ -1,6 +1,7 @@
 """The board's physical fuzzer (tests/fuzz_board.py, issue 23), bounded for
 `make test`: each game and mode, the board playing 0, 1 and 2 of Browne's
-seats, a few scripts each with their choices drawn through hypothesis
+seats (and Nehren's and Cornelson's capture mode with one, at level 4 there),
+a few scripts each with their choices drawn through hypothesis
 (derandomized: the same scripts every run; a failure is shrunk and written
 out as a `python -m simulator script` file). `make fuzz` runs the long
 version (docs/fuzzing.md)."""
@@ -16,6 +17,7 @@ FUZZ = os.path.join(ROOT, "tests", "fuzz_board.py")
 
 CONFIGS = [
     ("nehren", "standard", 0, 14),
+    ("nehren", "standard", 1, 6),
     ("browne", "standard", 0, 10),
     ("browne", "standard", 1, 10),
     ("browne", "standard", 2, 10),
@@ -23,6 +25,7 @@ CONFIGS = [
     ("cornelson", "breach", 0, 8),
     ("cornelson", "trap", 0, 8),
     ("cornelson", "capture", 0, 10),
+    ("cornelson", "capture", 1, 6),  # the board's side at level 4 (issue 23, case 6)
     ("cornelson", "tourney", 0, 8),
 ]
 
@@ -32,7 +35,8 @@ def test_fuzz_the_board_as_a_person_plays(game, mode, seats, n, tmp_path):
     out = tmp_path / "failing-script.txt"
     r = subprocess.run(
         [sys.executable, FUZZ, "--game", game, "--mode", mode, "--seats", str(seats),
-         "--scripts", str(n), "--turns", "4", "--hypothesis", "--out", str(out)],
+         "--scripts", str(n), "--turns", "4", "--hypothesis", "--out", str(out),
+         "--level", "4" if game == "cornelson" and seats else "1"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )
     summary = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
