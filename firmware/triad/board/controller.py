@@ -545,7 +545,13 @@ class Controller:
         if _copy_if_changed(occ, self.seen, n):
             self._rest = False
             _visit(occ, self.expected, self.visited, n)
-            self.seq = _stamp(occ, self.prev, self.arr, self.dep, self.seq, n)
+            if nmiss or nextra:
+                self.seq = _stamp(occ, self.prev, self.arr, self.dep, self.seq, n)
+            else:
+                # The board equals the game: no event of this turn stands (a
+                # turn played again after everything was put back is read
+                # from its own events only).
+                self._restamp()
             self._analyse(occ, nmiss, nextra, d)
         if nmiss == 0 and nextra == 0 and self.n_started == 0:
             # The board equals the game: nothing is under way. (Once said,
@@ -557,9 +563,6 @@ class Controller:
                     self.state = PLAY
                 self.in_error = False
                 _zero(self.visited, n)  # a piece put back leaves no trace
-                _zero_i(self.arr, 2 * n)
-                _zero_i(self.dep, 2 * n)
-                self.seq = 0
                 self.lifted = self.choice_fixed = -1
                 if self.kept >= 0:
                     self.kept = -1  # everything taken back: the turn begins afresh
@@ -1284,8 +1287,10 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) ->
                     u = g & 255
                     if (g >> 8) & 3 == _LIFT and (g >> 10) == _ROLE_SOURCE:
                         # (its leaving may be sensed after the landing: a
-                        # switch that chatters as the piece goes)
-                        if 0 < ar[s] and not (dp[u] < ar[u] and ar[u] < ar[s]):
+                        # switch that chatters as the piece goes; the landing
+                        # at its first arrival: a landed piece knocked and put
+                        # back after a drop on the cell it left is still it)
+                        if 0 < ar[n + s] and not (dp[u] < ar[u] and ar[u] < ar[n + s]):
                             done = 1
                     else:
                         # the latest first event of the steps before it (inline:
