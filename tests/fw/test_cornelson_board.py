@@ -443,3 +443,125 @@ def test_the_mode_and_the_game_tally_on_the_status_leds():
     lit = [rig.slot(base + s) for s in tri_v1.STATUS_GAME]
     assert lit[4] == G.SIDE_RGB[0] and lit[5:] == [(0, 0, 0)] * 5
     assert lit[0] == (0, 0, 0) and all(c == step_rgb for c in lit[1:4])  # every outcome still ends a game
+
+
+FULL_NO_JEWELS = "ssss/nnnnn/ssssss/nnnnnnn/ssssss/nnnnn/ssss S:a2,a4,a6 N:- n 0 0"
+
+
+def test_the_empty_turn_is_said_and_played_whoever_plays_that_side():
+    # Issue 23, case 7: North's only turn is "-" (a full board, no jewels):
+    # nothing physical can be done, so the board says so and plays it.
+    for seats in (0, 2):
+        rig = mode_rig("breach", FULL_NO_JEWELS)
+        if seats:
+            rig.ctl.set_seats(seats)  # the board plays North
+        rig.wait(1000)
+        assert rig.ctl.moves_text() == ""
+        assert any(k == "pass" for k, t in rig.events.seen)
+        rig.wait(1500)
+        assert rig.ctl.moves_text() == "-", seats
+        assert rig.ctl.pos.side == 0
+
+
+FULL_BOARD = "ssss/nnnnn/ssssss/nnnnnnn/ssssss/nnnnn/ssss S:a2,a4,a6 N:f2,f4,f6 s 0 0"
+
+
+def _jewel_turns(pos, n, seed=7):
+    """n random legal turns from pos (changed), as ints."""
+    from array import array
+
+    buf = array("i", bytes(4 * G.MAX_MOVES))
+    out = []
+    for _ in range(n):
+        k = G.gen(pos, buf, 0, -1)
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        m = buf[(seed >> 8) % k]
+        pos.make(m)
+        out.append(m)
+    return out
+
+
+def test_a_full_board_game_ends_drawn_after_60_turns_of_jewels_only():
+    # Issue 23: once every post is taken only the jewels move, and they can
+    # step round each other for ever; the board's rule ends it drawn.
+    pos = G.parse_position(FULL_BOARD)
+    w = G.draw_watch(pos.copy())
+    turns = _jewel_turns(pos.copy(), 60)
+    p = pos.copy()
+    for i, m in enumerate(turns):
+        p.make(m)
+        assert m & 63 == 63  # (no post vacant: jewels only)
+        assert w.push(p, m) == (G.DRAW_NO_GEM if i == 59 else 0), i
+    assert G.DRAW_NAMES[G.DRAW_NO_GEM] == "no gem"
+    from triad.games import cornelson
+
+    assert cornelson.FULL_PLIES == 60
+
+
+def test_a_placement_starts_the_count_again():
+    pos = G.parse_position("ssss/nnnnn/ssssss/nnnnnnn/ssssss/nnnnn/sss. S:a2,a4,a6 N:f2,f4,f6 n 0 0")
+    w = G.draw_watch(pos.copy())
+    seen = []
+    for m in _jewel_turns(pos.copy(), 61, seed=3):
+        pos.make(m)
+        seen.append(w.push(pos, m))
+        if pos.result != -1:
+            break
+    # The first turn places the last gem: 60 jewel turns after it, not 59.
+    assert seen[:60] == [0] * 60 and (len(seen) < 61 or seen[60] == G.DRAW_NO_GEM)
+
+
+def test_the_board_says_the_draw_and_it_survives_a_resume():
+    rig = Rig(FULL_BOARD)
+    moves = []
+    p = rig.ctl.pos.copy()
+    for m in _jewel_turns(p.copy(), 60):
+        moves.append(G.format_move(p, m))
+        p.make(m)
+    rig.ctl.load(FULL_BOARD, moves)
+    assert rig.ctl.draw == G.DRAW_NO_GEM and not rig.ctl.live
+    rig.occ[:] = rig.ctl.expected
+    rig.wait(1000)
+    assert rig.ctl.state == C.OVER
+    rig.ctl.load(FULL_BOARD, moves[:59])
+    assert rig.ctl.draw == 0 and rig.ctl.live
+
+
+class _Saves:
+    def __init__(self):
+        self.starts = []
+        self.moves = []
+
+    def start(self, pos, meta="", rules=""):
+        self.starts.append((pos, rules))
+        self.moves = []
+
+    def append(self, text):
+        self.moves.append(text)
+
+
+def test_a_mode_changed_mid_game_begins_the_save_afresh_under_it():
+    # Issue 23, case 5: a save replays its moves under one set of rules, so
+    # a mode set mid-game starts the saved game again at the position on the
+    # table, under the new mode, and says so (a recorder starts a record).
+    saves = _Saves()
+    rig = Rig(G.START)
+    rig.ctl.store = saves
+    rig.ctl.start_position(G.START)
+    assert saves.starts[-1] == (G.START, "mode=0,series=0")
+    rig.occ[:] = rig.ctl.expected
+    rig.wait(1000)
+    rig.set("D4", 1, 1000)
+    rig.step("S1", "a2")
+    rig.step("S2", "a4")
+    rig.step("S3", "a6", 1000)
+    assert saves.moves == ["D4 S1-a2 S2-a4 S3-a6"]
+    here = rig.ctl.position_text()
+    rig.ctl.set_option("mode", G.SETTING_CHOICES["mode"].index("breach"))
+    assert saves.starts[-1] == (here, "mode=1,series=0") and saves.moves == []
+    assert ("position", here) in rig.events.seen
+    assert rig.ctl.moves_text() == "" and rig.ctl.start_text == here
+    # The same mode again changes nothing.
+    n = len(saves.starts)
+    rig.ctl.set_option("mode", G.SETTING_CHOICES["mode"].index("breach"))
+    assert len(saves.starts) == n

@@ -167,7 +167,10 @@ def test_candidates_below_the_root_are_legal_in_each_mode():
             end = eng._cands(0)
             assert end > 0
             for i in range(end):
-                assert eng.mv[i] in legal, (mode, F(pos), eng.mv[i])
+                # (inside the search the gem on A1 alone may be 0, which
+                # make() reads as the same turn; the root's moves, which
+                # choose() returns, come from the core's gen with NONZERO)
+                assert (eng.mv[i] or core.NONZERO) in legal, (mode, F(pos), eng.mv[i])
             m = legal[(ply * 7919) % len(legal)]
             pos.make(m)
             ply += 1
@@ -348,3 +351,21 @@ def test_the_viper_top_lists_are_the_plain_ones():
         b = S._top_posts_v(posts, val, out[1], k)
         assert a == b and out[0][:a] == out[1][:b], k
         assert all(not posts[x] for x in out[0][:a])
+
+
+def test_choose_returns_the_gem_on_a1_when_it_is_the_turn():
+    # Issue 23, case 6: in capture mode the gem on A1 alone was the turn 0,
+    # which the board reads as "no move": the board's side never moved.
+    pos = P(G.START, "capture")
+    legal = pos.legal_moves()
+    assert 0 not in legal and core.NONZERO in legal
+    for level in (4, 5):
+        eng = Engine(level)
+        t = [0]
+
+        def clock():
+            t[0] += 1
+            return t[0]
+
+        m = eng.choose(pos, 2500, clock, None, 2000)
+        assert m and m in legal, (level, m)

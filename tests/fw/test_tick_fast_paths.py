@@ -121,7 +121,7 @@ def test_the_matchers_site_scans_equal_their_plain_meaning():
         assert got == want, k
 
 
-def _plain(module, name):
+def _plain(module, name, uses=()):
     """The function `name` of module's source compiled as plain Python
     (its @micropython.viper line dropped, the pointer casts identities):
     the meaning the viper machine code must have."""
@@ -142,6 +142,8 @@ def _plain(module, name):
             ns[k] = int(line[line.index("const(") + 6 : line.index(")")])
     ns["ptr8"] = ns["ptr32"] = lambda x: x
     ns["int"] = int
+    for u in uses:
+        ns[u] = _plain(module, u)  # a viper function it calls, plain too
     exec(text, ns)
     return ns[name]
 
@@ -179,6 +181,15 @@ def test_matcher_equals_its_plain_meaning():
             exp[i] = rng.next(2)
             occ[i] = exp[i] if rng.next(3) else exp[i] ^ 1
             vis[i] = 1 if occ[i] != exp[i] or rng.next(6) == 0 else 0
+        # When each site filled and emptied this turn (the order of events).
+        arr = array("i", bytes(8 * n))
+        dep = array("i", bytes(8 * n))
+        for i in range(n):
+            if vis[i]:
+                arr[i] = rng.next(8)
+                dep[i] = rng.next(8)
+                arr[n + i] = rng.next(arr[i] + 1)  # (the first time: no later)
+                dep[n + i] = rng.next(dep[i] + 1)
         n_diff = 0
         for i in range(n):
             if occ[i] != exp[i]:
@@ -188,13 +199,14 @@ def test_matcher_equals_its_plain_meaning():
         fixed = rng.next(n) if rng.next(3) == 0 else 255
         only = rng.next(n + 1) - 1 if rng.next(2) else -1
         ctx = fixed | ((rng.next(4) + 16) << 8) | (n_diff << 16) | ((only + 1) << 23)
-        assert C._free_extra(occ, exp, vis, fp, nf - 1, n) == free_py(occ, exp, vis, fp, nf - 1, n), k
+        assert C._free_extra(occ, exp, vis, fp, nf - 1, n, arr, dep) == free_py(
+            occ, exp, vis, fp, nf - 1, n, arr, dep), k
         w1 = bytearray(C.WORK_SIZE)
         w2 = bytearray(C.WORK_SIZE)
         nxt1 = bytearray(n)
         nxt2 = bytearray(n)
-        got = C._match(fp, nf, occ, exp, vis, w1, ctx, nxt1, n)
-        want = match_py(fp, nf, occ, exp, vis, w2, ctx, nxt2, n)
+        got = C._match(fp, nf, occ, exp, vis, w1, ctx, nxt1, n, arr, dep)
+        want = match_py(fp, nf, occ, exp, vis, w2, ctx, nxt2, n, arr, dep)
         assert got == want, (k, got, want)
         assert w1 == w2 and nxt1 == nxt2, (k, list(fp)[:nf], w1, w2, nxt1, nxt2)
         kinds[got & 255] = 1
@@ -225,3 +237,33 @@ def test_paint_where_equals_the_plain_loop():
                 want[3 * i:3 * i + 3] = src[3 * i:3 * i + 3]
         fastbytes.paint_where(frame, src, mask, occ, n)
         assert frame == want, trial
+
+
+def test_stamps_equal_their_plain_meaning():
+    # The order of events (_stamp): each changed site gets the turn's next
+    # count, one count per scan, as filled or emptied.
+    from array import array
+
+    stamp_py = _plain(C, "_stamp")
+    rng = Lcg(5)
+    n = 20
+    a1 = array("i", bytes(8 * n))
+    d1 = array("i", bytes(8 * n))
+    a2 = array("i", bytes(8 * n))
+    d2 = array("i", bytes(8 * n))
+    p1 = bytearray(n)
+    p2 = bytearray(n)
+    s1 = s2 = 0
+    for k in range(300):
+        occ = bytearray(n)
+        for i in range(n):
+            occ[i] = rng.next(2) if rng.next(4) == 0 else p1[i]
+        s1 = C._stamp(occ, p1, a1, d1, s1, n)
+        s2 = stamp_py(occ, p2, a2, d2, s2, n)
+        assert (s1, p1, a1, d1) == (s2, p2, a2, d2), k
+        for i in range(n):
+            # the first time this turn: never after the last, set with it
+            assert d1[n + i] <= d1[i] and (d1[n + i] == 0) == (d1[i] == 0), k
+            assert a1[n + i] <= a1[i] and (a1[n + i] == 0) == (a1[i] == 0), k
+        assert p1 == occ
+    assert s1 > 0 and (max(a1) == s1 or max(d1) == s1)

@@ -134,3 +134,58 @@ def test_the_page_is_told_when_a_move_is_not_saved_and_when_it_is_again(tmp_path
             ws._poll_now.set()
             time.sleep(0.1)
         assert "c1c4" in ws.fw.get("moves", [])
+
+
+@pytest.mark.parametrize("damage", ["delete", "empty", "scrawl"])
+def test_a_lost_move_log_is_said_on_serial_and_by_a_light(damage):
+    # Issue 23, case 8: two moves in the log, the power cut, the log deleted,
+    # emptied or its header damaged: the board resumes the snapshot (move 0)
+    # and says so (evt error: what was kept, what was lost), and its turn
+    # LEDs blink red fast until a button is pressed.
+    import os
+
+    from simulator.game import DESC
+    from simulator.script import run
+    from simulator.sim import Simulation
+
+    sim = Simulation(seed=1)
+    try:
+        sim.boot()
+        run(sim, parse("position %s\nlift c1\nplace c4\nwait 3000\nlift a6\nplace a4\nwait 3000\n" % START))
+        assert sim.moves() == "c1c4 a6a4"
+        sim.power_cut()
+        log = os.path.join(sim.state_dir, "game.log")
+        if damage == "delete":
+            os.remove(log)
+        else:
+            with open(log, "r+b") as f:
+                data = f.read()
+                f.seek(0)
+                f.truncate()
+                if damage == "scrawl":
+                    f.write(b"L 77 0 0000" + data[data.index(b"\n"):])
+        sim.boot()
+        sim.run(1500)
+        said = [ln for ln in sim.lines if ln.startswith("evt error saved game:")]
+        assert len(said) == 1, sim.lines
+        assert "kept the 0 moves" in said[0] and "after move 0 are lost" in said[0]
+        assert sim.moves() == ""
+        base = DESC.N_SITES
+        turn = [base + s for s in DESC.STATUS_TURN]
+        seen = set()
+        for _ in range(8):
+            sim.run(130)
+            seen.add(tuple(sim.leds()[i] for i in turn))
+        def red(frame):
+            return all(c[0] > 0 and c[1] == 0 and c[2] == 0 for c in frame)
+
+        assert any(red(frame) for frame in seen), seen
+        # A button press: seen; the blinking stops.
+        sim.press("menu")
+        seen = set()
+        for _ in range(8):
+            sim.run(130)
+            seen.add(tuple(sim.leds()[i] for i in turn))
+        assert not any(red(frame) for frame in seen), seen
+    finally:
+        sim.shutdown()

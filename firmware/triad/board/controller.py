@@ -34,6 +34,10 @@ THINK_BUDGET_MS = const(2500)  # engine time for the board's own move
 OPPONENT_OFF = const(-1)
 FLUSH_MS = const(2000)  # how often an unsaved game is written again
 from triad.games.face import MAX_STEPS  # the longest footprint of any game  # noqa: E402
+# A turn with nothing to do on the table (Cornelson's "-": a full board, no
+# jewels left) is the side's only turn: the board says so and commits it
+# this long after (confirm: at once), whoever plays that side (issue 23).
+EMPTY_TURN_MS = const(2000)
 # The matcher's scratch bytes (self.work): per footprint step "done" and
 # "last on its site", then one move's figures, then the pieces in the hand.
 _W_STEP = const(0)
@@ -112,6 +116,17 @@ class Controller:
         self.settle_ms = SETTLE_MS
         self.expected = bytearray(n)  # occupancy the game expects
         self.visited = bytearray(n)  # sites that differed from expected during this turn
+        # When each site last filled (arr) and emptied (dep) this turn, as
+        # the turn's running count of sensed changes (0: not this turn):
+        # the matcher's order of events. A placement counts only for the
+        # piece that was in the hand when it came down, and a drop only
+        # when it came after the rest of the turn (docs/architecture.md,
+        # "How the matcher chooses").
+        # (each 2n: [site] the last time, [n + site] the first time)
+        self.arr = array("i", bytes(8 * n))
+        self.dep = array("i", bytes(8 * n))
+        self.prev = bytearray(n)  # the snapshot the stamps were made from
+        self.seq = 0
         self.seen = bytearray(n)  # the snapshot the analysis below was made for
         self.dest = bytearray(n)  # lifted piece: role lit at each legal next site
         self.nxt = bytearray(n)  # next steps of the candidate moves: role per site
@@ -163,6 +178,10 @@ class Controller:
         self.n_full = 0  # moves the sensed board completes
         self.n_started = 0  # candidates the player has begun
         self.full = 0  # one of them
+        # Another complete move that fits the same switches as full, or 0:
+        # the board then waits and says so (never guesses; lights: a fault).
+        self.amb = 0
+        self._tie = False
         # The move under way when FINISH was announced (its footprint): of
         # several moves the board completes, the one that continues it
         # (noise that passed the debounce can make another move's steps look
@@ -183,6 +202,11 @@ class Controller:
         self.note2 = False  # the position needs telling (the game's notice)
         self.errors = 0  # count of error situations entered (for tests and the protocol)
         self.unsaved = False  # committed moves not (yet) on flash: told on the status LEDs
+        # The saved game came back short (a lost or damaged log): the status
+        # LEDs blink red fast until a button or the next move (issue 23).
+        self.save_lost = False
+        self.empty_turn = 0  # the position's only turn, when it has no footprint
+        self._empty_at = None  # when the board commits it (ticks), once said
         self._flush_at = None
         self.in_error = False
         self._rest = False  # the board equals the game and that was dealt with
@@ -192,12 +216,18 @@ class Controller:
 
     # -- game set-up --------------------------------------------------------
 
-    def load(self, position_text, moves=None, meta=""):
-        """Start from a position (and optionally replay moves). Raises
-        NotationError on bad input, leaving the controller unchanged."""
+    def load(self, position_text, moves=None, meta="", rules=None):
+        """Start from a position (and optionally replay moves) under the
+        game's settings in effect, or under `rules` ({name: value}: a saved
+        game's own). Raises NotationError on bad input, leaving the
+        controller unchanged."""
         g = self.game
         pos = g.parse_position(position_text)
-        self._apply_options(pos)
+        if rules is None:
+            self._apply_options(pos)
+        else:
+            for k in rules:
+                g.apply_setting(pos, k, rules[k])
         start = pos.copy()
         hist, watch, draw = replay(g, pos, moves)
         self.start_text = g.format_position(start)
@@ -231,10 +261,15 @@ class Controller:
         if warning:
             # A torn or corrupt save was cut back to its last good move: say so.
             self.events.event("error", "saved game: " + str(warning))
+        self.save_lost = bool(getattr(self.store, "lost", False))
         if not saved:
             return False
+        # The saved game's own rules (its mode): its moves are legal there.
+        from triad.board.store import parse_rules
+
+        rules = parse_rules(getattr(self.store, "rules", ""))
         try:
-            self.load(saved[0], saved[1], saved[2])
+            self.load(saved[0], saved[1], saved[2], rules or None)
         except ValueError as e:
             self.events.event("error", "saved game unreadable: " + str(e))
             return False
@@ -244,7 +279,7 @@ class Controller:
     def start_position(self, position_text):
         """A position typed or sent by a host: it becomes a new saved game."""
         self.load(position_text)
-        self._save("start", self.start_text, "loaded")
+        self._save("start", self.start_text, "loaded", self.rules_text())
         self.events.event("position", self.start_text)
 
     def new_game(self):
@@ -259,8 +294,16 @@ class Controller:
         self.load(text)
         self.meta = meta
         self.state = SETUP
-        self._save("start", self.start_text, self.meta)
+        self._save("start", self.start_text, self.meta, self.rules_text())
         self.events.event("setup", self.start_text)
+
+    def rules_text(self):
+        """The game's settings in effect as a save carries them
+        ("mode=1,series=0"; "" for a game without any)."""
+        out = ""
+        for k in sorted(self.options):
+            out += ("," if out else "") + "%s=%d" % (k, int(self.options[k]))
+        return out
 
     def hold_store(self):
         """Stop saving until the player starts a new game by hand: the
@@ -304,8 +347,20 @@ class Controller:
         _zero(self.idle, self.n)
         if self._idle_hints is not None and self.live:
             self._idle_hints(pos, self.idle)
+        self._find_empty_turn()
         self._find_sources()
         self._new_turn()
+
+    def _find_empty_turn(self):
+        # Once per position: is its only turn one with no footprint?
+        self.empty_turn = 0
+        self._empty_at = None
+        if not self.live or not (self._first_site is not None or len(self.buf) >= self.game.MAX_MOVES):
+            return  # (only a game whose whole move list fits buf: Nehren's never passes)
+        buf = self.buf
+        if self._gen(self.pos, buf, 0, -1) == 1 and self.game.footprint(self.pos, buf[0], self.fp) == 0:
+            self.empty_turn = buf[0]
+        self._c_site = -1  # (buf holds no one site's moves now)
 
     def _find_sources(self):
         # Only where the game asks for attention (Note 2: every die that can
@@ -374,6 +429,7 @@ class Controller:
     def _new_turn(self):
         self._rest = False
         self.visited[:] = bytes(self.n)
+        self._restamp()
         self.seen[0] = 255  # forces a fresh analysis on the next update
         self.dest_from = -1
         self.lifted = -1
@@ -382,6 +438,15 @@ class Controller:
         self.kept = -1
         self.n_cand = self.n_full = self.n_started = 0
         self.progress = False
+
+    def _restamp(self):
+        # The board equals the game (or the turn begins afresh): no event
+        # of this turn yet. (The stamps of a later change are made against
+        # the game's occupancy, which the board shows now.)
+        _zero_i(self.arr, 2 * self.n)
+        _zero_i(self.dep, 2 * self.n)
+        _copy_if_changed(self.expected, self.prev, self.n)  # (a copy that allocates nothing)
+        self.seq = 0
 
     def moves_text(self):
         g = self.game
@@ -423,6 +488,7 @@ class Controller:
             self._collect(now)
         if button >= 0:
             self._rest = False
+            self.save_lost = False  # seen: the light has said it
             self._button(button, now)
         if self.unsaved and self.store is not None:
             if self._flush_at is None:
@@ -452,6 +518,13 @@ class Controller:
         if _copy_if_changed(occ, self.seen, n):
             self._rest = False
             _visit(occ, self.expected, self.visited, n)
+            if nmiss or nextra:
+                self.seq = _stamp(occ, self.prev, self.arr, self.dep, self.seq, n)
+            else:
+                # The board equals the game: no event of this turn stands (a
+                # turn played again after everything was put back is read
+                # from its own events only).
+                self._restamp()
             self._analyse(occ, nmiss, nextra, d)
         if nmiss == 0 and nextra == 0 and self.n_started == 0:
             # The board equals the game: nothing is under way. (Once said,
@@ -467,6 +540,9 @@ class Controller:
                 if self.kept >= 0:
                     self.kept = -1  # everything taken back: the turn begins afresh
                     self.seen[0] = 255
+            if self.empty_turn:
+                self._empty(now)
+                return
             if (self.seats >> self.pos.side) & 1 and not self.engine_move:
                 self._think()
             return
@@ -481,7 +557,8 @@ class Controller:
                 self.in_error = True
                 self.errors += 1
             return
-        self.in_error = False
+        if not self.amb:
+            self.in_error = False
         if self.choice_site >= 0:
             # A step's outcome is hidden (a die turned in place): the player
             # names it before anything else happens.
@@ -491,6 +568,13 @@ class Controller:
         if stable_ms < self.settle_ms and self.choice_fixed < 0:
             return  # (a confirmed choice needs no settling: the player said so)
         if self.n_full:
+            if self.amb:
+                # Two turns fit these switches: the board waits and says so
+                # (a fault: the pieces put back, the turn begins afresh).
+                if not self.in_error:
+                    self.in_error = True
+                    self.errors += 1
+                return
             self._commit(self.full)
         elif self.progress and self.state == PLAY:
             self.state = FINISH
@@ -498,6 +582,17 @@ class Controller:
             self._announce_finish()
         elif not self.progress and self.state == FINISH:
             self.state = PLAY
+
+    def _empty(self, now):
+        # The side to move has only a turn with nothing to do: told once,
+        # committed EMPTY_TURN_MS later (a method of its own: the tick's
+        # frame stays small).
+        if self._empty_at is None:
+            self._empty_at = ticks_add(now, EMPTY_TURN_MS)
+            self.events.event("pass", "%s has no turn but %s: the board plays it" % (
+                self.game.SIDES[self.pos.side], self.move_text(self.empty_turn)))
+        elif ticks_diff(now, self._empty_at) >= 0:
+            self._commit(self.empty_turn)
 
     def _think(self):
         # The board's turn: show that it thinks (one tick), then ask for the
@@ -638,13 +733,13 @@ class Controller:
             if nf and fp[nf - 1] & 255 == _WILD:
                 # "Any empty site" (a drop): bind it to where a piece now
                 # stands that the other steps leave empty, if any.
-                wild = _free_extra(occ, exp, vis, fp, nf - 1, n)
+                wild = _free_extra(occ, exp, vis, fp, nf - 1, n, self.arr, self.dep)
                 if wild >= 0:
                     fp[nf - 1] = (fp[nf - 1] & ~255) | wild
             # Is the move under way on the board, what does it still need
             # (lit into nxt), is it complete (viper: this runs for every
             # move of a changed site on the tick that sees the change).
-            r = _match(fp, nf, occ, exp, vis, work, ctx, nxt, n)
+            r = _match(fp, nf, occ, exp, vis, work, ctx, nxt, n, self.arr, self.dep)
             if not r:
                 continue
             n_cand += 1
@@ -657,13 +752,19 @@ class Controller:
             if r & _M_FULL:
                 n_full += 1
                 # (in FINISH, the one that follows the move announced the
-                # furthest; equals: the later one, as before)
-                if self.state != FINISH or self._follows(nf, n_full):
+                # furthest; two that follow it as far, or two outside FINISH:
+                # the switches cannot tell them apart, and the board waits)
+                if self.state != FINISH:
+                    self._tie = n_full > 1
+                    self.amb = self.full
+                    self.full = g.bind(pos, m, wild) if wild >= 0 else m
+                elif self._follows(nf, n_full):
+                    self.amb = self.full
                     self.full = g.bind(pos, m, wild) if wild >= 0 else m
             if r & _M_TOUCHED and choice < 0:
                 choice = fp[0] & 255
             if cut and self.kept < 0 and not self.engine_move:
-                kept = _forfeit(fp, nf, work, occ)
+                kept = _forfeit(fp, nf, work, occ, self.dep, n)
                 if kept >= 0:
                     # A piece lifted with a TOUCH before it still owed: the
                     # game's rule (Cornelson 3.1) keeps only the TOUCHes
@@ -694,6 +795,8 @@ class Controller:
         self.n_cand = n_cand if n_diff else n_started
         self.n_started = n_started
         self.n_full = n_full
+        if not (n_full > 1 and self._tie):
+            self.amb = 0
         self.progress = progress and n_started > 0
         if n_cand == 0 and lifted >= 0 and nextra == 1:
             self.error_from = lifted
@@ -713,6 +816,7 @@ class Controller:
         while k < nf and k < fn and (fp[k] & 1023) == (ff[k] & 1023):
             k += 1
         if n_full == 1 or k >= self._best_k:
+            self._tie = n_full > 1 and k == self._best_k
             self._best_k = k
             return True
         return False
@@ -791,6 +895,7 @@ class Controller:
         self._note_last(m)
         pos.make(m)
         self.history.append(m)
+        self.save_lost = False
         self.hint_move = 0
         self.engine_move = 0
         if self.watch is not None:
@@ -852,6 +957,9 @@ class Controller:
                 self.fixed_role = self.choice_role
                 self.state = PLAY
                 self.seen[0] = 255  # match again with the outcome fixed
+            return
+        if btn == BTN_CONFIRM and not long and st == PLAY and self.empty_turn:
+            self._commit(self.empty_turn)  # the empty turn at once
             return
         if btn == BTN_HINT and long:
             # Cycle who the board plays: nobody, then each side from the
@@ -927,9 +1035,25 @@ class Controller:
         self._save_setting("level", level)
 
     def set_option(self, name, value):
-        """A setting of the game's own (Nehren's note2_triads)."""
+        """A setting of the game's own (Nehren's note2_triads, Cornelson's
+        mode): it changes the rules of the game on the table, so the saved
+        game begins afresh at this position under them (a save replays its
+        moves under one set of rules: issue 23). A finished game keeps its
+        own; the next one takes the new."""
+        changed = self.options.get(name) != value
         self.options[name] = value
         self.game.apply_setting(self.pos, name, value)
+        if changed and self.state != OVER:
+            self._stop_thinking()
+            self.engine_move = 0
+            self.start_text = self.game.format_position(self.pos)
+            self.history = []
+            self.watch = self.game.draw_watch(self.pos.copy()) if self.game.draw_watch else None
+            self.draw = 0
+            self._save("start", self.start_text, self.meta, self.rules_text())
+            # Told as a new game from here (a recorder begins a record with
+            # the new rules: they travel with game records too).
+            self.events.event("setup" if self.state == SETUP else "position", self.start_text)
         self._sync_expected()
 
     def use_settings(self, s):
@@ -1029,17 +1153,37 @@ class Controller:
 
 
 @micropython.viper
-def _free_extra(occ, exp, vis, fp, nf: int, n: int) -> int:
+def _free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
     """Where a free drop went: a site that holds a piece although the first
     nf steps leave it empty (an empty cell, or one the move lifted, seen
-    lifted), or -1."""
+    lifted), put down after every one of those steps or in the scan that
+    saw the last of them (the bunny piece comes
+    last: a piece put back where it was lifted, before the captures were
+    taken off, is not the drop), or -1."""
     o = ptr8(occ)
     x = ptr8(exp)
     v = ptr8(vis)
     f = ptr32(fp)
+    ar = ptr32(arr)
+    dp = ptr32(dep)
+    # The latest of those steps, each at its first event this turn (a
+    # landed piece knocked and put back after the drop is still before it;
+    # inline: no deeper frame on the tick).
+    late = 0
+    t = 0
+    while t < nf:
+        g = f[t]
+        u = g & 255
+        if u != _WILD:
+            if (g >> 8) & 3 == _PLACE:
+                if ar[n + u] > late:
+                    late = ar[n + u]
+            elif dp[n + u] > late:
+                late = dp[n + u]
+        t += 1
     i = 0
     while i < n:
-        if o[i]:
+        if o[i] and ar[i] >= late:
             after = x[i]
             j = 0
             while j < nf:
@@ -1058,7 +1202,46 @@ def _free_extra(occ, exp, vis, fp, nf: int, n: int) -> int:
 
 
 @micropython.viper
-def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int) -> int:
+def _stamp(occ, prev, arr, dep, seq: int, n: int) -> int:
+    """Stamp the sites that changed since prev (arr: filled, dep: emptied;
+    [i] the last time, [n + i] the first time this turn) with the turn's
+    next count, and make prev equal occ; the count."""
+    o = ptr8(occ)
+    p = ptr8(prev)
+    ar = ptr32(arr)
+    dp = ptr32(dep)
+    changed = 0
+    i = 0
+    while i < n:
+        if o[i] != p[i]:
+            if changed == 0:
+                changed = 1
+                if seq < 0x3FFFFFFF:
+                    seq += 1
+            if o[i]:
+                ar[i] = seq
+                if ar[n + i] == 0:
+                    ar[n + i] = seq
+            else:
+                dp[i] = seq
+                if dp[n + i] == 0:
+                    dp[n + i] = seq
+            p[i] = o[i]
+        i += 1
+    return seq
+
+
+@micropython.viper
+def _zero_i(buf, n: int):
+    b = ptr32(buf)
+    i = 0
+    while i < n:
+        b[i] = 0
+        i += 1
+
+
+@micropython.viper
+def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> int:
     """One move's footprint against the sensed board.
 
     Which steps are done, in a person's order: a placement counts only
@@ -1076,10 +1259,23 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int) -> int:
     after it not) shows its destination and is listed at work[_W_HAND...]
     for the game's marks.
 
+    The order of events counts too (arr, dep: when each site last filled
+    and emptied this turn): a placement right after a LIFT of a piece that
+    moves (ROLE_SOURCE) is done only when that piece was in the hand as it
+    came down (its site not filled again between its emptying and the
+    landing: a piece put back is not the one that landed; its emptying may
+    be sensed after the landing, when its switch chatters as it goes); any other placement (a
+    drop) only when it came down after every step before it, each taken at
+    its first event this turn (or in the
+    scan that saw the last of them). So a turn is
+    never read from pieces that went elsewhere than it says.
+
     Returns 0 (no candidate) or _M_* flags | pieces in the hand << 8; work
     keeps which steps are done (_W_STEP) for _forfeit. Viper: the board
     runs this for every move of a changed site on the tick that sees it."""
     f = ptr32(fp)
+    ar = ptr32(arr)
+    dp = ptr32(dep)
     o = ptr8(occ)
     x = ptr8(exp)
     v = ptr8(vis)
@@ -1109,7 +1305,35 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int) -> int:
             done = 0
         elif act == _PLACE:
             if o[s] == 1 and lifted_before:
-                done = 1
+                if j == 0:
+                    done = 1
+                else:
+                    g = f[j - 1]
+                    u = g & 255
+                    if (g >> 8) & 3 == _LIFT and (g >> 10) == _ROLE_SOURCE:
+                        # (its leaving may be sensed after the landing: a
+                        # switch that chatters as the piece goes; the landing
+                        # at its first arrival: a landed piece knocked and put
+                        # back after a drop on the cell it left is still it)
+                        if 0 < ar[n + s] and not (dp[u] < ar[u] and ar[u] < ar[n + s]):
+                            done = 1
+                    else:
+                        # the latest first event of the steps before it (inline:
+                        # no deeper frame on the tick under a search)
+                        late = 0
+                        t = 0
+                        while t < j:
+                            g = f[t]
+                            u = g & 255
+                            if u != _WILD:
+                                if (g >> 8) & 3 == _PLACE:
+                                    if ar[n + u] > late:
+                                        late = ar[n + u]
+                                elif dp[n + u] > late:
+                                    late = dp[n + u]
+                            t += 1
+                        if ar[s] >= late:
+                            done = 1
         else:
             if act == _LIFT:
                 if o[s] == 0 or (v[s] != 0 and w[_W_LAST + j] == 0):
@@ -1262,23 +1486,31 @@ def _next_seats(seats, n):
     return order[(i + 1) % len(order)]
 
 
-def _forfeit(fp, nf, step, occ):
+def _forfeit(fp, nf, step, occ, dep, n):
     """When a piece is off the board (a LIFT done) while a TOUCH before it
-    in the footprint is not done: how many TOUCHes in a row from the first
-    were done; else -1."""
+    in the footprint was not done before it left: how many TOUCHes in a row
+    from the first were; else -1. Before means seen begun in an earlier scan
+    (dep: when each site first emptied this turn): a swap the board saw only
+    in the scan that saw the jewel go, or after it, did not come first
+    (issue 23: a late swap counted as in time); a swapped gem knocked later
+    does not undo its swap."""
     k = 0
     owed = False
     j = 0
     while j < nf:
         e = fp[j]
-        a = (e >> 8) & 3
-        if a == TOUCH:
-            if not step[j]:
-                owed = True
-            elif not owed:
-                k += 1
-        elif a == LIFT and owed and step[j] and not occ[e & 255]:
-            return k
+        if (e >> 8) & 3 == LIFT and step[j] and not occ[e & 255]:
+            # the piece off the board: were the TOUCHes before it done first?
+            t = 0
+            while t < j:
+                g = fp[t]
+                if (g >> 8) & 3 == TOUCH:
+                    if step[t] and 0 < dep[n + (g & 255)] < dep[n + (e & 255)] and not owed:
+                        k += 1
+                    else:
+                        owed = True
+                t += 1
+            return k if owed else -1
         j += 1
     return -1
 

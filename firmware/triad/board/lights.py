@@ -310,7 +310,9 @@ def _status(lt, ctl, frame, now):
     # game and the unsaved blink only: drawn again then, else copied from
     # the last drawing (they cost as much as the rest of the frame).
     phase = 0
-    if ctl.unsaved:
+    if ctl.save_lost:
+        phase = 3 + ((now // pal.FAST_BLINK_MS) & 1)
+    elif ctl.unsaved:
         phase = 1 + ((now // pal.SLOW_BLINK_MS) & 1)
     key = (1 if ctl.state == _OVER else 0) | (phase << 1)
     buf = lt.status_frame
@@ -330,7 +332,13 @@ def _draw_status(lt, ctl, frame, now):
     pos = ctl.pos
     if ctl.state != _OVER:
         _set(frame, base + b.STATUS_TURN[pos.side], pal.TURN)
-    if ctl.unsaved and (now // pal.SLOW_BLINK_MS) & 1:
+    if ctl.save_lost and (now // pal.FAST_BLINK_MS) & 1:
+        # The saved game came back short: every turn LED blinks red fast
+        # until a button is pressed or a move is made (the serial line and
+        # the page say what was kept and what was lost).
+        for s in b.STATUS_TURN:
+            _set(frame, base + s, pal.ERROR)
+    elif ctl.unsaved and (now // pal.SLOW_BLINK_MS) & 1:
         # Not safely saved: every turn LED blinks red until the store says so.
         for s in b.STATUS_TURN:
             _set(frame, base + s, pal.ERROR)

@@ -73,6 +73,10 @@ class Player:
                 m = eng.choose(pos, left, clock, keys, nodes)
                 if m:
                     return m
+                # The game goes on (the board asks only then), so a move
+                # exists: an engine that found none is a fault, said, and
+                # the quick move is played instead (issue 23).
+                events.event("error", "the engine found no move: a quick move instead")
         except MemoryError:
             self.engine = None
             events.event("error", "no memory for the engine: a quick hint instead")

@@ -96,6 +96,9 @@ class Protocol:
         fr = ctl.error_from
         name = ctl.state_name()
         names = self.game.SITE_NAMES
+        if ctl.amb and ctl.n_full:
+            return "ambiguous %s or %s: put the pieces back and play the turn again" % (
+                ctl.move_text(ctl.full), ctl.move_text(ctl.amb))
         if at >= 0 and fr >= 0:
             return "illegal %s from %s" % (names[at], names[fr])
         if at >= 0 and ctl.state == _FINISH:

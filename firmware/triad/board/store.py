@@ -13,7 +13,10 @@
 #   settings-<game>.txt / .tmp    a game's own settings, where it has any
 #
 # <base>.snap (every byte covered by the CRC on the END line):
-#   TG2 <id> <nmoves> <game>\n <position>\n <meta>\n <move> <move> ...\n END <crc16>\n
+#   TG2 <id> <nmoves> <game> [<rules>]\n <position>\n <meta>\n <move> <move> ...\n END <crc16>\n
+# (<rules>: the game's settings in effect for this game, name=int joined by
+# ",", e.g. mode=1,series=0; absent: the defaults. A game played in another
+# mode replays only under its own rules: issue 23.)
 # (TG1 <id> <nmoves>, without the game, is a save of the one-game firmware:
 # always Nehren's, and still resumed as such.)
 # game.log:
@@ -362,12 +365,14 @@ class GameStore:
         self.saved = 0  # moves of the game in memory that are on flash
         self.write_errors = 0  # failed write calls, for the figures
         self.freed = []  # what was removed to make room, oldest first
+        self.lost = False  # load() said committed moves may be lost
         self._forget()
 
     def _forget(self):
         self._id = 0  # 0: a new game whose id is drawn at its first write
         self._pos = None  # None: nothing known in memory, read the files first
         self._meta = ""
+        self.rules = ""  # the saved game's rules (see the header), after load()
         self._moves = []
         self._crc = 0
         self._since = 0  # records in the log since its header
@@ -397,17 +402,20 @@ class GameStore:
 
     # -- writing ----------------------------------------------------------
 
-    def start(self, position_text, meta=""):
+    def start(self, position_text, meta="", rules=""):
         if not _line_ok(position_text, 200) or not position_text:
             raise ValueError("position must be one line of notation")
         meta = "" if meta is None else str(meta)
         meta = meta.replace("\r", " ").replace("\n", " ")[:MAX_META]
-        rules = self._rules_mod()
-        if rules is not None:
-            rules.parse_position(position_text)  # NotationError if malformed
+        if parse_rules(rules) is None:
+            raise ValueError("bad rules %r" % (rules,))
+        mod = self._rules_mod()
+        if mod is not None:
+            mod.parse_position(position_text)  # NotationError if malformed
         self._id = 0
         self._pos = position_text
         self._meta = meta
+        self.rules = rules or ""
         self._moves = []
         self.saved = 0
         self._clean = False
@@ -518,13 +526,21 @@ class GameStore:
             new_id = self._peek_max_id() + 1
             self._id = 1 if new_id >= 1 << 30 else new_id
         moves = self._moves
-        text = "%s %d %d %s\n%s\n%s\n%s\n" % (
-            _MAGIC, self._id, len(moves), self.game, self._pos, self._meta, " ".join(moves))
+        text = "%s %d %d %s%s\n%s\n%s\n%s\n" % (
+            _MAGIC, self._id, len(moves), self.game, " " + self.rules if self.rules else "",
+            self._pos, self._meta, " ".join(moves))
         data = text.encode()
         data += ("END %04x\n" % crc16(data)).encode()
         header = "L %d %d" % (self._id, len(moves))
         crc = crc16(header.encode())
         self._clean = False
+        if not fs.exists(self.log_path):
+            # A log of no game (id 0) before the first snapshot: from now on
+            # a save without a log of its own is a damaged one (load says
+            # what it lost), while a start cut before its own header leaves
+            # this one, of an earlier game, and loses nothing.
+            h0 = "L 0 0"
+            fs.write(self.log_path, ("%s %04x\n" % (h0, crc16(h0.encode()))).encode())
         if fs.exists(self.tmp_path) and not fs.exists(self.snap_path) and self._tmp_is_whole():
             # A cut between removing the old snapshot and renaming the new
             # one (a rename that cannot replace) left the game only in
@@ -628,6 +644,11 @@ class GameStore:
             self._forget()
             self.last_error = "saved game unreadable: %r" % (e,)
             got = None
+        # Committed moves may be gone (anything said but a torn last record,
+        # which is a move the board never showed): the board says so by a
+        # light too (controller.save_lost).
+        err = self.last_error
+        self.lost = err is not None and not err.startswith("torn")
         if got is None:
             self._forget()
             self._set_safe(True)
@@ -664,19 +685,28 @@ class GameStore:
         since = 0
         if log is None:
             clean = False
+            self._warn(_kept_of(n, "move log missing"))
         else:
             i = log.find(b"\n")
             hdr = log[:i].split() if i >= 0 else []
             base = -1
+            lid = -1
             if len(hdr) == 4 and hdr[0] == b"L":
                 try:
                     hcrc = int(hdr[3], 16)
                     if hcrc == crc16(log[: log.rfind(b" ", 0, i)]) and len(hdr[3]) == 4:
-                        if int(hdr[1]) == gid:
+                        lid = int(hdr[1])
+                        if lid == gid:
                             base = int(hdr[2])
                             crc = hcrc
                 except ValueError:
-                    pass
+                    lid = -1
+            if lid < 0 or lid > gid:
+                # Emptied, unverifiable, or of no game before this one: the
+                # moves it held after the snapshot's cannot be read (a log of
+                # an earlier game is the trace of a start whose header never
+                # made it: nothing lost).
+                self._warn(_kept_of(n, "move log empty" if not log else "move log unverifiable"))
             if base < 0 or base > n:
                 # A stale log of an earlier game, or a torn header: the
                 # snapshot holds everything committed.
@@ -761,11 +791,17 @@ class GameStore:
                 head[0] if head else "")
             return None
         game = DEFAULT_GAME
+        rules = ""
         if head[0] == _MAGIC:
-            game = head[3] if len(head) == 4 else ""
+            game = head[3] if len(head) in (4, 5) else ""
             if not game_name_ok(game):
                 self.last_error = "saved game is malformed (game name); not resumed"
                 return None
+            if len(head) == 5:
+                rules = head[4]
+                if parse_rules(rules) is None:
+                    self.last_error = "saved game is malformed (rules); not resumed"
+                    return None
         elif len(head) != 3:
             self.last_error = "saved game is malformed; not resumed"
             return None
@@ -782,6 +818,7 @@ class GameStore:
         if n != len(moves) or not lines[1]:
             self.last_error = "saved game is malformed; not resumed"
             return None
+        self.rules = rules
         return gid, lines[1], lines[2], moves
 
     def _validate(self, pos_text, moves):
@@ -791,6 +828,10 @@ class GameStore:
             return len(moves)
         try:
             pos = rules.parse_position(pos_text)
+            # The game's own rules (its mode): the moves are legal only there.
+            got = parse_rules(self.rules) or {}
+            for k in got:
+                rules.apply_setting(pos, k, got[k])
         except Exception as e:
             self.last_error = "saved start position is invalid: %s" % (e,)
             return -1
@@ -801,6 +842,33 @@ class GameStore:
                 self._warn("saved game stops at move %d: %s" % (i + 1, e))
                 return i
         return len(moves)
+
+
+def parse_rules(text):
+    """{name: int} of a save's rules field ("mode=1,series=0"; "" none), or
+    None when it is malformed."""
+    out = {}  # type: dict[str, int]
+    if not text:
+        return out
+    if not isinstance(text, str) or len(text) > 120:
+        return None
+    for part in text.split(","):
+        k, eq, v = part.partition("=")
+        if not eq or not k or not v or len(v) > 9:
+            return None
+        for ch in k:
+            if not ("a" <= ch <= "z" or "0" <= ch <= "9" or ch == "_"):
+                return None
+        for ch in v:
+            if not "0" <= ch <= "9":
+                return None
+        out[k] = int(v)
+    return out
+
+
+def _kept_of(n, what):
+    # What a lost log costs, said so a player can put it right (issue 23).
+    return "%s: kept the %d moves of the snapshot; any moves after move %d are lost" % (what, n, n)
 
 
 class Settings:

@@ -117,8 +117,38 @@ def perft(pos, depth):
     return core.perft(pos, depth)
 
 
-draw_watch = None
-DRAW_NAMES = ("",)
+# The board's own draw rule (issue 23). Once every post holds a gem no turn
+# places or captures, and the jewels may step round each other for ever
+# (games of 300 plies were seen): FULL_PLIES turns in a row with no gem placed
+# end the game drawn. Decided from the game's history alone (a pure function
+# of the start and the turns), so a game resumed after a power cut gives the
+# same answer; on the rules card (words.py) and in DRAW_TEXT.
+FULL_PLIES = 60
+DRAW_NO_GEM = 1
+DRAW_NAMES = ("none", "no gem")
+
+
+class _DrawWatch:
+    """w = draw_watch(start); after each pos.make(m): reason = w.push(pos, m)
+    (0 while the game goes on)."""
+
+    def __init__(self, start, full_plies=FULL_PLIES):
+        self.full_plies = full_plies
+        self.quiet = 0
+
+    def push(self, pos, m):
+        if m & 63 == core.NO_POST:
+            self.quiet += 1  # no post vacant: a turn of jewels only
+        else:
+            self.quiet = 0
+        if pos.result == -1 and self.quiet >= self.full_plies:
+            return DRAW_NO_GEM
+        return 0
+
+
+def draw_watch(start):
+    return _DrawWatch(start)
+
 marks = None
 
 # -- what the board senses and shows -------------------------------------------

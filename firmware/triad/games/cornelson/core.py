@@ -16,6 +16,11 @@
 #   bits 21..26  KEEP: 0, or 1 + the captures kept when the rest of the chain
 #                was forfeited (rule 3.1: a jewel lifted before every captured
 #                gem was swapped); only gen_forfeit writes it
+#   bit   27     NONZERO: set on the one turn that would be 0 (the gem on A1
+#                and nothing else: capture mode, or a capture win), as 0
+#                means "no move" to the board and to the engines (issue 23:
+#                the board's side never moved when A1 was its best turn).
+#                Every field above reads the same without it.
 # Captures are implied by the placement (they are forced). make() keeps an
 # undo record per turn in a ring of RING records (jewels before the turn,
 # and the capture chain in the order it happened), so unmake() is exact for
@@ -32,6 +37,7 @@ NONE = const(255)
 NO_POST = const(63)
 STUCK = const(1 << 20)
 KEEP_SHIFT = const(21)
+NONZERO = const(1 << 27)
 WIN_TALLY = const(10)
 DRAW = const(255)
 
@@ -414,6 +420,14 @@ class Position:
                         n += 1
             if self._marked:
                 self._mark_barriers(0)
+            if not posts[0]:
+                # A1's turns come first (posts in order): the one that is 0
+                # gets NONZERO (see the header).
+                i = start
+                while i < n and buf[i] & 63 == 0:
+                    if buf[i] == 0:
+                        buf[i] = NONZERO
+                    i += 1
         else:
             for j in range(ns):
                 buf[n] = NO_POST | sets[j]

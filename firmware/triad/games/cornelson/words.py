@@ -29,6 +29,8 @@ def finish_state_text(pos, so_far):
     return ("Your gem is on %s (it captures nothing): now step each of your jewels once (a lifted "
             "jewel shows its steps in orange and the Barriers in its way in red)." % name)
 
+# Why a game was drawn (DRAW_NAMES' order: none, the board's full-board rule).
+DRAW_TEXT = ("", "by the full-board rule: 60 turns in a row with every post taken")
 
 # The rules card (the simulator's page).
 RULES = """Two players, South and North, three jewels on their docks each.
@@ -45,7 +47,8 @@ occupied portal does). After a transfer it must step onto a trey next turn.
 Win by Breach (a jewel reaches the opponent's dock), Trap (an opponent's
 jewel cannot move: barriers, jewels or its own dock all round it; or the
 opponent cannot step all three jewels) or Capture (ten gems captured).
-Draw: the board full and no jewels in play.
+Draw (the board's rule): 60 turns in a row with every post taken (no gem
+placed): on a full board the jewels could step round each other for ever.
 The board: a move counts once the pieces have rested 0.8 s."""
 
 # The legend of the simulator's page ("What the lights mean"): every light
@@ -90,6 +93,8 @@ def result_reason(pos, text):
     if not words:
         return ""
     if words[0] == "draw":
+        if "no gem" in text:
+            return "the board's full-board rule: 60 turns in a row with every post taken"
         return "every post is filled and no jewel is in play"
     w = "sn".find(words[0])
     if w < 0:

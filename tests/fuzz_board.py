@@ -1,0 +1,640 @@
+"""The board's physical fuzzer (issue 23): a person playing, as the switches
+see it, checked against a rules reference that is not the project's core.
+
+    python tests/fuzz_board.py --game browne --seats 1 --scripts 200 --seed 7
+    python tests/fuzz_board.py --game cornelson --mode breach --scripts 200
+
+Each script starts a game (`serial set ...`, `position ...`: the start or a
+position a few random reference turns in) and plays turns as a person would,
+in the `python -m simulator script` contract's lines, run in-process on one
+simulated board (the unchanged firmware on virtual time; flash persists):
+
+* the intended turn is a random legal turn of the reference
+  (tests/reference_<game>.py), or the board's own (`evt think`) for the
+  sides it plays (--seats: how many, the last sides first);
+* its steps are carried out in a person's order, the captured pieces and
+  the drop included, with the clumsiness of a person mixed in: slides over
+  the cells in between (Browne), pieces lifted and put back, knocks, switch
+  bounce, an object put on a wrong cell and taken off again, buttons pressed
+  at odd times, failed flash writes (`flashfail`), and power cuts in the
+  middle of a turn, after which the person puts the pieces back where the
+  saved game has them and plays the turn again.
+
+After every turn it checks: the firmware did not crash; the board committed
+exactly one turn, legal in the reference and with the intended result
+(committed = intended, compared as positions: 0 illegal, 0 wrong commits);
+the board's position is the reference's; after a power cut the board
+resumes every committed turn (0 lost: flash faults are given the board's
+own 2 s to write the game again first); and a turn carried out completely
+is committed within seconds (0 hangs). A failing script is written out (in
+the script contract, with the seed) and the run fails.
+
+The CPython simulator runs one game per process (the board description is
+chosen at import): run once per game. tests/host/test_fuzz_board.py runs a
+bounded part in `make test`; `make fuzz` the long run (docs/fuzzing.md).
+"""
+import argparse
+import os
+import random
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def _setup(game):
+    for p in (ROOT, HERE):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    from simulator.choice import board_for_game
+
+    os.environ["TRIAD_SIM_BOARD"] = board_for_game(game)
+
+
+# -- the references (never the firmware's core) ------------------------------
+
+
+class RefNehren:
+    def __init__(self, mode):
+        import reference_nehren as R
+
+        self.R = R
+        self.start = R.START
+
+    def moves(self, pos):
+        return self.R.legal_moves(pos)
+
+    def apply(self, pos, text):
+        return self.R.apply(pos, text)  # ValueError when illegal
+
+    def over(self, pos):
+        return self.R.winner(pos) is not None or not self.R.legal_moves(pos)
+
+    def norm(self, pos):
+        return pos
+
+    def count(self, moves_text):
+        return len(moves_text.split())
+
+
+class RefBrowne:
+    def __init__(self, mode):
+        import reference_browne as R
+
+        self.R = R
+        self.start = R.START
+
+    def moves(self, pos):
+        return self.R.legal_moves(pos)
+
+    def apply(self, pos, text):
+        return self.R.apply(pos, text)
+
+    def over(self, pos):
+        return self.R.outcome(pos) is not None
+
+    def norm(self, pos):
+        f = pos.split()
+        out = []
+        for part in f[:3]:
+            side, _, cells = part.partition(":")
+            out.append(side + ":" + ",".join(sorted(c for c in cells.split(",") if c)))
+        return " ".join(out + f[3:])
+
+    def count(self, moves_text):
+        return len(moves_text.split())
+
+
+class RefCornelson:
+    def __init__(self, mode):
+        import reference_cornelson as R
+
+        self.R = R
+        # A tourney's first game (-:-) is played under every outcome: standard.
+        self.mode = "standard" if mode == "tourney" else mode
+        self.start = R.fmt(R.parse(R.START, self.mode))
+
+    def _key(self, text):
+        w = text.split()
+        return (w[0], tuple(sorted(w[1:])))
+
+    def moves(self, pos):
+        return [t for _, _, t in self.R.iter_turns(self.R.parse(pos, self.mode))]
+
+    def apply(self, pos, text):
+        want = self._key(text)
+        for key, s2, t in self.R.iter_turns(self.R.parse(pos, self.mode)):
+            if self._key(t) == want:
+                return self.R.fmt(s2)
+        raise ValueError("illegal turn %r in %r (%s)" % (text, pos, self.mode))
+
+    def over(self, pos):
+        st = self.R.parse(pos, self.mode)
+        return st.winner is not None
+
+    def norm(self, pos):
+        return self.R.fmt(self.R.parse(pos, self.mode))
+
+    def count(self, moves_text):
+        # A turn begins with its post (or "-", or a forfeit "C3!1"); its
+        # jewel steps ("a2-a3") follow.
+        return len([w for w in moves_text.split() if w == "-" or "-" not in w])
+
+
+REFS = {"nehren": RefNehren, "browne": RefBrowne, "cornelson": RefCornelson}
+
+
+class Failure(AssertionError):
+    pass
+
+
+# -- the person ------------------------------------------------------------------
+
+
+class Person:
+    """Turns a turn into script lines, tracking what stands where."""
+
+    def __init__(self, fz, rng):
+        self.fz = fz
+        self.rng = rng
+        self.occ = set()  # sites with something on them, as the person knows
+
+    def reset(self, occupied):
+        self.occ = set(occupied)
+
+    def lift(self, out, s):
+        out.append("lift " + s)
+        self.occ.discard(s)
+
+    def place(self, out, s):
+        out.append("place " + s)
+        self.occ.add(s)
+
+    def knock(self, out, s):
+        out.append("knock " + s)
+        self.occ.discard(s)
+
+    def noise(self, out, turn_sites, kinds):
+        """One bit of clumsiness that leaves the table as it was."""
+        rng = self.rng
+        fz = self.fz
+        k = rng.choice(kinds)
+        fz.stats["noise"] += 1
+        others = [s for s in self.occ if s not in turn_sites]
+        empty = [s for s in fz.sites if s not in self.occ and s not in turn_sites]
+        if k == "put_back" and others:
+            s = rng.choice(others)
+            self.lift(out, s)
+            out.append("wait %d" % rng.choice((50, 200, 700, 1500)))
+            self.place(out, s)
+        elif k == "knock" and others:
+            s = rng.choice(others)
+            self.knock(out, s)
+            out.append("wait %d" % rng.choice((100, 400, 1200)))
+            self.place(out, s)
+        elif k == "bounce":
+            out.append("bounce " + rng.choice(fz.sites))
+        elif k == "stray" and empty:
+            s = rng.choice(empty)
+            self.place(out, s)
+            # (taken off again before the board's settle time: an object
+            # left on a Cornelson post is a gem placed, a whole turn there)
+            out.append("wait %d" % rng.choice((100, 300, 600)))
+            self.knock(out, s)
+        elif k == "button":
+            out.append("press " + rng.choice(("menu", "menu", "confirm", "hint")))
+        elif k == "wait":
+            out.append("wait %d" % rng.choice((30, 300, 1000)))
+
+
+class Fuzzer:
+    def __init__(self, game, mode, seats, seed, verbose=False, level=1):
+        _setup(game)
+        from host_tools import games as hg
+        from host_tools.records import choice_presses
+        from simulator.game import GAME
+        from simulator.sim import Simulation
+
+        self.hg = hg
+        self.choice_presses = choice_presses
+        self.G = GAME
+        self.game = game
+        self.mode = mode
+        self.seats = seats
+        self.level = level
+        self.ref = REFS[game](mode)
+        self.sites = list(GAME.SITE_NAMES)
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.verbose = verbose
+        self.sim = Simulation(seed=seed)
+        self.sim.boot()
+        self.stats = dict(scripts=0, turns=0, board_turns=0, actions=0, noise=0, power_cuts=0,
+                          flash_faults=0, games_over=0, crashes=0, illegal=0, wrong=0, lost=0,
+                          hangs=0, ambiguous_waits=0)
+        self.text = []  # the current script, for a failure report
+
+    def close(self):
+        self.sim.shutdown()
+
+    # -- running lines ----------------------------------------------------------
+
+    def run(self, lines):
+        from simulator.script import parse, run
+
+        self.text.extend(lines)
+        self.stats["actions"] += sum(1 for ln in lines if not ln.startswith(("wait", "#", "serial")))
+        try:
+            run(self.sim, parse("\n".join(lines) + "\n"))
+        except Exception as e:
+            if self.sim.crash or "crashed" in str(e):
+                self.stats["crashes"] += 1
+            raise Failure("script error: %s" % e)
+        if self.sim.crash:
+            self.stats["crashes"] += 1
+            raise Failure("the firmware crashed:\n%s" % self.sim.crash)
+
+    def events(self, since):
+        return self.sim.lines[since:]
+
+    # -- positions ----------------------------------------------------------------
+
+    def occupied(self, pos_text):
+        """The sites a position fills (the face's expected(): occupancy)."""
+        from array import array
+
+        pos = self.G.parse_position(pos_text)
+        if self.game == "cornelson":
+            self.G.apply_setting(pos, "mode", self.G.SETTING_CHOICES["mode"].index(self.mode))
+        exp = bytearray(self.G.N_SITES)
+        self.G.expected(pos, exp)
+        return [self.sites[i] for i in range(len(exp)) if exp[i]], pos
+
+    def start_position(self):
+        rng = self.rng
+        pos = self.ref.start
+        for _ in range(rng.choice((0, 0, 1, 2, 4, 8, 14))):
+            if self.ref.over(pos):
+                break
+            ms = self.ref.moves(pos)
+            if not ms:
+                break
+            nxt = self.ref.apply(pos, rng.choice(ms))
+            if self.ref.over(nxt):
+                break
+            pos = nxt
+        return pos
+
+    # -- one script ------------------------------------------------------------------
+
+    def script(self, n_turns):
+        rng = self.rng
+        self.text = ["# fuzz %s mode=%s seats=%d seed=%d script=%d" % (
+            self.game, self.mode, self.seats, self.seed, self.stats["scripts"])]
+        head = []
+        if self.game == "cornelson":
+            head.append("serial set mode " + self.mode)
+            if self.mode == "tourney":
+                head.append("serial set series -:-")
+        sides = self.G.SIDES
+        n = len(sides)
+        seat_bits = 0
+        for k in range(self.seats):
+            seat_bits |= 1 << (n - 1 - k)
+        from triad.board.controller import seats_word
+
+        head.append("serial set level %d" % self.level)
+        head.append("serial set opponent " + seats_word(sides, seat_bits))
+        pos = self.start_position()
+        if self.game == "cornelson" and self.mode == "capture":
+            # (the board takes the jewels off in Capture: so does the person)
+            f = pos.split()
+            f[1], f[2] = "S:-", "N:-"
+            pos = " ".join(f)
+        head.append("position " + pos)
+        self.mark = len(self.sim.lines)  # the board may think from here
+        head.append("wait 1500")
+        self.run(head)
+        person = Person(self, rng)
+        occ, _ = self.occupied(pos)
+        person.reset(occ)
+        committed = []  # the reference positions after each committed turn
+        start_lines = len(self.sim.lines)
+        self.stats["scripts"] += 1
+        for t in range(n_turns):
+            if self.ref.over(pos):
+                self.stats["games_over"] += 1
+                break
+            side = self._side(pos)
+            board_side = (seat_bits >> side) & 1
+            pos = self.turn(person, pos, board_side, committed)
+            self.check(pos, committed, start_lines)
+        if self.ref.over(pos):
+            self.stats["games_over"] += 1
+
+    def _side(self, pos):
+        letter = pos.split()[-1] if self.game == "browne" else pos.split()[3 if self.game == "cornelson" else 1]
+        return list(self.G.SIDES).index(letter)
+
+    def turn(self, person, pos, board_side, committed):
+        rng = self.rng
+        before = len(self.sim.lines)
+        if board_side:
+            text = self.await_think(self.mark)
+            self.stats["board_turns"] += 1
+        else:
+            ms = self.ref.moves(pos)
+            text = rng.choice(ms)
+        intended = self.ref.apply(pos, text)
+        core_pos = self.occupied(pos)[1]
+        m = self.G.parse_move(core_pos, text)
+        steps = self.hg.footprint(self.G, core_pos, m)
+        lines = ["# turn %s%s" % (text, " (the board's)" if board_side else "")]
+        if rng.random() < 0.08:
+            k = rng.choice((1, 2, 3))
+            lines.append("flashfail %d" % k)
+            self.stats["flash_faults"] += 1
+        cut_at = -1
+        if not board_side and steps and rng.random() < 0.12:
+            cut_at = rng.randrange(len(steps))  # before this step (never the commit)
+        done = len(committed)
+        if cut_at >= 0:
+            part = self.actions(person, core_pos, steps, noisy=True, stop=cut_at)
+            self.run(lines + part + ["powercut %d" % rng.choice((200, 1000)), "wait 1500"])
+            self.stats["power_cuts"] += 1
+            lines = []
+            self.restore(person, pos)
+        body = self.actions(person, core_pos, steps, noisy=True)
+        self.run(lines + body + ["wait 1200"])
+        got = self.wait_commit(done, start=before)
+        self.mark = self.commit_line
+        if got is None:
+            raise Failure("hang: the turn %s carried out, nothing committed (state %s)"
+                          % (text, self.sim.state()))
+        self.verify(pos, got, intended, text)
+        committed.append(intended)
+        self.stats["turns"] += 1
+        if "flashfail" in " ".join(self.text[-len(body) - 5:]) or rng.random() < 0.1:
+            # The board writes an unsaved game again every 2 s until it is
+            # safe (and says so: evt unsaved, evt saved): give it that, then
+            # cut the power between turns: nothing committed is lost.
+            self.await_saved(before)
+            self.run(["powercut 500", "wait 2000"])
+            self.stats["power_cuts"] += 1
+            self.check_resumed(intended, committed)
+        return intended
+
+    def await_saved(self, since):
+        for _ in range(30):
+            last = None
+            for ln in self.sim.lines[since:]:
+                if ln.startswith("evt unsaved"):
+                    last = "unsaved"
+                elif ln.startswith("evt saved"):
+                    last = "saved"
+            if last != "unsaved":
+                return
+            self.run(["wait 500"])
+        raise Failure("hang: the board never wrote the unsaved game again")
+
+    def await_think(self, since):
+        for _ in range(40):
+            # (the latest: after a power cut the board thinks again)
+            for ln in reversed(self.sim.lines[since:]):
+                if ln.startswith("evt think "):
+                    return ln[len("evt think "):]
+            self.run(["wait 250"])
+        raise Failure("hang: the board's side never moved (no evt think)")
+
+    def actions(self, person, core_pos, steps, noisy, stop=None):
+        rng = self.rng
+        G = self.G
+        hg = self.hg
+        out = []
+        names = [G.SITE_NAMES[e & 255] for e in steps]
+        turn_sites = set(names)
+        kinds = ["put_back", "knock", "bounce", "stray", "button", "wait"]
+        if self.game == "nehren":
+            kinds.remove("put_back")  # (a Note 2 die lifted and put back is a turn)
+        p_noise = 0.35 if noisy else 0.0
+        if rng.random() < p_noise:
+            person.noise(out, turn_sites, kinds)
+        end = len(steps) if stop is None else stop
+        j = 0
+        while j < end:
+            e = steps[j]
+            name = names[j]
+            act = (e >> 8) & 3
+            if act == hg.TOUCH:
+                person.lift(out, name)
+                out.append("wait 300")
+                person.place(out, name)
+                out.append("wait 1000")
+                presses = self.choice_presses(G, core_pos, e & 255, e >> 10) if j == 0 else None
+                if presses is not None:
+                    out.extend(["press menu"] * presses)
+                    out.append("press confirm")
+                    out.append("wait 300")
+            elif act == hg.LIFT:
+                nxt_place = j + 1 < len(steps) and (steps[j + 1] >> 8) & 3 == hg.PLACE
+                if j == 0 and nxt_place and j + 1 < end and self.game == "browne" and rng.random() < 0.5:
+                    # (the mover slides over the cells in between)
+                    path = self.path(name, names[j + 1], person)
+                    if path:
+                        out.append("slide " + " ".join([name] + path + [names[j + 1]]))
+                        person.occ.discard(name)
+                        person.occ.add(names[j + 1])
+                        j += 2
+                        # (the slide ends on its landing; the next piece comes
+                        # after: not in the same instant as the last cell left)
+                        out.append("wait %d" % rng.choice((100, 300, 1000)))
+                        continue
+                person.lift(out, name)
+                if not nxt_place:
+                    out.append("wait %d" % rng.choice((0, 100, 300, 1000)))
+                elif names[j + 1] == name:
+                    out.append("wait 150")  # (one piece off, another on: not in one instant)
+            else:
+                if name in names[:j] and (steps[j - 1] >> 8) & 3 == hg.LIFT:
+                    out.append("wait 150")  # (on a cell just cleared: not in the same instant)
+                person.place(out, name)
+                # (a piece rests a moment where it is put: a place and a
+                # lift in one instant are no event the switches can see)
+                out.append("wait %d" % rng.choice((100, 150, 300, 1000)))
+            j += 1
+            # Clumsiness between steps: Browne and Cornelson only where it
+            # cannot change the turn (Cornelson: never while a swap is owed,
+            # a jewel lifted then would forfeit it; Nehren: never mid-turn).
+            if noisy and j < end and rng.random() < p_noise * 0.5 and self._may_fidget(steps, j):
+                person.noise(out, turn_sites, [k for k in kinds if k != "button" or self.game != "nehren"])
+        if noisy and stop is None and self.game != "nehren" and rng.random() < 0.15:
+            # A piece the turn put down knocked off and put back, soon after
+            # (before or after the board has settled on the turn).
+            placed = [nm for e, nm in zip(steps, names) if (e >> 8) & 3 == hg.PLACE and nm in person.occ]
+            if placed:
+                s = rng.choice(placed)
+                self.stats["noise"] += 1
+                out.append("wait %d" % rng.choice((50, 200, 600)))
+                person.knock(out, s)
+                out.append("wait %d" % rng.choice((100, 300)))
+                person.place(out, s)
+        if noisy and stop is None and rng.random() < p_noise * 0.5:
+            out.append("wait 200")
+        return out
+
+    def _may_fidget(self, steps, j):
+        if self.game == "nehren":
+            return False
+        if self.game == "cornelson":
+            # no TOUCH still owed at or after j, and the hand empty
+            for e in steps[j:]:
+                if (e >> 8) & 3 == self.hg.TOUCH:
+                    return False
+            prev = steps[j - 1]
+            return (prev >> 8) & 3 != self.hg.LIFT
+        prev = steps[j - 1]
+        return (prev >> 8) & 3 != self.hg.LIFT or (steps[j] >> 8) & 3 != self.hg.PLACE
+
+    def path(self, a, b, person):
+        """The cells strictly between a and b on a straight Browne line
+        (empty ones: a slide passes over empty cells)."""
+        R = self.ref.R
+        ca, cb = R.cell_of(a), R.cell_of(b)
+        for dr, dn in R.STEPS:
+            cur = (ca[0] + dr, ca[1] + dn)
+            out = []
+            while cur in R.CELL_SET:
+                if cur == cb:
+                    return [R.name(c) for c in out] if all(R.name(c) not in person.occ for c in out) else None
+                out.append(cur)
+                cur = (cur[0] + dr, cur[1] + dn)
+        return None
+
+    def restore(self, person, pos):
+        """After a power cut: the pieces put back where the saved game has
+        them (the board shows where), then the board settles to play."""
+        want, _ = self.occupied(pos)
+        want = set(want)
+        out = []
+        for s in sorted(person.occ - want):
+            person.knock(out, s)
+        for s in sorted(want - person.occ):
+            person.place(out, s)
+        out.append("wait 1500")
+        self.run(out)
+
+    def wait_commit(self, done, start):
+        for _ in range(12):
+            lines = self.sim.lines
+            moves = [ln[len("evt move "):] for ln in lines[start:] if ln.startswith("evt move ")]
+            if moves:
+                self.commit_line = max(i for i in range(start, len(lines)) if lines[i].startswith("evt move "))
+                return moves
+            if any("ambiguous" in ln for ln in self.sim.lines[start:]):
+                self.stats["ambiguous_waits"] += 1
+            self.run(["wait 500"])
+        return None
+
+    def verify(self, pos, got, intended, text):
+        if len(got) != 1:
+            self.stats["wrong"] += 1
+            raise Failure("%d turns committed for one: %s (intended %s)" % (len(got), got, text))
+        try:
+            after = self.ref.apply(pos, got[0])
+        except ValueError as e:
+            self.stats["illegal"] += 1
+            raise Failure("illegal commit %s (intended %s): %s" % (got[0], text, e))
+        if self.ref.norm(after) != self.ref.norm(intended):
+            self.stats["wrong"] += 1
+            raise Failure("wrong commit %s for %s" % (got[0], text))
+
+    def check(self, pos, committed, start_lines):
+        st, board_pos = self.sim.state()
+        if self.ref.norm(board_pos) != self.ref.norm(pos):
+            self.stats["wrong"] += 1
+            raise Failure("the board's position %s is not the reference's %s" % (board_pos, pos))
+
+    def check_resumed(self, pos, committed):
+        st, board_pos = self.sim.state()
+        if self.ref.norm(board_pos) != self.ref.norm(pos):
+            self.stats["lost"] += 1
+            raise Failure("after a power cut the board resumed %s, not %s" % (board_pos, pos))
+        n = self.ref.count(self.sim.moves())
+        if n < len(committed):
+            self.stats["lost"] += 1
+            raise Failure("after a power cut %d turns of %d resumed" % (n, len(committed)))
+
+
+def _hypothesis_run(fz, n, turns):
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    failure = []
+
+    @settings(max_examples=n, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(st.randoms(use_true_random=False))
+    def one(r):
+        fz.rng = r
+        try:
+            fz.script(r.randint(1, turns))
+        except Failure as e:
+            failure[:] = [e, list(fz.text)]
+            raise
+
+    try:
+        one()
+    except Failure:
+        fz.text = failure[1]  # the last (shrunk) failing script
+        raise failure[0]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", required=True, choices=sorted(REFS))
+    ap.add_argument("--mode", default="standard")
+    ap.add_argument("--seats", type=int, default=0)
+    ap.add_argument("--scripts", type=int, default=20)
+    ap.add_argument("--turns", type=int, default=4, help="turns per script at most")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--level", type=int, default=1, help="the board's level for its seats (1-5)")
+    ap.add_argument("--out", default=None, help="where a failing script is written")
+    ap.add_argument("--hypothesis", action="store_true",
+                    help="draw each script's choices through hypothesis (derandomized, "
+                         "shrinking a failure to a shorter script)")
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    fz = Fuzzer(args.game, args.mode, args.seats, args.seed, level=args.level)
+    rc = 0
+    try:
+        if args.hypothesis:
+            runs = [lambda: _hypothesis_run(fz, args.scripts, args.turns)]
+        else:
+            runs = [lambda: fz.script(fz.rng.randint(1, args.turns))] * args.scripts
+        for one in runs:
+            try:
+                one()
+            except Failure as e:
+                path = args.out or os.path.join(
+                    "/tmp", "fuzz-%s-%s-%d-%d.txt" % (args.game, args.mode, args.seats, args.seed))
+                with open(path, "w") as f:
+                    f.write("# FAILED: %s\n" % e)
+                    f.write("\n".join(fz.text) + "\n")
+                print("FAIL %s (script written to %s)" % (e, path))
+                rc = 1
+                break
+    finally:
+        fz.close()
+    s = fz.stats
+    print("fuzz %s mode=%s seats=%d seed=%d: %d scripts, %d turns (%d the board's), %d actions, "
+          "%d noise, %d power cuts, %d flash faults, %d games over; crashes %d, illegal %d, wrong %d, "
+          "lost %d, hangs %d; ambiguous waits %d; %.0f s" % (
+              args.game, args.mode, args.seats, args.seed, s["scripts"], s["turns"], s["board_turns"],
+              s["actions"], s["noise"], s["power_cuts"], s["flash_faults"], s["games_over"], s["crashes"],
+              s["illegal"], s["wrong"], s["lost"], s["hangs"] + (1 if rc and "hang" in "" else 0),
+              s["ambiguous_waits"], time.time() - t0))
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""The board's physical fuzzer (tests/fuzz_board.py, issue 23), bounded for
+`make test`: each game and mode, the board playing 0, 1 and 2 of Browne's
+seats (and Nehren's and Cornelson's capture mode with one, at level 4 there),
+a few scripts each with their choices drawn through hypothesis
+(derandomized: the same scripts every run; a failure is shrunk and written
+out as a `python -m simulator script` file). `make fuzz` runs the long
+version (docs/fuzzing.md)."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+FUZZ = os.path.join(ROOT, "tests", "fuzz_board.py")
+
+CONFIGS = [
+    ("nehren", "standard", 0, 14),
+    ("nehren", "standard", 1, 6),
+    ("browne", "standard", 0, 10),
+    ("browne", "standard", 1, 10),
+    ("browne", "standard", 2, 10),
+    ("cornelson", "standard", 0, 8),
+    ("cornelson", "breach", 0, 8),
+    ("cornelson", "trap", 0, 8),
+    ("cornelson", "capture", 0, 10),
+    ("cornelson", "capture", 1, 6),  # the board's side at level 4 (issue 23, case 6)
+    ("cornelson", "tourney", 0, 8),
+]
+
+
+@pytest.mark.parametrize("game,mode,seats,n", CONFIGS, ids=["%s-%s-%d" % c[:3] for c in CONFIGS])
+def test_fuzz_the_board_as_a_person_plays(game, mode, seats, n, tmp_path):
+    out = tmp_path / "failing-script.txt"
+    r = subprocess.run(
+        [sys.executable, FUZZ, "--game", game, "--mode", mode, "--seats", str(seats),
+         "--scripts", str(n), "--turns", "4", "--hypothesis", "--out", str(out),
+         "--level", "4" if game == "cornelson" and seats else "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    summary = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+    detail = out.read_text() if out.exists() else ""
+    assert r.returncode == 0, "\n".join([r.stdout[-3000:], r.stderr[-3000:], detail[:6000]])
+    assert "crashes 0, illegal 0, wrong 0, lost 0, hangs 0" in summary, summary
+    assert " 0 turns" not in summary, summary  # it played
