@@ -29,10 +29,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_UF2 = os.path.join(ROOT, "build", "triad-board.uf2")
 EXIT_MARK = "@@triad-exit "
 
-# The RPI_PICO flash layout of MicroPython's rp2 port: the filesystem is the
-# last 1408 KiB of the 2 MiB flash, in 4 KiB blocks (mounted with progsize 256).
-LFS_BLOCK_SIZE = 4096
-LFS_BLOCK_COUNT = 352
+# The board's filesystem image (the RPI_PICO layout) is the simulator's too.
+from simulator.littlefs import LFS_BLOCK_COUNT, LFS_BLOCK_SIZE, make_littlefs  # noqa: E402,F401
 
 # Runs the user's source under exec, with sys.argv set, so that sys.exit() and exceptions become
 # an exit status instead of ending the raw REPL session.
@@ -67,29 +65,6 @@ if isinstance(sys.modules.get("sys"), _TriadSys):
     del sys.modules["sys"]
 print("\\n%s%%d" %% _rc)
 """
-
-
-def make_littlefs(src_dir, out_path):
-    """A LittleFS v2 image of the tree under src_dir, for the RPI_PICO layout."""
-    from littlefs import LittleFS, UserContext
-
-    ctx = UserContext(buffsize=LFS_BLOCK_SIZE * LFS_BLOCK_COUNT)
-    fs = LittleFS(context=ctx, block_size=LFS_BLOCK_SIZE, block_count=LFS_BLOCK_COUNT, prog_size=256)
-    for dirpath, dirnames, filenames in os.walk(src_dir):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        rel = os.path.relpath(dirpath, src_dir)
-        if rel != ".":
-            fs.makedirs(rel.replace(os.sep, "/"), exist_ok=True)
-        for name in sorted(filenames):
-            if name.endswith(".pyc"):
-                continue
-            dest = name if rel == "." else rel.replace(os.sep, "/") + "/" + name
-            with open(os.path.join(dirpath, name), "rb") as f, fs.open(dest, "wb") as g:
-                g.write(f.read())
-    fs.unmount()
-    with open(out_path, "wb") as f:
-        f.write(ctx.buffer)
-    return out_path
 
 
 def wrap(source, name="<stdin>", argv=None):

@@ -259,7 +259,7 @@ class PicoSimulation(Simulation):
         from rp2040py.boards import BOARDS, resolve_firmware
         from rp2040py.device import MicroPythonDevice
 
-        from host_tools.emulator import make_littlefs
+        from simulator.littlefs import make_littlefs
 
         empty = os.path.join(self._tmp.name, "empty")
         os.makedirs(empty, exist_ok=True)

@@ -32,6 +32,7 @@ class _Game:
         self.quick_move = G.quick_move
         self.parse_position = G.parse_position
         self.new_engine = lambda level, tt: _Mute()
+        self.ENGINE_MODULES = ()  # the face's default: nothing to import first
 
 
 def test_no_move_from_the_engine_is_said_and_the_quick_move_played():

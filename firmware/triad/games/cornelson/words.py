@@ -36,14 +36,13 @@ DRAW_TEXT = ("", "by the full-board rule: 60 turns in a row with every post take
 RULES = """Two players, South and North, three jewels on their docks each.
 A turn: place one gem on any empty post; a gem of the opponent's between two
 of yours on consecutive posts in a line is captured: swap it for one of
-yours (a swapped gem may capture again). Lifting a jewel before every
-swap is done forfeits the captures left. Then move all three jewels, each
-across one border to an adjacent empty trey (never onto or across a post,
-never back onto your own dock). A border between two of the opponent's gems is a barrier: no crossing.
-Portals: three on each side of the board. A jewel that steps onto a portal
-may, on your next turn, step back onto the trey beside it or transfer to the
-portal directly across the board (barriers do not stop a transfer; an
-occupied portal does). After a transfer it must step onto a trey next turn.
+yours (a swapped gem may capture again). Lifting a jewel before every swap
+is done forfeits the captures left. Then move all three jewels, each across
+one border to an adjacent empty trey (never onto or across a post, never
+back onto your own dock). A border between two opponent gems is a barrier.
+Portals, three a side: a jewel on a portal may next step back to its trey
+or transfer to the portal directly across (barriers do not stop it, an
+occupied portal does), then must step onto a trey.
 Win by Breach (a jewel reaches the opponent's dock), Trap (an opponent's
 jewel cannot move: barriers, jewels or its own dock all round it; or the
 opponent cannot step all three jewels) or Capture (ten gems captured).
