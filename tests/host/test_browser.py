@@ -295,7 +295,7 @@ def test_win_display(page, server):
     wait_state(page, "over")
     wait_text(page, "#turn", "Black wins")
     # Issue 24.13: the win announced with its reason, in the headline.
-    assert page.inner_text("#turn") == "Black wins: three Triads made"
+    assert page.inner_text("#turn") == "Black wins: three Triads made (3 to 0)"
     assert page.inner_text("#score-b") == "3"
     assert "c4c2xc2" in moves_text(page)
     # The win sweep runs across the board in Black's win colour.

@@ -99,7 +99,11 @@ def moves_text(page):
 
 
 def centre(page, cell):
-    b = page.locator('[data-cell="%s"]' % cell).bounding_box()
+    # (A page taller than the window may have scrolled the board away: the
+    # serial line's field is below it.)
+    loc = page.locator('[data-cell="%s"]' % cell)
+    loc.scroll_into_view_if_needed()
+    b = loc.bounding_box()
     return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
 
 

@@ -164,7 +164,8 @@ def test_a_cornelson_lesson_on_the_page(browser):
     try:
         goal = start_lesson(pg, "cornelson", 3)  # chain capture: C4, then D4
         assert goal in pg.inner_text("#msg")
-        click(pg, "C5")  # a South gem from the box
+        pg.click('[data-take="s"]')  # a South gem from the box into the hand ...
+        click(pg, "C5")  # ... and onto C5 (an empty hand puts nothing down)
         has_piece(pg, "C5")
         pg.wait_for_timeout(400)
         for post in ("C4", "D4"):  # each captured gem swapped in chain order

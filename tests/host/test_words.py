@@ -96,7 +96,7 @@ def test_nehren_and_browne_wins_say_why():
     pos.score[0] = 3
     pos.score[1] = 1
     r = result_words("b", nehren.format_position(pos), game=nehren)
-    assert r["reason"] == "Black made three Triads (3 to 1)"
+    assert r["reason"] == "three Triads made (3 to 1)"
     # Browne: Red's slide to A2 takes Blue's last two pieces.
     text, final = _finish(BROWNE, "R:A3,G8 G:A1,D2 B:B2,B3 r", "eliminated")
     r = result_words(text, final, game=BROWNE)

@@ -45,4 +45,5 @@ def result_reason(pos, text):
     w = "bw".find(text.split()[0]) if text.split() else -1
     if w < 0:
         return ""
-    return "%s made three Triads (%d to %d)" % (("Black", "White")[w], pos.score[w], pos.score[w ^ 1])
+    # Said after "<side> wins": the side is not named again.
+    return "%s (%d to %d)" % (WIN_TEXT, pos.score[w], pos.score[w ^ 1])
