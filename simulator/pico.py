@@ -47,12 +47,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The firmware's first tick must come before the simulated boot time: the
 # emulated TIMER starts this many ms before it at power-up. Boot to the first
-# tick measured about 205 ms of emulated time on a fresh flash (pico_v1); a
-# boot slower than this still works, one LIGHT_PERIOD_MS later (slowly).
-BOOT_ALLOWANCE_MS = 300
-# The least common multiple of the firmware's light periods (FAST_BLINK 250,
-# SLOW_BLINK 600, BREATHE_STEP 40, THINK_STEP 200, the win's 120 and 1000):
-# shifting the emulated clock by a multiple of it changes no light.
+# tick measured on a fresh flash: pico_v1 about 225 ms of emulated time,
+# hex_v1 185, tri_v1 460 (it outran the 300 ms this once was, and the clock
+# was shifted: see LIGHT_PERIOD_MS).
+BOOT_ALLOWANCE_MS = 600
+# A boot slower than the allowance shifts the emulated clock by this much
+# (and says so on stderr). It is NOT a period of every light: the slow blink
+# repeats every 1 200 ms ((now // 600) & 1), a breath every 1 280 ms (32
+# steps of 40), the win's chase every 1 440 ms; their common multiple is
+# minutes of emulated time. A shifted run keeps the fast blink and the think
+# circle but may show the slow blink inverted and a breath at another step
+# (tri_v1's 460 ms boot against the old 300 ms allowance hid a fault's
+# slow blink this way), so the allowance must cover every boot.
 LIGHT_PERIOD_MS = 3000
 WALL_TIMEOUT_S = 900.0
 TICKS_WRAP_US = (1 << 30) * 1000
@@ -244,6 +250,7 @@ class PicoSimulation(Simulation):
         self._tick_sim_ms = 0  # the simulated tick the running emulated tick stands for
         self._boot_ms_sim = 0  # the simulated time of the last boot (its first tick)
         self.allowance_ms = BOOT_ALLOWANCE_MS
+        self._reply_ms = []  # per reply (self.replies), its simulated time (_line)
 
     # -- the emulated chip ------------------------------------------------------
     def _timer(self):
@@ -318,6 +325,13 @@ class PicoSimulation(Simulation):
             off += LIGHT_PERIOD_MS
         self.boot_ms = tick_ms - (boot_ms - self.allowance_ms)
         self.offset_us = off * 1000
+        if off:
+            import sys
+
+            sys.stderr.write("simulator: the emulated chip took %d ms to its first tick, more than the %d ms "
+                             "allowed (pico.BOOT_ALLOWANCE_MS): its clock is shifted by %d ms, and slow blinks "
+                             "and breathing lights may differ from the cpython target\n"
+                             % (self.boot_ms, self.allowance_ms, off))
         # The simulated firmware's first tick runs at the boot time itself,
         # before the script's first line: the script starts one period on.
         self._schedule_sim(self.sim_us)
@@ -335,14 +349,18 @@ class PicoSimulation(Simulation):
         # runs long on the chip is let finish, as the CPython firmware's
         # ticks take no time), or FALLBACK_MS later if no tick comes.
         if self._want_pause:
+            # No tick came (the firmware is busy inside one, e.g. a long
+            # serial command): pause mid-tick. No tick starts here, so the
+            # simulated tick the running one stands for is kept.
             self._want_pause = False
-            self._pause_here()
+            self._pause_here(tick=False)
             return
         self._want_pause = True
         self._alarm.schedule(FALLBACK_MS * 1e6)
 
-    def _pause_here(self):
-        self._tick_sim_ms = self.sim_us // 1000  # the tick that starts here stands for the host's instant
+    def _pause_here(self, tick=True):
+        if tick:
+            self._tick_sim_ms = self.sim_us // 1000  # the tick that starts here stands for the host's instant
         # On the emulator's thread: hold it here (emulated time stands
         # still) and carry out the host's orders until one lets time run.
         self._done.put(("paused", None))
@@ -444,6 +462,15 @@ class PicoSimulation(Simulation):
         # On the emulator's thread, while it runs.
         self._serial_out(bytes(data).decode("utf-8", "replace").replace("\r", ""))
 
+    def _line(self, line):
+        # On the emulator's thread. A reply is stamped with the simulated
+        # time the CPython target would see it at: the end of the simulated
+        # tick the emulated tick that wrote it stands for.
+        n = len(self.replies)
+        super()._line(line)
+        if len(self.replies) > n:
+            self._reply_ms.append(self._tick_sim_ms + self._period_us // 1000)
+
     def send(self, line, timeout_ms=2000):
         n = len(self.replies)
         data = (line.rstrip("\n") + "\n").encode()
@@ -457,6 +484,20 @@ class PicoSimulation(Simulation):
             waited += 10
         if len(self.replies) == n:
             raise SimError("no reply to %r from the firmware" % line)
+        # A command can keep the chip busy for many of its ms in one tick
+        # (`position` about 80 ms: no tick, no scan meanwhile), which the
+        # CPython firmware does in no time; counted in emulated ms, the wait
+        # above overran by a 10 ms step or more, and every later line of
+        # the script happened that much later than on the CPython target
+        # (a breathing light a step apart, a slow blink inverted). The
+        # script goes on where the CPython target's would: one period after
+        # the simulated tick that answered. The chip stays paused where it
+        # is (it is ahead of that instant for as long as the command ran),
+        # and the tick it is paused at stands for the script's instant.
+        t_us = self._reply_ms[n] * 1000
+        if self.powered and t_us < self.sim_us:
+            self.sim_us = t_us
+            self._tick_sim_ms = t_us // 1000
         return self.replies[n]
 
     # -- the C stack ------------------------------------------------------------
