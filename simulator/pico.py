@@ -251,6 +251,7 @@ class PicoSimulation(Simulation):
         self._boot_ms_sim = 0  # the simulated time of the last boot (its first tick)
         self.allowance_ms = BOOT_ALLOWANCE_MS
         self._reply_ms = []  # per reply (self.replies), its simulated time (_line)
+        self._line_tick = 0  # the simulated tick in which the line being received began
 
     # -- the emulated chip ------------------------------------------------------
     def _timer(self):
@@ -459,8 +460,20 @@ class PicoSimulation(Simulation):
 
     # -- the serial line ----------------------------------------------------------
     def _on_serial(self, data):
-        # On the emulator's thread, while it runs.
-        self._serial_out(bytes(data).decode("utf-8", "replace").replace("\r", ""))
+        # On the emulator's thread, while it runs. A line may reach the host
+        # in pieces, its end (MicroPython sends the "\r\n" on its own) in a
+        # later USB transfer, which a busy chip (a tick that overran its
+        # period: no sleep, so no USB task, before the next one) flushes
+        # only during the next tick: the line is the tick's in which its
+        # first piece came.
+        tick = self._tick_sim_ms
+        if not self._partial:
+            self._line_tick = tick
+        self._partial += bytes(data).decode("utf-8", "replace").replace("\r", "")
+        while "\n" in self._partial:
+            line, self._partial = self._partial.split("\n", 1)
+            self._line(line)
+            self._line_tick = tick
 
     def _line(self, line):
         # On the emulator's thread. A reply is stamped with the simulated
@@ -469,10 +482,11 @@ class PicoSimulation(Simulation):
         n = len(self.replies)
         super()._line(line)
         if len(self.replies) > n:
-            self._reply_ms.append(self._tick_sim_ms + self._period_us // 1000)
+            self._reply_ms.append(self._line_tick + self._period_us // 1000)
 
     def send(self, line, timeout_ms=2000):
         n = len(self.replies)
+        sent_us = self.sim_us
         data = (line.rstrip("\n") + "\n").encode()
         if not self.powered:
             raise SimError("no reply to %r from the firmware" % line)
@@ -494,7 +508,7 @@ class PicoSimulation(Simulation):
         # the simulated tick that answered. The chip stays paused where it
         # is (it is ahead of that instant for as long as the command ran),
         # and the tick it is paused at stands for the script's instant.
-        t_us = self._reply_ms[n] * 1000
+        t_us = max(self._reply_ms[n] * 1000, sent_us + self._period_us)
         if self.powered and t_us < self.sim_us:
             self.sim_us = t_us
             self._tick_sim_ms = t_us // 1000
