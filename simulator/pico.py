@@ -66,6 +66,9 @@ TICKS_WRAP_US = (1 << 30) * 1000
 # its first row; if no tick comes within this (the firmware stopped
 # scanning), it pauses anyway.
 FALLBACK_MS = 30
+# The most bytes the firmware reads from the serial line in one tick
+# (App.tick: UsbSerial.read's limit).
+SERIAL_READ = 64
 
 
 class PicoError(SimError):
@@ -250,8 +253,6 @@ class PicoSimulation(Simulation):
         self._tick_sim_ms = 0  # the simulated tick the running emulated tick stands for
         self._boot_ms_sim = 0  # the simulated time of the last boot (its first tick)
         self.allowance_ms = BOOT_ALLOWANCE_MS
-        self._reply_ms = []  # per reply (self.replies), its simulated time (_line)
-        self._line_tick = 0  # the simulated tick in which the line being received began
 
     # -- the emulated chip ------------------------------------------------------
     def _timer(self):
@@ -460,29 +461,8 @@ class PicoSimulation(Simulation):
 
     # -- the serial line ----------------------------------------------------------
     def _on_serial(self, data):
-        # On the emulator's thread, while it runs. A line may reach the host
-        # in pieces, its end (MicroPython sends the "\r\n" on its own) in a
-        # later USB transfer, which a busy chip (a tick that overran its
-        # period: no sleep, so no USB task, before the next one) flushes
-        # only during the next tick: the line is the tick's in which its
-        # first piece came.
-        tick = self._tick_sim_ms
-        if not self._partial:
-            self._line_tick = tick
-        self._partial += bytes(data).decode("utf-8", "replace").replace("\r", "")
-        while "\n" in self._partial:
-            line, self._partial = self._partial.split("\n", 1)
-            self._line(line)
-            self._line_tick = tick
-
-    def _line(self, line):
-        # On the emulator's thread. A reply is stamped with the simulated
-        # time the CPython target would see it at: the end of the simulated
-        # tick the emulated tick that wrote it stands for.
-        n = len(self.replies)
-        super()._line(line)
-        if len(self.replies) > n:
-            self._reply_ms.append(self._line_tick + self._period_us // 1000)
+        # On the emulator's thread, while it runs.
+        self._serial_out(bytes(data).decode("utf-8", "replace").replace("\r", ""))
 
     def send(self, line, timeout_ms=2000):
         n = len(self.replies)
@@ -498,17 +478,23 @@ class PicoSimulation(Simulation):
             waited += 10
         if len(self.replies) == n:
             raise SimError("no reply to %r from the firmware" % line)
-        # A command can keep the chip busy for many of its ms in one tick
-        # (`position` about 80 ms: no tick, no scan meanwhile), which the
-        # CPython firmware does in no time; counted in emulated ms, the wait
-        # above overran by a 10 ms step or more, and every later line of
-        # the script happened that much later than on the CPython target
-        # (a breathing light a step apart, a slow blink inverted). The
-        # script goes on where the CPython target's would: one period after
-        # the simulated tick that answered. The chip stays paused where it
-        # is (it is ahead of that instant for as long as the command ran),
-        # and the tick it is paused at stands for the script's instant.
-        t_us = max(self._reply_ms[n] * 1000, sent_us + self._period_us)
+        # The script goes on where the CPython target's would. The firmware
+        # reads at most SERIAL_READ bytes a tick (App.tick: serial.read(64))
+        # and answers a line in the tick that reads its end (Protocol.feed),
+        # so the CPython target sees the reply one period after that tick.
+        # On the chip the wait above may run longer, for two reasons that
+        # are not the firmware's answer: a command can keep the chip busy
+        # for many of its ms in one tick (`position` about 80 ms on
+        # pico_v1: it writes the start to flash), which the CPython
+        # firmware does in no time, and a pause that fell inside it counted
+        # as one more step; and the emulated USB may hand the line over
+        # after the tick's read (tri_v1's `set opponent n` was answered a
+        # tick late). Counted in emulated ms, every later line of a script
+        # ran 10-20 ms late (a breathing light a step apart). The chip
+        # stays paused where it is (ahead of that instant for as long as
+        # the command ran), and the tick it is paused at stands for the
+        # script's instant.
+        t_us = sent_us + self._period_us * ((len(data) + SERIAL_READ - 1) // SERIAL_READ)
         if self.powered and t_us < self.sim_us:
             self.sim_us = t_us
             self._tick_sim_ms = t_us // 1000
