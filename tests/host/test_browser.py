@@ -726,7 +726,7 @@ def test_a_three_player_game_of_browne_to_its_end(browser):
             st = _api_state(sim.url)
             if st["state"] == "over":
                 break
-            assert st["state"] == "play" and turns < 40, st["state"]
+            assert st["state"] == "play" and turns < 40, st
             pos = G.parse_position(st["position"])
             if pos.side == 0:
                 m = G.quick_move(pos)  # the person's choice
