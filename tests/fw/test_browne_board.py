@@ -108,7 +108,8 @@ def test_the_board_plays_two_seats_for_one_person():
     for _ in range(7):
         rig.ctl._button(C.BTN_HINT * 2 + 1, rig.now)  # hold hint
         seen.append(C.seats_word(G.SIDES, rig.ctl.seats))
-    assert seen == ["b", "g", "r", "rg", "rb", "gb", "off"]
+    # One person against the board first, from the first seat (issue 24.12).
+    assert seen == ["gb", "rb", "rg", "b", "g", "r", "off"]
     rig.ctl.set_seats(0b110)  # Green and Blue: a person plays Red
     rig.wait(50)
     assert not rig.ctl.engine_move  # Red (the person) is to move

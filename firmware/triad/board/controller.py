@@ -961,9 +961,10 @@ class Controller:
         if btn == BTN_CONFIRM and not long and st == PLAY and self.empty_turn:
             self._commit(self.empty_turn)  # the empty turn at once
             return
-        if btn == BTN_HINT and long:
-            # Cycle who the board plays: nobody, then each side from the
-            # last, then (three sides) each pair: a person plays the rest.
+        if btn == BTN_HINT and (long or (self.banner == 1 and ticks_diff(self.banner_until, now) > 0)):
+            # Cycle who the board plays (_next_seats). One hold shows the
+            # choice; while it shows, a short press steps on: Browne's seven
+            # choices without a long hold each (issue 24.12).
             self.set_seats(_next_seats(self.seats, self.n_sides))
             self.banner = 1
             self.banner_until = ticks_add(now, BANNER_MS)
@@ -1475,13 +1476,17 @@ def seats_word(sides, seats):
 
 
 def _next_seats(seats, n):
-    # Nobody, each side alone (last first), then each pair (three sides).
+    # Nobody, then one person against the board (the board plays every side
+    # but one: the first side's person first), then (three sides) the board
+    # plays one side alone, from the last. The choice one person wants most
+    # is one hold away (Browne: "gb"; two sides: "w", then "b", as before).
+    full = (1 << n) - 1
     order = [0]
-    for k in range(n - 1, -1, -1):
-        order.append(1 << k)
+    for k in range(n):
+        order.append(full ^ (1 << k))
     if n > 2:
         for k in range(n - 1, -1, -1):
-            order.append(((1 << n) - 1) ^ (1 << k))
+            order.append(1 << k)
     i = order.index(seats) if seats in order else 0
     return order[(i + 1) % len(order)]
 
