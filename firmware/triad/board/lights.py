@@ -13,7 +13,7 @@ from array import array
 
 from triad.board.fastbytes import zero as _clear, move as _move
 from triad.board.fastbytes import next_diff as _next_diff, next_set as _next_set, paint_where as _paint_where
-from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD
+from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD, PLACE
 from triad.board import palette as pal
 
 from triad.board.states import SETUP as _SETUP, PLAY as _PLAY, FINISH as _FINISH, OVER as _OVER
@@ -284,10 +284,25 @@ def _render_finish(lt, ctl, frame, occ, fast, slow, shown):
             if ctl.n_cand == 0:
                 if exp[i] and r == ROLE_REMOVE:
                     _set(frame, i, pal.SOURCE)
-                elif fast and fault:
+                elif fast and fault and not (occ[i] and _placed(ctl, i)):
+                    # (A piece the move under way put there is not the
+                    # fault: a stray object beside Cornelson's gem blinks,
+                    # the gem does not. Issue 24.6: the smallest correction.)
                     _set(frame, i, pal.ERROR)
             elif r == ROLE_REMOVE and not occ[i]:
                 _set(frame, i, pal.SOURCE)  # a removal choice in the hand
+
+
+def _placed(ctl, site):
+    """Does the move FINISH was announced for put a piece on site?"""
+    fp = ctl.finish_fp
+    k = 0
+    while k < ctl.finish_n:
+        e = fp[k]
+        if e & 255 == site and (e >> 8) & 3 == PLACE:
+            return True
+        k += 1
+    return False
 
 
 def _render_win(lt, ctl, frame, now):
