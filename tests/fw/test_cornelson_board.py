@@ -565,3 +565,36 @@ def test_a_mode_changed_mid_game_begins_the_save_afresh_under_it():
     n = len(saves.starts)
     rig.ctl.set_option("mode", G.SETTING_CHOICES["mode"].index("breach"))
     assert len(saves.starts) == n
+
+
+def test_a_stray_object_blinks_and_the_turn_under_way_does_not():
+    # Issue 24.6: a stray object after the gem and a jewel step is the one
+    # fault; the gem, the jewel and the dock it left are the turn's own. The
+    # lights of that fault allocate nothing.
+    from triad.compat import micropython
+
+    rig = Rig(G.START)
+    rig.set("D4", 1, 1000)
+    rig.step("S1", "a2", 300)
+    rig.set("c5", 1, 1000)  # a coin on a trey
+    assert rig.ctl.n_cand == 0 and rig.ctl.in_error
+    assert pal.ERROR in rig.colours("c5", 600)
+    for name in ("D4", "a2", "S1"):
+        assert pal.ERROR not in rig.colours(name, 600), name
+    ctl = rig.ctl
+    occ = rig.occ
+    frame = rig.frame
+    t = rig.now
+    micropython.heap_lock()
+    try:
+        for k in range(60):
+            t += 10
+            ctl.update(t, occ, t - rig.now, -1)
+            ctl.render(frame, t, occ)
+    finally:
+        micropython.heap_unlock()
+    rig.now = t
+    rig.set("c5", 0, 1000)  # the coin off: the turn goes on
+    rig.step("S2", "a4")
+    rig.step("S3", "a6", 1000)
+    assert rig.ctl.moves_text() == "D4 S1-a2 S2-a4 S3-a6"

@@ -47,3 +47,33 @@ def test_a_stray_object_blinks_red_and_the_legal_gem_does_not(tmp_path):
     assert not any(gem in r for r in reds), frames  # the gem placed is not the fault
     # Once the stray is off, the turn goes on from the gem as placed.
     assert out[-1] == "moves: D4 S1-a2 S2-a4 S3-a6"
+
+
+def test_after_jewel_steps_only_the_stray_blinks(tmp_path):
+    # Two jewels have stepped (their docks empty, their treys taken): a
+    # stray object on a trey blinks red; the gem, the two jewels and the
+    # docks they left do not (they used to blink red as well).
+    G = games.load("cornelson")
+    looks = "wait 60\nlights\n" * FRAMES
+    out = run_script(tmp_path, "position %s\nplace D4\nwait 1000\nlift S1\nplace a2\nwait 1000\nlift S3\nplace a6\n"
+                     "wait 1000\nplace c5\nwait 1000\n%slift c5\nwait 1000\nlift S2\nplace a4\nwait 1500\n"
+                     % (START, looks))
+    reds = [red_slots(line) for line in out if line.startswith("lights: ")]
+    assert len(reds) == FRAMES
+    assert any(G.SITE_NAMES.index("c5") in r for r in reds), out
+    for name in ("D4", "a2", "a6", "S1", "S3"):
+        assert not any(G.SITE_NAMES.index(name) in r for r in reds), (name, out)
+    assert out[-1] == "moves: D4 S1-a2 S2-a4 S3-a6"
+
+
+def test_a_jewel_on_a_wrong_trey_still_blinks(tmp_path):
+    # The light still says what is wrong when it is the player's own piece:
+    # the jewel put where it may not stand blinks red.
+    G = games.load("cornelson")
+    looks = "wait 60\nlights\n" * FRAMES
+    out = run_script(tmp_path, "position %s\nplace D4\nwait 1000\nlift S1\nplace b5\nwait 1000\n%s"
+                     "lift b5\nplace a2\nwait 1000\nlift S2\nplace a4\nlift S3\nplace a6\nwait 1500\n" % (START, looks))
+    reds = [red_slots(line) for line in out if line.startswith("lights: ")]
+    assert any(G.SITE_NAMES.index("b5") in r for r in reds), out
+    assert not any(G.SITE_NAMES.index("D4") in r for r in reds), out
+    assert out[-1] == "moves: D4 S1-a2 S2-a4 S3-a6"

@@ -13,7 +13,7 @@ from array import array
 
 from triad.board.fastbytes import zero as _clear, move as _move
 from triad.board.fastbytes import next_diff as _next_diff, next_set as _next_set, paint_where as _paint_where
-from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD, PLACE
+from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD, LIFT, PLACE
 from triad.board import palette as pal
 
 from triad.board.states import SETUP as _SETUP, PLAY as _PLAY, FINISH as _FINISH, OVER as _OVER
@@ -274,6 +274,10 @@ def _render_finish(lt, ctl, frame, occ, fast, slow, shown):
     nxt = ctl.nxt
     marks = ctl.marks
     fault = shown & SHOW_FAULT
+    # Nothing fits the board (a stray object, a piece put wrong): the move
+    # last seen under way says which differences are its own; only the rest
+    # blink red (issue 24.6: the smallest correction, not the legal gem).
+    nf = g.footprint(ctl.pos, ctl.cand, lt.fp) if fault and ctl.n_cand == 0 and ctl.cand else 0
     for i in range(lt.n):
         r = nxt[i]
         if marks[i] and (slow or not r):
@@ -284,24 +288,30 @@ def _render_finish(lt, ctl, frame, occ, fast, slow, shown):
             if ctl.n_cand == 0:
                 if exp[i] and r == ROLE_REMOVE:
                     _set(frame, i, pal.SOURCE)
-                elif fast and fault and not (occ[i] and _placed(ctl, i)):
-                    # (A piece the move under way put there is not the
-                    # fault: a stray object beside Cornelson's gem blinks,
-                    # the gem does not. Issue 24.6: the smallest correction.)
+                elif fast and fault and not _in_move(lt.fp, nf, i, occ):
                     _set(frame, i, pal.ERROR)
             elif r == ROLE_REMOVE and not occ[i]:
                 _set(frame, i, pal.SOURCE)  # a removal choice in the hand
 
 
-def _placed(ctl, site):
-    """Does the move FINISH was announced for put a piece on site?"""
-    fp = ctl.finish_fp
-    k = 0
-    while k < ctl.finish_n:
-        e = fp[k]
-        if e & 255 == site and (e >> 8) & 3 == PLACE:
-            return True
-        k += 1
+def _in_move(fp, nf, site, occ):
+    """Does the move under way (its footprint fp, nf steps) account for the
+    site as the board shows it: a piece it put there (the lift before it
+    done), or a site it emptied (a piece in the hand, a gem being swapped)?"""
+    j = 0
+    while j < nf:
+        e = fp[j]
+        if e & 255 == site:
+            if not occ[site]:
+                if (e >> 8) & 3 != PLACE:
+                    return True
+            elif (e >> 8) & 3 == PLACE:
+                if j == 0:
+                    return True
+                g = fp[j - 1]
+                if (g >> 8) & 3 != LIFT or not occ[g & 255]:
+                    return True
+        j += 1
     return False
 
 
