@@ -77,3 +77,17 @@ def test_a_jewel_on_a_wrong_trey_still_blinks(tmp_path):
     assert any(G.SITE_NAMES.index("b5") in r for r in reds), out
     assert not any(G.SITE_NAMES.index("D4") in r for r in reds), out
     assert out[-1] == "moves: D4 S1-a2 S2-a4 S3-a6"
+
+
+def test_a_stray_object_before_the_gem_has_settled(tmp_path):
+    # The coin comes 0.3 s after the gem, before the board took the gem as
+    # the turn's placement (it still reads the turn's first step): the coin
+    # blinks, the gem does not.
+    G = games.load("cornelson")
+    looks = "wait 60\nlights\n" * FRAMES
+    out = run_script(tmp_path, "position %s\nplace D4\nwait 300\nplace c5\nwait 1000\n%slift c5\nwait 1000\n"
+                     "lift S1\nplace a2\nlift S2\nplace a4\nlift S3\nplace a6\nwait 1500\n" % (START, looks))
+    reds = [red_slots(line) for line in out if line.startswith("lights: ")]
+    assert any(G.SITE_NAMES.index("c5") in r for r in reds), out
+    assert not any(G.SITE_NAMES.index("D4") in r for r in reds), out
+    assert out[-1] == "moves: D4 S1-a2 S2-a4 S3-a6"

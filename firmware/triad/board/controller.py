@@ -437,6 +437,7 @@ class Controller:
         self.choice_site = -1
         self.kept = -1
         self.n_cand = self.n_full = self.n_started = 0
+        self.cand = 0  # (the lights read it as this turn's move under way)
         self.progress = False
 
     def _restamp(self):

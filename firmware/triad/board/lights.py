@@ -123,6 +123,10 @@ def render(lt, ctl, frame, now, occ):
             if occ[i]:
                 _set(frame, i, colour(g, g.shows(pos, i)))
             i = _next_set(exp, i + 1, n)
+    # Nothing fits the board: the move last seen under way this turn keeps
+    # its own pieces out of the red (a gem just placed, then a coin beside
+    # it: the coin blinks). As in FINISH (_render_finish).
+    nf = g.footprint(pos, ctl.cand, lt.fp) if st == _PLAY and fault and ctl.n_cand == 0 and ctl.cand else 0
     i = _next_diff(occ, exp, 0, n)
     while i < n:
         # (only where the board and the game differ: viper finds them)
@@ -139,7 +143,7 @@ def render(lt, ctl, frame, now, occ):
         else:
             if st == _PLAY and lifted >= 0 and dest[i] and not err:
                 _set(frame, i, colour(g, dest[i]))
-            elif fast and fault:
+            elif fast and fault and not (nf and _in_move(lt.fp, nf, i, occ)):
                 _set(frame, i, pal.ERROR)
         i = _next_diff(occ, exp, i + 1, n)
     if st == _PLAY and lifted >= 0 and not err:
@@ -277,6 +281,7 @@ def _render_finish(lt, ctl, frame, occ, fast, slow, shown):
     # Nothing fits the board (a stray object, a piece put wrong): the move
     # last seen under way says which differences are its own; only the rest
     # blink red (issue 24.6: the smallest correction, not the legal gem).
+    # (ctl.cand is of this turn: the controller clears it with each turn.)
     nf = g.footprint(ctl.pos, ctl.cand, lt.fp) if fault and ctl.n_cand == 0 and ctl.cand else 0
     for i in range(lt.n):
         r = nxt[i]
