@@ -165,3 +165,35 @@ def test_the_sources_from_one_generation_are_those_of_each_piece():
         seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
         pos.make(buf[seed % n])
     assert compared > 5
+
+
+def test_a_lifted_piece_paints_the_cells_faintly_and_allocates_nothing():
+    # Issue 24.1: while a piece is in the hand, an empty cell that is no
+    # landing glows faintly in its owner's colour (E5, the centre, is Red's;
+    # E6 Green's; E7 Blue's), a landing bright in the mover's; nothing in
+    # the hand: dark. The frames of a lifted piece allocate nothing.
+    from triad.compat import micropython
+
+    rig = Rig()
+    for name in ("E5", "E6", "E7"):
+        assert rig.led(name) == (0, 0, 0)
+    rig.lift("E3", 100)
+    red, green, blue = rig.led("E5"), rig.led("E6"), rig.led("E7")
+    assert red[0] and not red[1] and not red[2]
+    assert green[1] and not green[0] and not green[2]
+    assert blue[2] and not blue[0] and not blue[1]
+    landing = [i for i in range(G.N_SITES) if rig.ctl.dest[i]]
+    assert landing and all(rig.slot(i)[0] > 3 * red[0] for i in landing)
+    ctl = rig.ctl
+    t = rig.now
+    micropython.heap_lock()
+    try:
+        for k in range(30):
+            t += 10
+            ctl.update(t, rig.occ, t - rig.changed, -1)
+            ctl.render(rig.frame, t, rig.occ)
+    finally:
+        micropython.heap_unlock()
+    rig.now = t
+    rig.place("E3", 1000)
+    assert rig.led("E5") == (0, 0, 0) and rig.led("E6") == (0, 0, 0)

@@ -55,6 +55,20 @@ class Lights:
         self.idle_rgb = bytearray(3 * n)
         self.idle_fresh = False
         self.fp = array("i", bytes(4 * MAX_STEPS))  # a move's footprint (the hint, the board's move)
+        # Sites that belong to a side (the face's site_owner: Browne's
+        # tricoloured cells): while a piece is in the hand the empty ones
+        # glow faintly in their owner's colour, so the rule "land on another
+        # colour and its owner moves next" shows in light too (issue 24.1).
+        # Made once: painted with one viper pass a tick.
+        self.owner = bytearray(n)
+        self.owner_rgb = bytearray(3 * n)
+        self.cells = False
+        for i in range(n):
+            side = game.site_owner(i)
+            if side >= 0:
+                self.owner[i] = 1
+                self.cells = True
+                _set_dim(self.owner_rgb, i, game.SIDE_RGB[side], _CELL_LEVEL)
         # The win sweep's phase per site: diagonal bands across the drawing.
         self.sweep = bytearray(n)
         for i in range(n):
@@ -123,6 +137,8 @@ def render(lt, ctl, frame, now, occ):
             if occ[i]:
                 _set(frame, i, colour(g, g.shows(pos, i)))
             i = _next_set(exp, i + 1, n)
+    if st == _PLAY and lifted >= 0 and lt.cells and not err:
+        _paint_where(frame, lt.owner_rgb, lt.owner, occ, n)  # the landings are drawn over it below
     # Nothing fits the board: the move last seen under way this turn keeps
     # its own pieces out of the red (a gem just placed, then a coin beside
     # it: the coin blinks). As in FINISH (_render_finish).
@@ -224,6 +240,7 @@ def _render_move(lt, pos, frame, m, level):
             return
 
 
+_CELL_LEVEL = 40  # a cell's own colour while a piece is lifted: faint beside the landings
 _BREATH_LOW = 48
 _BREATH_HIGH = 48 + 15 * 13
 

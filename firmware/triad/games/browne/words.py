@@ -29,7 +29,7 @@ The board: a move counts once the pieces have rested 0.8 s."""
 # "gauge", "sweep", "sweep-all".
 _RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
 LEGEND = (
-    (_RGB, "", "cells: each cell is one player's colour (painted on the board, drawn on the page); land on another colour and its owner moves next, the third player is the bunny"),
+    (_RGB, "", "cells: each cell is one player's colour (painted on the board, drawn on the page; while a piece is lifted the empty cells glow faintly in it); land on another colour and its owner moves next, the third player is the bunny"),
     ((160, 160, 160), "", "lifted from: the cell the piece came from (grey)"),
     (_RGB, "", "landing: the cells a lifted piece can slide to, lit in the mover's colour (never a cell of its own colour; only the slides that capture the most)"),
     (_RGB, "blink-slow", "capture: after the landing, each captured piece blinks in its owner's colour: take it off"),
