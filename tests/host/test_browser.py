@@ -453,6 +453,26 @@ def test_empty_hand_on_an_empty_cell_does_nothing(page, server):
     assert die(page, "a6") == ""
     assert page.input_value("#pos") == TRIAD_POS
     page.reload()  # the keyboard's cursor starts afresh for the next test
+
+
+def test_a_piece_taken_from_the_box_and_put_down_at_once_lands(page, server):
+    # A quick hand: a piece taken from the box and the cell clicked before
+    # the page's frame shows it in the hand. The page decided from that
+    # stale frame ("Nothing in your hand") and the piece stayed in the hand
+    # (under load, a browser test's drop never happened and the turn never
+    # ended). The board as it is decides, so the piece lands.
+    load(page, TRIAD_POS)
+    page.focus("#board")
+    page.keyboard.press("ArrowRight")  # the cursor on a6 (empty in TRIAD_POS)
+    assert page.get_attribute(".cell.cursor", "data-cell") == "a6"
+    page.evaluate("""() => {
+        document.querySelector('[data-take]').click();
+        document.dispatchEvent(new KeyboardEvent('keydown', {key: ' ', bubbles: true}));
+    }""")
+    page.wait_for_function("() => document.querySelector('[data-cell=\"a6\"]').dataset.die")
+    assert page.locator("#hand .mini").count() == 0
+    assert "Nothing in your hand" not in page.inner_text("#msg")
+    page.reload()  # the cursor afresh; the next test loads its own position
     page.wait_for_selector("#conn[data-state=live]")
 
 
