@@ -743,7 +743,13 @@ def test_a_three_player_game_of_browne_to_its_end(browser):
         fp = array("i", bytes(4 * 32))
         turns = 0
         while True:
+            # The turn before is in the move list; the board's state is
+            # polled apart from it, so give it its moment to say so.
+            deadline = time.monotonic() + 15
             st = _api_state(sim.url)
+            while st["state"] not in ("play", "over") and time.monotonic() < deadline:
+                time.sleep(0.2)
+                st = _api_state(sim.url)
             if st["state"] == "over":
                 break
             assert st["state"] == "play" and turns < 40, st
