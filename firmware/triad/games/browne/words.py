@@ -41,7 +41,7 @@ LEGEND = (
     (_RGB, "breathe", "the board's move: its piece breathes in the seat's colour, then the landing, the captures and the drop breathe in turn; carry it out for the board"),
     ((80, 100, 255), "spin", "thinking: a blue light circles the centre while the board chooses"),
     ((255, 220, 120), "gauge", "level: a warm white gauge along row E, as many cells bright as the level (2 s)"),
-    (_RGB, "", "seats set: the home cells of each side the board plays, in its colour, for 2 s"),
+    (_RGB, "", "seats set (hold hint: first Green and Blue, then Red and Blue, Red and Green, each alone, nobody): the home cells of each side the board plays, in its colour, for 2 s; a short press of hint meanwhile steps on"),
     (_RGB, "sweep", "win: the winner's colour sweeps across the board"),
     (_RGB, "sweep-all", "draw: the tied players' colours sweep in turn"),
     ((200, 200, 200), "", "status: whose turn (the player's turn LED)"),
