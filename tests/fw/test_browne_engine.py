@@ -6,6 +6,7 @@ from array import array
 import triad.games.browne as G
 from triad.compat import micropython
 from triad.games.browne import core
+from triad.games import engine_kit
 from triad.games.browne.engine.search import Engine, WIN_BOUND
 
 P = G.parse_position
@@ -395,7 +396,7 @@ def test_the_viper_sorts_and_quiet_drop_are_the_plain_ones():
         for i in range(start + 1, end):
             assert o1[i - 1] >= o1[i]
         b1, o1 = array("i", buf), array("h", order)
-        E._sort2_py(b1, o1, x1, start, end)
+        engine_kit.sort2(b1, o1, x1, start, end)
         b2, o2, x2 = array("i", buf), array("h", order), array("h", extra)
         E._sort2_v(b2, o2, x2, start, end)
         assert list(b1) == list(b2) and list(o1) == list(o2) and list(x1) == list(x2), trial

@@ -391,6 +391,29 @@ def gen_viper(board: ptr8, counts: ptr8, buf: ptr32, n: int, side: int, sel: int
     return n
 
 
+def eliminates(pos, m):
+    """True when slide m (no drop yet) captures the last piece of an
+    opponent: the game ends with it, so the slide is the whole turn."""
+    mask = (m >> 18) & 63
+    if not mask:
+        return False
+    owners = (m >> 24) & 63
+    side = pos.side
+    k1 = 0
+    k2 = 0
+    for k in range(6):
+        if mask & (1 << k):
+            if owners & (1 << k):
+                k2 += 1
+            else:
+                k1 += 1
+    s1 = side + 1
+    if s1 == 3:
+        s1 = 0
+    c = pos.counts
+    return k1 >= c[s1] or k2 >= c[3 - side - s1]
+
+
 if MICROPYTHON:
     _gen_fast = gen_viper
 else:

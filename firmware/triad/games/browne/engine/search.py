@@ -113,6 +113,8 @@ LEVELS = (
 
 class Engine(engine_kit.EngineBase):
     LEVELS = LEVELS
+    LEVEL_FIELDS = ("max_depth", "drops", "noise", "blunder")
+    drops = 1  # drops per slide below the root (set by the level)
 
     def __init__(self, level=5, tt_entries=0, seed=1):
         self.pos = core.Position()
@@ -141,6 +143,8 @@ class Engine(engine_kit.EngineBase):
         self._init_kit(level, seed)
         self.root = 0
         self.gfrom = 0
+        self.rfirst = 0  # _root: the root's first turn in buf
+        self.m0 = self.m1 = self.m2 = 0  # _view's counts
 
     def ready(self, now_ms=engine_kit.no_clock):
         """Make the big buffers once, with a clock read between them (on
@@ -156,12 +160,6 @@ class Engine(engine_kit.EngineBase):
         # _material(0, a, b, c) - MT_BIAS for counts below MC, filled as
         # needed (array "h": 8 KB; 0: not computed yet)
         self.mt = array("h", bytes(2 * MC * MC * MC))
-
-    def _apply_level(self, lv):
-        self.max_depth = lv[0]
-        self.drops = lv[1]
-        self.noise = lv[2]
-        self.blunder = lv[3]
 
     def key(self, pos):
         """A 30-bit key of pos (the game has no repetition rule; for the
@@ -226,6 +224,23 @@ class Engine(engine_kit.EngineBase):
             i += 1
         return n
 
+    def _view(self, c0, c1, c2):
+        """The counts c0..c2 (by side) seen from the engine: m0 its own,
+        m1 and m2 the next sides' (attributes: a tuple would allocate)."""
+        r = self.root
+        if r == 0:
+            self.m0 = c0
+            self.m1 = c1
+            self.m2 = c2
+        elif r == 1:
+            self.m0 = c1
+            self.m1 = c2
+            self.m2 = c0
+        else:
+            self.m0 = c2
+            self.m1 = c0
+            self.m2 = c1
+
     def _lval(self, tr, m0, m1, m2, col, k1, k2, ply):
         """The engine's score once side t captures k1 pieces of t + 1 and
         k2 of t + 2 landing on a cell of colour col, t's capture being the
@@ -284,18 +299,10 @@ class Engine(engine_kit.EngineBase):
         among its most-capturing landings the best for the engine when it
         is the engine, the worst otherwise (_lval scores one)."""
         r = self.root
-        if r == 0:
-            m0 = c0
-            m1 = c1
-            m2 = c2
-        elif r == 1:
-            m0 = c1
-            m1 = c2
-            m2 = c0
-        else:
-            m0 = c2
-            m1 = c0
-            m2 = c1
+        self._view(c0, c1, c2)
+        m0 = self.m0
+        m1 = self.m1
+        m2 = self.m2
         tr = t - r
         if tr < 0:
             tr += 3
@@ -454,32 +461,16 @@ class Engine(engine_kit.EngineBase):
         while i < n:
             if l1[i] + l2[i] + 1 >= most:
                 if i != nt:
-                    t = lq[i]
-                    lq[i] = lq[nt]
-                    lq[nt] = t
-                    t = l1[i]
-                    l1[i] = l1[nt]
-                    l1[nt] = t
-                    t = l2[i]
-                    l2[i] = l2[nt]
-                    l2[nt] = t
+                    engine_kit.swap3(lq, l1, l2, i, nt)
                 nt += 1
             i += 1
         # the scores of the nt landings, as they are and with the bunny's
         # piece next to them (_dropped reads them for every drop)
         r = self.root
-        if r == 0:
-            m0 = c0
-            m1 = c1
-            m2 = c2
-        elif r == 1:
-            m0 = c1
-            m1 = c2
-            m2 = c0
-        else:
-            m0 = c2
-            m1 = c0
-            m2 = c1
+        self._view(c0, c1, c2)
+        m0 = self.m0
+        m1 = self.m1
+        m2 = self.m2
         tr = cand - r
         if tr < 0:
             tr += 3
@@ -634,7 +625,7 @@ class Engine(engine_kit.EngineBase):
                 break
             m = buf[i]
             i += 1
-            if (m >> 12) & 63 == NO_DROP and _eliminates(p, m):
+            if (m >> 12) & 63 == NO_DROP and core.eliminates(p, m):
                 # the whole turn: value the finished game
                 p.make(m)
                 c = p.counts
@@ -687,17 +678,8 @@ class Engine(engine_kit.EngineBase):
         if self._blunder_pick(buf, first, end):
             return self.best
         self._fill_noise(self.root_scores, first, end)
-        depth = 1
-        while depth <= self.max_depth:
-            sc = self._root(depth, first, end)
-            if sc != -INF:
-                self.score = sc
-                self.depth = depth
-            if self.stop:
-                break
-            if sc >= WIN_BOUND or sc <= -WIN_BOUND:
-                break
-            depth += 1
+        self.rfirst = first
+        self._deepen(1, end)
         if self.depth > 0 and self.score < WIN_BOUND and (self.level == 5 or self.score <= TIE):
             # Among the turns about as good against two opponents playing
             # together (lost: those lost latest), the one with the best
@@ -782,7 +764,10 @@ class Engine(engine_kit.EngineBase):
             return best
         return tot // (e - start)
 
-    def _root(self, depth, first, end):
+    def _root(self, depth, end):
+        """Search the root turns buf[rfirst:end] to depth (the best moved
+        first); the best score, -INF when stopped before any turn."""
+        first = self.rfirst
         p = self.pos
         buf = self.buf
         order = self.order
@@ -879,28 +864,6 @@ class Engine(engine_kit.EngineBase):
         return best
 
 
-def _eliminates(p, m):
-    """True when slide m (no drop) captures the last piece of a player."""
-    mask = (m >> 18) & 63
-    if not mask:
-        return False
-    owners = (m >> 24) & 63
-    side = p.side
-    k1 = 0
-    k2 = 0
-    for k in range(6):
-        if mask & (1 << k):
-            if owners & (1 << k):
-                k2 += 1
-            else:
-                k1 += 1
-    s1 = side + 1
-    if s1 == 3:
-        s1 = 0
-    c = p.counts
-    return k1 >= c[s1] or k2 >= c[3 - side - s1]
-
-
 def _pick(buf, order, i, end):
     """Bring the best-ordered move of buf[i:end] to i."""
     bi = i
@@ -919,25 +882,6 @@ def _pick(buf, order, i, end):
         order[i] = bo
 
 
-
-
-def _sort2_py(buf, order, extra, start, end):
-    """_sort, carrying extra[] along."""
-    i = start + 1
-    while i < end:
-        m = buf[i]
-        o = order[i]
-        x = extra[i]
-        j = i - 1
-        while j >= start and order[j] < o:
-            buf[j + 1] = buf[j]
-            order[j + 1] = order[j]
-            extra[j + 1] = extra[j]
-            j -= 1
-        buf[j + 1] = m
-        order[j + 1] = o
-        extra[j + 1] = x
-        i += 1
 
 
 _DIRS12 = core._DIRS12  # the six neighbour steps + 12 (viper reads bytes)
@@ -1063,7 +1007,7 @@ def _sort_v(buf: ptr32, order: ptr16, start: int, end: int):
 
 @micropython.viper
 def _sort2_v(buf: ptr32, order: ptr16, extra: ptr16, start: int, end: int):
-    """_sort2_py in viper."""
+    """engine_kit.sort2 in viper."""
     i = start + 1
     while i < end:
         m = buf[i]
@@ -1093,4 +1037,4 @@ if MICROPYTHON:
 else:
     _quiet_fast = _quiet_py
     _sort = _sort_py
-    _sort2 = _sort2_py
+    _sort2 = engine_kit.sort2

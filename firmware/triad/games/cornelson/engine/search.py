@@ -63,6 +63,9 @@ LEVELS = (
 
 class Engine(Evaluator, engine_kit.EngineBase):
     LEVELS = LEVELS
+    LEVEL_FIELDS = ("max_depth", "kp", "ks", "noise", "blunder")
+    kp = 0  # placements paired below the root (set by the level)
+    ks = 0  # step sets paired with each
 
     def __init__(self, level=5, tt_entries=0, seed=1):
         """tt_entries is accepted for the face's signature; this engine keeps
@@ -95,13 +98,6 @@ class Engine(Evaluator, engine_kit.EngineBase):
         self.ntb = 0
         self.nts = 0
         self._init_kit(level, seed)
-
-    def _apply_level(self, lv):
-        self.max_depth = lv[0]
-        self.kp = lv[1]
-        self.ks = lv[2]
-        self.noise = lv[3]
-        self.blunder = lv[4]
 
     def key(self, pos):
         """A 30-bit key of pos (posts, jewels, side); unused by the search."""
@@ -162,15 +158,8 @@ class Engine(Evaluator, engine_kit.EngineBase):
             self.score = sc
             self.depth = 1
         n = end if end < ROOT_BEAM else ROOT_BEAM
-        depth = 2
-        while depth <= self.max_depth and not self.stop:
-            if self.score >= WIN_BOUND or self.score <= -WIN_BOUND:
-                break  # a forced result: deeper search will not change it
-            sc = self._root(depth, n)
-            if sc != -INF:
-                self.score = sc
-                self.depth = depth
-            depth += 1
+        if not self.stop and -WIN_BOUND < self.score < WIN_BOUND:
+            self._deepen(2, n)  # the best ROOT_BEAM turns
         return self.best
 
     def _order_root(self, end):
@@ -244,7 +233,7 @@ class Engine(Evaluator, engine_kit.EngineBase):
                 k = end if end < ROOT_BEAM else ROOT_BEAM
                 _select(root, rsc, noise, 0, end, k)
             else:
-                _swap(root, rsc, noise, 0, best_i)
+                engine_kit.swap3(root, rsc, noise, 0, best_i)
         else:
             engine_kit.to_front(root, noise, best_i)
         return alpha
@@ -469,18 +458,6 @@ def _top_posts_v(posts: ptr8, pv: ptr16, out: ptr8, k: int) -> int:
     return c
 
 
-def _swap(buf, sc, noise, i, j):
-    m = buf[i]
-    buf[i] = buf[j]
-    buf[j] = m
-    x = sc[i]
-    sc[i] = sc[j]
-    sc[j] = x
-    x = noise[i]
-    noise[i] = noise[j]
-    noise[j] = x
-
-
 def _select_py(buf, sc, noise, start, end, k):
     """Bring the k best of buf[start:end] by sc to the front, best first
     (selection: k passes; k is small)."""
@@ -492,7 +469,7 @@ def _select_py(buf, sc, noise, start, end, k):
                 bv = sc[j]
                 bi = j
         if bi != i:
-            _swap(buf, sc, noise, i, bi)
+            engine_kit.swap3(buf, sc, noise, i, bi)
 
 
 # sc[] and noise[] are array("h"): viper loads their entries as 0..65535,
