@@ -285,18 +285,9 @@ def _quick(pos, buf):
     best_v = -1000
     for i in range(n):
         m = buf[i]
-        mask = (m >> 18) & 63
-        owners = (m >> 24) & 63
-        k1 = 0
-        k2 = 0
-        for k in range(6):
-            if mask & (1 << k):
-                if owners & (1 << k):
-                    k2 += 1
-                else:
-                    k1 += 1
-        a = c[s1] - k1
-        b = c[s2] - k2
+        t = core.taken(m)
+        a = c[s1] - (t & 7)
+        b = c[s2] - (t >> 3)
         own = c[side]
         if a == 0 or b == 0:
             # The game ends now: the larger remaining count wins.

@@ -391,22 +391,27 @@ def gen_viper(board: ptr8, counts: ptr8, buf: ptr32, n: int, side: int, sel: int
     return n
 
 
+def taken(m):
+    """The pieces turn m captures: those of the side after the mover, plus
+    8 times those of the side after that (one int: no tuple to allocate)."""
+    mask = (m >> 18) & 63
+    owners = (m >> 24) & 63
+    t = 0
+    for k in range(6):
+        if mask & (1 << k):
+            t += 8 if owners & (1 << k) else 1
+    return t
+
+
 def eliminates(pos, m):
     """True when slide m (no drop yet) captures the last piece of an
     opponent: the game ends with it, so the slide is the whole turn."""
-    mask = (m >> 18) & 63
-    if not mask:
+    if not (m >> 18) & 63:
         return False
-    owners = (m >> 24) & 63
+    t = taken(m)
+    k1 = t & 7
+    k2 = t >> 3
     side = pos.side
-    k1 = 0
-    k2 = 0
-    for k in range(6):
-        if mask & (1 << k):
-            if owners & (1 << k):
-                k2 += 1
-            else:
-                k1 += 1
     s1 = side + 1
     if s1 == 3:
         s1 = 0
