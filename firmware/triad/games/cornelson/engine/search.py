@@ -50,13 +50,17 @@ _N_POSTS = const(37)  # g.N_POSTS, for viper
 
 
 # level: (max depth, placements x step sets paired below the root, root
-# noise in points, chance in 1/256 of a random turn instead)
+# noise in points, chance in 1/256 of a random turn instead). At the chip's
+# budget (about 300 nodes a move) neither depth nor noise told the levels
+# apart (L5 played as L4; L4 against L3 48%, docs/performance.md): every
+# level searches as L5 does, and the lower ones make more random turns, so
+# each level beats the one below (bench/ladder_faces.py).
 LEVELS = (
     (1, 3, 3, 0, 0),
-    (1, 3, 3, 400, 64),  # 1: one ply, much noise, now and then a random turn
-    (1, 3, 3, 80, 0),  # 2: one ply, some noise
-    (2, 3, 3, 30, 0),  # 3: two plies, a little noise
-    (2, 4, 3, 0, 0),  # 4: two plies
+    (MAX_PLY - 2, 5, 4, 0, 200),  # 1: most turns at random
+    (MAX_PLY - 2, 5, 4, 0, 130),  # 2: a random turn in two
+    (MAX_PLY - 2, 5, 4, 0, 80),  # 3: a random turn in three
+    (MAX_PLY - 2, 5, 4, 0, 32),  # 4: a random turn in eight
     (MAX_PLY - 2, 5, 4, 0, 0),  # 5: as deep as the time allows
 )
 
