@@ -57,10 +57,10 @@ _N_POSTS = const(37)  # g.N_POSTS, for viper
 # each level beats the one below (bench/ladder_faces.py).
 LEVELS = (
     (1, 3, 3, 0, 0),
-    (MAX_PLY - 2, 5, 4, 0, 200),  # 1: most turns at random
-    (MAX_PLY - 2, 5, 4, 0, 130),  # 2: a random turn in two
-    (MAX_PLY - 2, 5, 4, 0, 80),  # 3: a random turn in three
-    (MAX_PLY - 2, 5, 4, 0, 32),  # 4: a random turn in eight
+    (MAX_PLY - 2, 5, 4, 0, 210),  # 1: most turns at random
+    (MAX_PLY - 2, 5, 4, 0, 150),  # 2: more than half the turns at random
+    (MAX_PLY - 2, 5, 4, 0, 100),  # 3: two random turns in five
+    (MAX_PLY - 2, 5, 4, 0, 48),  # 4: a random turn in five
     (MAX_PLY - 2, 5, 4, 0, 0),  # 5: as deep as the time allows
 )
 
