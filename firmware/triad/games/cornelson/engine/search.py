@@ -115,22 +115,9 @@ class Engine(Evaluator, engine_kit.EngineBase):
     # -- the entry point ---------------------------------------------------
 
     def _copy(self, src):
-        p = self.pos
-        for i in range(g.N_POSTS):
-            p.posts[i] = src.posts[i]
-        for i in range(6):
-            p.jewel[i] = src.jewel[i]
-            p.flags[i] = src.flags[i]
-        for i in range(g.N_SPACES):
-            p.occ[i] = src.occ[i]
-        p.tally[0] = src.tally[0]
-        p.tally[1] = src.tally[1]
-        p.filled = src.filled
-        p.side = src.side
-        p.mode = src.mode
-        p.result = src.result
-        p.reason = src.reason
-        p._ply = 0
+        """The engine's own copy of src (the search never writes the
+        caller's position; its undo records start afresh)."""
+        self.pos.set_from(src)
 
     def choose(self, pos, budget_ms, now_ms, history=None, max_nodes=0):
         """The engine's turn for pos (0 only when the game is over). pos is
