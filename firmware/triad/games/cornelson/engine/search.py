@@ -52,15 +52,17 @@ _N_POSTS = const(37)  # g.N_POSTS, for viper
 # level: (max depth, placements x step sets paired below the root, root
 # noise in points, chance in 1/256 of a random turn instead). At the chip's
 # budget (about 300 nodes a move) neither depth nor noise told the levels
-# apart (L5 played as L4; L4 against L3 48%, docs/performance.md): every
-# level searches as L5 does, and the lower ones make more random turns, so
-# each level beats the one below (bench/ladder_faces.py).
+# apart (L5 played as L4; L4 against L3 48%, docs/performance.md): levels
+# 1 to 4 search two plies (4 x 3 candidates: at the chip's budget level 5
+# reaches little more; with more nodes two plies race better against the
+# quick player) and make more random turns the lower they are, so each
+# level beats the one below (bench/ladder_faces.py).
 LEVELS = (
     (1, 3, 3, 0, 0),
-    (MAX_PLY - 2, 5, 4, 0, 210),  # 1: most turns at random
-    (MAX_PLY - 2, 5, 4, 0, 150),  # 2: more than half the turns at random
-    (MAX_PLY - 2, 5, 4, 0, 100),  # 3: two random turns in five
-    (MAX_PLY - 2, 5, 4, 0, 48),  # 4: a random turn in five
+    (2, 4, 3, 0, 210),  # 1: most turns at random
+    (2, 4, 3, 0, 150),  # 2: more than half the turns at random
+    (2, 4, 3, 0, 100),  # 3: two random turns in five
+    (2, 4, 3, 0, 48),  # 4: a random turn in five
     (MAX_PLY - 2, 5, 4, 0, 0),  # 5: as deep as the time allows
 )
 
