@@ -73,6 +73,7 @@ class App:
         defaults = {}
         for k in SETTING_DEFAULTS:
             defaults[k] = SETTING_DEFAULTS[k]
+        defaults["level"] = game.DEFAULT_LEVEL
         for k in game.SETTINGS:
             defaults[k] = game.SETTINGS[k]
         root = self.root

@@ -222,6 +222,9 @@ def new_game(roll, first):
 
 
 FIRST_ALTERNATES = False
+# Levels 1-3 make many random turns (so that each level beats the one below
+# at the chip's node budget): a new board plays at 4, a fair opponent.
+DEFAULT_LEVEL = 4
 SETTINGS = {}  # type: dict[str, int]
 
 
