@@ -381,7 +381,7 @@ def bench_firmware(root):
     for s in own:
         cell = site_of_square(s)
         for rep in range(3):
-            ctl.dest_from = -1  # as on a fresh lift
+            ctl.matcher.dest_from = -1  # as on a fresh lift
             occ2 = bytearray(ctl.expected)
             occ2[cell] = 0
             t += 10

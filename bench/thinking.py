@@ -74,7 +74,7 @@ def measure(app, put, budget_ms=1000, hint_after_ms=100):
            "nodes": ctl.player.engine.nodes, "depth": ctl.player.engine.depth}
     # A hint, cancelled by lifting one of the mover's pieces after hint_after_ms.
     ctl.opponent = C.OPPONENT_OFF
-    ctl.engine_move = 0
+    ctl.matcher.engine_move = 0
     ctl.thinking = False
     marks["gap"] = 0
     marks["last"] = None

@@ -96,7 +96,7 @@ def test_the_board_plays_a_seat():
     plan = steps(rig.ctl.pos, m)
     assert plan[0][0] == 0 and plan[1][0] == 1  # lift, then place
     rig.lift(plan[0][1])
-    assert rig.ctl.dest[site(plan[1][1])]
+    assert rig.ctl.matcher.dest[site(plan[1][1])]
     for act, name in plan[1:]:
         rig.set(name, act, 1000)
     assert rig.ctl.moves_text() == text
@@ -123,11 +123,11 @@ def test_a_piece_that_cannot_move_shows_the_pieces_that_can():
     movers = {t.split("-")[0] for t in legal(rig)}
     assert "A1" not in movers and "E3" in movers
     rig.lift("A1", 100)
-    assert rig.ctl.blocked == site("A1")
+    assert rig.ctl.matcher.blocked == site("A1")
     assert pal.SOURCE in rig.colours("E3", 1300)  # the piece that can move pulses
     assert rig.ctl.moves_text() == ""
     rig.place("A1", 1000)
-    assert rig.ctl.blocked == -1 and rig.colours("E3", 700) == [(0, 0, 0)]
+    assert rig.ctl.matcher.blocked == -1 and rig.colours("E3", 700) == [(0, 0, 0)]
 
 
 def test_the_sources_from_one_generation_are_those_of_each_piece():
@@ -138,7 +138,7 @@ def test_the_sources_from_one_generation_are_those_of_each_piece():
 
     rig = Rig()
     ctl = rig.ctl
-    fp = array("i", bytes(4 * C.MAX_STEPS))
+    fp = array("i", bytes(4 * len(ctl.matcher.fp)))
     buf = array("i", bytes(4 * G.MAX_MOVES))
     pos = G.parse_position(G.START)
     seed = 99
@@ -151,13 +151,10 @@ def test_the_sources_from_one_generation_are_those_of_each_piece():
             m = buf[k]
             G.footprint(pos, m, fp)
             assert G.first_site(pos, m) == fp[0] & 255  # the footprint's first site
-        ctl._fill_sources()
-        fast = bytes(ctl.sources)
-        keep = ctl._first_site
-        ctl._first_site = None
-        ctl._fill_sources()
-        ctl._first_site = keep
-        assert fast == bytes(ctl.sources), G.format_position(pos)
+        ctl.matcher.fill_sources()
+        fast = bytes(ctl.matcher.sources)
+        ctl.matcher.fill_sources(first_site=False)  # one site's moves at a time
+        assert fast == bytes(ctl.matcher.sources), G.format_position(pos)
         assert any(fast)
         compared += 1
         n = G.gen(pos, buf, 0)

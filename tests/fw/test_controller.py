@@ -166,7 +166,7 @@ def test_setup_waits_for_all_twelve_dice():
 def test_note2_turn_in_place_with_buttons():
     pos = "....../....../....../w1w1..../.w1..../b1w1.... b 0 0"
     rig = Rig(pos)
-    assert rig.ctl.note2
+    assert rig.ctl.matcher.note2
     assert pal.SOURCE in rig.leds_over("a1", 1500)  # the board says: act with a die
     rig.lift("a1", 200)
     assert rig.led("a1") == pal.SOURCE
@@ -304,7 +304,7 @@ def test_board_plays_white_and_shows_its_move():
     assert rig.moves() == ""
     rig.place(other, 1500)
     rig.lift(fr, 200)
-    lit = [GAME.SITE_NAMES[i] for i in range(36) if rig.ctl.dest[i]]
+    lit = [GAME.SITE_NAMES[i] for i in range(36) if rig.ctl.matcher.dest[i]]
     assert lit == [to]
     rig.place(to, 1500)
     if core_removed(m):

@@ -46,14 +46,14 @@ def test_a_captured_gem_is_swapped_before_the_turn_commits():
     rig = Rig(pos)
     rig.set("D3", 1, 1000)  # brackets North's D2 between D1 and D3
     assert rig.ctl.state == C.FINISH
-    assert rig.ctl.nxt[site("D2")] == G.ROLE_SWAP  # the gem to swap is lit
-    assert not rig.ctl.nxt[site("S1")]  # the jewels wait for the swap
+    assert rig.ctl.matcher.nxt[site("D2")] == G.ROLE_SWAP  # the gem to swap is lit
+    assert not rig.ctl.matcher.nxt[site("S1")]  # the jewels wait for the swap
     rig.wait(1000)
     assert rig.ctl.moves_text() == ""  # the swap is still owed
     rig.set("D2", 0, 200)  # North's gem off ...
     rig.set("D2", 1, 1000)  # ... South's gem on
-    assert rig.ctl.nxt[site("S1")] == ROLE_SOURCE  # now every jewel shows
-    assert rig.ctl.nxt[site("S2")] == ROLE_SOURCE and rig.ctl.nxt[site("S3")] == ROLE_SOURCE
+    assert rig.ctl.matcher.nxt[site("S1")] == ROLE_SOURCE  # now every jewel shows
+    assert rig.ctl.matcher.nxt[site("S2")] == ROLE_SOURCE and rig.ctl.matcher.nxt[site("S3")] == ROLE_SOURCE
     for fr, to in (("S1", "a2"), ("S2", "a4"), ("S3", "a6")):
         rig.step(fr, to)
     rig.wait(1000)
@@ -130,7 +130,7 @@ def test_swaps_light_one_by_one_along_the_chain():
     rig = Rig(CHAIN)
     assert rig.led("C3") == CAPTURING_RGB
     rig.set("C3", 1, 1000)
-    nxt = rig.ctl.nxt
+    nxt = rig.ctl.matcher.nxt
     assert rig.ctl.state == C.FINISH
     assert nxt[site("C2")] == G.ROLE_SWAP and not nxt[site("D3")]
     assert SWAP_RGB in rig.colours("C2", 1000)
@@ -153,7 +153,7 @@ def test_a_lifted_jewel_shows_its_steps_and_the_barriers_in_its_way():
     rig = Rig(BARRED)
     rig.set("G1", 1, 1000)  # the gem first
     rig.set("a2", 0, 300)  # the jewel in the hand
-    nxt = rig.ctl.nxt
+    nxt = rig.ctl.matcher.nxt
     assert nxt[site("a1")] == G.ROLE_STEP  # its one step
     assert not nxt[site("a3")]  # barred
     assert nxt[site("A2")] == G.ROLE_BARRIER and nxt[site("B2")] == G.ROLE_BARRIER
@@ -178,7 +178,7 @@ def test_a_jewel_lifted_first_shows_the_barriers_in_its_way():
     rig = Rig(FULL_BARRED)
     assert G.format_move(rig.ctl.pos, G.parse_move(rig.ctl.pos, "- a2-a1 S2-a4 S3-a6")) == "- a2-a1 S2-a4 S3-a6"
     rig.set("a2", 0, 300)
-    assert rig.ctl.lifted == site("a2")
+    assert rig.ctl.matcher.lifted == site("a2")
     assert STEP_RGB in rig.colours("a1", 1000)
     assert BARRIER_RGB in rig.colours("A2", 1000) and BARRIER_RGB in rig.colours("B2", 1000)
     assert rig.colours("a3", 1000) == [(0, 0, 0)]  # barred
@@ -208,7 +208,7 @@ def test_a_jewel_lifted_first_allocates_nothing():
             ctl.render(frame, t, occ)
     finally:
         micropython.heap_unlock()
-    assert ctl.lifted == site("a2") and ctl.nxt[site("A2")] == G.ROLE_BARRIER
+    assert ctl.matcher.lifted == site("a2") and ctl.matcher.nxt[site("A2")] == G.ROLE_BARRIER
 
 
 def test_a_capture_opening_a_barrier_lights_no_barrier():
@@ -228,7 +228,7 @@ def test_a_capture_opening_a_barrier_lights_no_barrier():
     rig.set("B2", 0, 100)
     rig.set("B2", 1, 300)
     rig.set("a2", 0, 300)
-    assert rig.ctl.nxt[site("a3")] == G.ROLE_STEP and not rig.ctl.nxt[site("A2")]
+    assert rig.ctl.matcher.nxt[site("a3")] == G.ROLE_STEP and not rig.ctl.matcher.nxt[site("A2")]
 
 
 def test_lifting_a_jewel_before_the_swaps_forfeits_the_rest():
@@ -237,10 +237,10 @@ def test_lifting_a_jewel_before_the_swaps_forfeits_the_rest():
     rig.set("C2", 0, 100)
     rig.set("C2", 1, 300)  # the first swap done, D3 still owed
     rig.set("S1", 0, 300)  # a jewel lifted early: D3's capture is forfeit
-    assert rig.ctl.kept == 1
+    assert rig.ctl.matcher.kept == 1
     assert ("forfeit", "C3 1") in rig.events.seen
-    assert not rig.ctl.nxt[site("D3")]  # no longer asked for
-    assert rig.ctl.nxt[site("a2")] == G.ROLE_STEP
+    assert not rig.ctl.matcher.nxt[site("D3")]  # no longer asked for
+    assert rig.ctl.matcher.nxt[site("a2")] == G.ROLE_STEP
     rig.set("a2", 1, 100)
     rig.step("S2", "a4")
     rig.step("S3", "a6", 1000)
@@ -261,10 +261,10 @@ def test_a_forfeit_before_any_swap_and_taken_back():
     rig = Rig(CHAIN)
     rig.set("C3", 1, 1000)
     rig.set("S2", 0, 300)  # lifted before any swap
-    assert rig.ctl.kept == 0
+    assert rig.ctl.matcher.kept == 0
     rig.set("S2", 1, 100)
     rig.set("C3", 0, 1000)  # everything back: a fresh turn
-    assert rig.ctl.kept == -1 and rig.ctl.state == C.PLAY
+    assert rig.ctl.matcher.kept == -1 and rig.ctl.state == C.PLAY
     rig.set("C3", 1, 1000)
     rig.step("S1", "a2")
     rig.step("S2", "a4")
@@ -350,7 +350,7 @@ def test_single_strategy_modes_ignore_the_other_outcomes():
     assert rig.ctl.state != C.OVER and rig.ctl.errors >= 1
     rig = mode_rig("breach", TRAP)  # the trapped jewel leaves play
     play_trap(rig)
-    assert rig.ctl.state == C.FINISH and rig.ctl.nxt[site("N1")] == G.ROLE_REMOVE
+    assert rig.ctl.state == C.FINISH and rig.ctl.matcher.nxt[site("N1")] == G.ROLE_REMOVE
     rig.set("N1", 0, 1000)  # taken off the board
     assert rig.ctl.state == C.PLAY and rig.ctl.pos.jewel[3] == 255
     assert rig.ctl.moves_text() == "G2 S1-a2 S2-a4 S3-a6"
@@ -519,12 +519,12 @@ def test_the_board_says_the_draw_and_it_survives_a_resume():
         moves.append(G.format_move(p, m))
         p.make(m)
     rig.ctl.load(FULL_BOARD, moves)
-    assert rig.ctl.draw == G.DRAW_NO_GEM and not rig.ctl.live
+    assert rig.ctl.draw == G.DRAW_NO_GEM and not rig.ctl.matcher.live
     rig.occ[:] = rig.ctl.expected
     rig.wait(1000)
     assert rig.ctl.state == C.OVER
     rig.ctl.load(FULL_BOARD, moves[:59])
-    assert rig.ctl.draw == 0 and rig.ctl.live
+    assert rig.ctl.draw == 0 and rig.ctl.matcher.live
 
 
 class _Saves:

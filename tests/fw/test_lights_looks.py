@@ -30,7 +30,7 @@ def _a_move(r):
     g = r.game
     pos = r.ctl.pos
     buf = array("i", [0] * g.MAX_SEL_MOVES)
-    fp = r.ctl.fp
+    fp = r.ctl.matcher.fp
     plain = None
     for site in range(g.N_SITES):
         n = g.gen(pos, buf, 0, site)
@@ -77,7 +77,7 @@ def _frames(r, sites, ms=2600, step=10):
 
 def _clear(ctl):
     ctl.hint_move = 0
-    ctl.engine_move = 0
+    ctl.matcher.engine_move = 0
     ctl.thinking = False
     ctl.hinting = False
     ctl.banner = 0
@@ -111,7 +111,7 @@ def _looks(name, board):
     # The board's move at the same sites: the piece breathes in the mover's
     # colour, the destination in its role, in counter-phase.
     _clear(ctl)
-    ctl.engine_move = m
+    ctl.matcher.engine_move = m
     own = _frames(r, sites)
     rgb = g.SIDE_RGB[ctl.pos.side]
     assert len(_distinct(own[-1])) >= 10, name
@@ -190,7 +190,7 @@ def test_the_boards_own_move_breathes_through_the_controller():
     r.wait(20)
     m = ctl.engine_move
     assert m
-    fp = ctl.fp
+    fp = ctl.matcher.fp
     ctl.game.footprint(ctl.pos, m, fp)
     src = fp[0] & 255
     seen = []

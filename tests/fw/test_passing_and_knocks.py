@@ -54,8 +54,8 @@ def test_a_knocked_piece_hides_the_boards_move_until_it_is_back():
     rig.wait(50)
     m = rig.ctl.engine_move
     assert m, "the board chose no move"
-    GAME.footprint(rig.ctl.pos, m, rig.ctl.fp)
-    fr = GAME.SITE_NAMES[rig.ctl.fp[0] & 255]  # the board's die to lift
+    GAME.footprint(rig.ctl.pos, m, rig.ctl.matcher.fp)
+    fr = GAME.SITE_NAMES[rig.ctl.matcher.fp[0] & 255]  # the board's die to lift
     assert any(c != (0, 0, 0) for c in rig.leds_over(fr, 1500)), "the board's move is shown"
     # One of Black's dice (the person's side) knocked over.
     knocked = "a1"

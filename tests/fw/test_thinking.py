@@ -146,7 +146,7 @@ def test_the_board_keeps_ticking_while_it_thinks_and_its_move_is_the_same():
         said = "evt think " + ctl.move_text(ctl.engine_move)
         assert [x for x in rig.serial.out if x.startswith(said)], rig.serial.out
         # Carried out as before: lift its piece, put it on its destination.
-        fp = ctl.fp
+        fp = ctl.matcher.fp
         nf = ctl.game.footprint(ctl.pos, ctl.engine_move, fp)
         occ = bytearray(ctl.expected)
         for j in range(nf):

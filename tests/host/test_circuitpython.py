@@ -402,7 +402,7 @@ def test_a_scripted_game_plays_through_the_circuitpython_drivers(cp, tmp_path, c
     c1 = cell("c1")
     w.set_cell(c1, False)
     g.run(200)
-    assert g.ctl.lifted == c1
+    assert g.ctl.matcher.lifted == c1
     dests = {}
     for m in ref.legal_moves(START):
         if m.startswith("c1") and "x" not in m:

@@ -401,9 +401,9 @@ def hint(action, what):
         fig(what + "_stable_to_shown_ticks", WATCH[3] - EV["stable"] if WATCH[3] and "stable" in EV else -1,
             "ticks from the debounced snapshot's change to the LED frame (0: the same tick)")
     fig(what + "_cancelled", int(bool(S[CANCEL]) and ctl.hint_move == 0 and not ctl.hinting), "(1: no hint came)")
-    fig(what + "_dest_lit", int(ctl.lifted == LIFT and sum(ctl.dest) > 0), "(1: the lifted piece's destinations show)")
+    fig(what + "_dest_lit", int(ctl.matcher.lifted == LIFT and sum(ctl.matcher.dest) > 0), "(1: the lifted piece's destinations show)")
     board.board[LIFT] = 1
-    steps_until(lambda: ctl.lifted < 0 and not ctl.in_error, 500)
+    steps_until(lambda: ctl.matcher.lifted < 0 and not ctl.in_error, 500)
 
 
 fig("lift_site", LIFT, "")

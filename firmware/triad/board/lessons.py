@@ -238,7 +238,7 @@ class Lessons:
                 if p == step or (p + 6) % 12 == step:
                     _set(frame, i, pal.TRIAD)
             return
-        if ctl.state != _PLAY or ctl.lifted >= 0 or ctl.n_started or ctl.hint_move:
+        if ctl.state != _PLAY or ctl.matcher.lifted >= 0 or ctl.matcher.n_started or ctl.hint_move:
             return
         k = (now // 40) % 40
         k = k if k < 20 else 40 - k  # 0..20..0 over 1.6 s

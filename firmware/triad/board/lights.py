@@ -13,7 +13,7 @@ from array import array
 
 from triad.board.fastbytes import zero as _clear, move as _move
 from triad.board.fastbytes import next_diff as _next_diff, next_set as _next_set, paint_where as _paint_where
-from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD
+from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD, PLACE
 from triad.board import palette as pal
 
 from triad.board.states import SETUP as _SETUP, PLAY as _PLAY, FINISH as _FINISH, OVER as _OVER
@@ -55,11 +55,26 @@ class Lights:
         self.idle_rgb = bytearray(3 * n)
         self.idle_fresh = False
         self.fp = array("i", bytes(4 * MAX_STEPS))  # a move's footprint (the hint, the board's move)
+        self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place (-1 none)
         # The win sweep's phase per site: diagonal bands across the drawing.
         self.sweep = bytearray(n)
         for i in range(n):
             x, y = game.site_xy(i)
             self.sweep[i] = (int(x - y + 0.5) + 60) % 12
+
+    def note_last(self, pos, m):
+        """The move m (legal in pos, 0: none) is the last one: where it
+        lifted and placed its piece, for the faint last-move light."""
+        last = self.last
+        last[0] = last[1] = -1
+        nf = self.game.footprint(pos, m, self.fp) if m else 0
+        for j in range(nf):
+            e = self.fp[j]
+            act = (e >> 8) & 3
+            if act != PLACE and last[0] < 0:
+                last[0] = e & 255
+            if act == PLACE and last[1] < 0:
+                last[1] = e & 255
 
     def changed(self):
         """The position changed: the status LEDs and the idle hints' colours
@@ -92,16 +107,17 @@ def render(lt, ctl, frame, now, occ):
             r = g.shows(pos, i)
             if r and occ[i]:
                 _set(frame, i, colour(g, r))
-    elif ctl.last[0] >= 0:
-        _set(frame, ctl.last[0], pal.LAST_MOVE)
-        if ctl.last[1] >= 0:
-            _set(frame, ctl.last[1], pal.LAST_MOVE)
+    elif lt.last[0] >= 0:
+        _set(frame, lt.last[0], pal.LAST_MOVE)
+        if lt.last[1] >= 0:
+            _set(frame, lt.last[1], pal.LAST_MOVE)
+    mt = ctl.matcher  # (its per-site results)
     if st == _FINISH:
-        _render_finish(lt, ctl, frame, occ, fast, slow, shown)
+        _render_finish(lt, mt, frame, occ, fast, slow, shown)
         return
-    exp = ctl.expected
-    lifted = ctl.lifted
-    dest = ctl.dest
+    exp = mt.expected
+    lifted = mt.lifted
+    dest = mt.dest
     # A fault shows once the board has rested in it (controller.PASS_MS): a
     # piece merely passing over a site does not flash red.
     err = shown & SHOW_ERROR
@@ -109,11 +125,11 @@ def render(lt, ctl, frame, now, occ):
     # (Not while a hint shows: a hint that places a new piece, Cornelson's
     # gem, is lit in the light the guidance gives every vacant post, and
     # would not stand out among them.)
-    if (g.idle_hints is not None and st == _PLAY and lifted < 0 and not ctl.n_started
-            and not ctl.engine_move and not ctl.plays(pos.side) and not shown & SHOW_HINT):
+    if (g.idle_hints is not None and st == _PLAY and lifted < 0 and not mt.n_started
+            and not mt.engine_move and not ctl.plays(pos.side) and not shown & SHOW_HINT):
         # The untouched board: the game's guidance for the turn's first
         # step (Cornelson: where a gem may go, and where it would capture).
-        _render_idle(lt, ctl, frame, occ, n)
+        _render_idle(lt, mt.idle, frame, occ, n)
     # Differences between the board and the game (nothing is drawn when
     # there are none, except the set-up's pieces).
     if st == _SETUP:
@@ -152,25 +168,24 @@ def render(lt, ctl, frame, now, occ):
             # The game's lift_marks for the piece in the hand, blinking as
             # in FINISH (Cornelson's Barriers when a jewel is the turn's
             # first lift: no post vacant, nothing placed yet).
-            nxt = ctl.nxt
+            nxt = mt.nxt
             i = _next_set(nxt, 0, n)
             while i < n:
                 if occ[i] and exp[i] and nxt[i] >= ROLE_GAME:
                     _set(frame, i, colour(g, nxt[i]))
                 i = _next_set(nxt, i + 1, n)
-    if st == _PLAY and err and ctl.error_from >= 0 and fast:
-        _set(frame, ctl.error_from, pal.SOURCE)
+    if st == _PLAY and err and mt.error_from >= 0 and fast:
+        _set(frame, mt.error_from, pal.SOURCE)
     if st == _CHOOSE and slow:
-        _set(frame, ctl.choice_site, colour(g, ctl.choice_role))
-    em = ctl.engine_move
-    if st == _PLAY and em and lifted < 0 and not shown & SHOW_FAULT:
+        _set(frame, mt.choice_site, colour(g, ctl.choice_role))
+    if st == _PLAY and mt.engine_move and lifted < 0 and not shown & SHOW_FAULT:
         # (Not while something is wrong, a piece knocked over say: the
         # fault's own lights say what to put right first.)
         # The board's move, for a person to carry out: the piece to lift
         # breathes in the board's side colour, its destination in the role
         # it takes there, in counter-phase (the light flows from one to the
         # other). A hint is steady: the two never look alike.
-        _render_move(lt, pos, frame, em, breath(now))
+        _render_move(lt, pos, frame, mt.engine_move, breath(now))
     if st == _PLAY and shown & SHOW_THINK:
         _render_think(g.CENTRE, frame, now)
     if shown & (SHOW_SEATS | SHOW_LEVEL):
@@ -179,13 +194,13 @@ def render(lt, ctl, frame, now, occ):
         _render_move(lt, pos, frame, ctl.hint_move, 0)
     if st == _PLAY and shown & SHOW_BLOCKED and slow:
         # A piece of the mover's that has no move: the ones that have one pulse.
-        src = ctl.sources
+        src = mt.sources
         for i in range(n):
             if src[i] and occ[i]:
                 _set(frame, i, pal.SOURCE)
-    if st == _PLAY and shown & SHOW_NOTE and lifted < 0 and slow and not ctl.n_started:
+    if st == _PLAY and shown & SHOW_NOTE and lifted < 0 and slow and not mt.n_started:
         # The game asks for attention (Note 2): every piece that can act pulses.
-        src = ctl.sources
+        src = mt.sources
         for i in range(n):
             if src[i] and occ[i]:
                 _set(frame, i, pal.SOURCE)
@@ -265,14 +280,15 @@ def _render_banner(lt, ctl, frame, shown):
             _set_dim(frame, sites[i], pal.LEVEL, 255 if i < lv else 28)
 
 
-def _render_finish(lt, ctl, frame, occ, fast, slow, shown):
-    # A move waits for its further steps: the marks (a new Triad) pulse,
-    # pieces still to take off blink in their roles (one's own removal
-    # choices as the Triad), sites still to fill glow in theirs.
+def _render_finish(lt, mt, frame, occ, fast, slow, shown):
+    # A move waits for its further steps (mt: the matcher's view): the
+    # marks (a new Triad) pulse, pieces still to take off blink in their
+    # roles (one's own removal choices as the Triad), sites still to fill
+    # glow in theirs.
     g = lt.game
-    exp = ctl.expected
-    nxt = ctl.nxt
-    marks = ctl.marks
+    exp = mt.expected
+    nxt = mt.nxt
+    marks = mt.marks
     fault = shown & SHOW_FAULT
     for i in range(lt.n):
         r = nxt[i]
@@ -281,7 +297,7 @@ def _render_finish(lt, ctl, frame, occ, fast, slow, shown):
         elif r and r != ROLE_REMOVE and (not exp[i] or slow):
             _set(frame, i, colour(g, r))
         if occ[i] != exp[i]:
-            if ctl.n_cand == 0:
+            if mt.n_cand == 0:
                 if exp[i] and r == ROLE_REMOVE:
                     _set(frame, i, pal.SOURCE)
                 elif fast and fault:
@@ -298,7 +314,7 @@ def _render_win(lt, ctl, frame, now):
     rgb = g.SIDE_RGB[w]
     step = (now // 120) % 12
     phase = lt.sweep
-    marks = ctl.marks
+    marks = ctl.matcher.marks
     for i in range(lt.n):
         p = phase[i]
         if p == step or (p + 6) % 12 == step or marks[i]:
@@ -360,11 +376,10 @@ def _draw_status(lt, ctl, frame, now):
             _set(frame, base + slots[j], pal.STATUS_ON)
 
 
-def _render_idle(lt, ctl, frame, occ, n):
+def _render_idle(lt, idle, frame, occ, n):
     # Their colours are made once per position (idle_fresh): drawn site by
     # site they were 4 ms of every tick on the RP2040. (A function of its
     # own: render's locals are stack under a search's recursion.)
-    idle = ctl.idle
     rgb = lt.idle_rgb
     if not lt.idle_fresh:
         lt.idle_fresh = True

@@ -84,21 +84,23 @@ class Protocol:
         if ctl.errors != self._faults:
             self._faults = ctl.errors
             self.event("fault", self._fault_text())
-        if ctl.note2 != self._notice:
+        note = ctl.matcher.note2
+        if note != self._notice:
             # The game's notice (Nehren's Note 2) arose or passed: told at
             # once, before anyone acts.
-            self._notice = ctl.note2
-            self.event("notice", (self.game.notice(ctl.pos) or "none") if ctl.note2 else "none")
+            self._notice = note
+            self.event("notice", (self.game.notice(ctl.pos) or "none") if note else "none")
 
     def _fault_text(self):
         ctl = self.ctl
-        at = ctl.error_at
-        fr = ctl.error_from
+        m = ctl.matcher  # (its verdict on the board)
+        at = m.error_at
+        fr = m.error_from
         name = ctl.state_name()
         names = self.game.SITE_NAMES
-        if ctl.amb and ctl.n_full:
+        if m.amb and m.n_full:
             return "ambiguous %s or %s: put the pieces back and play the turn again" % (
-                ctl.move_text(ctl.full), ctl.move_text(ctl.amb))
+                ctl.move_text(m.full), ctl.move_text(m.amb))
         if at >= 0 and fr >= 0:
             return "illegal %s from %s" % (names[at], names[fr])
         if at >= 0 and ctl.state == _FINISH:
