@@ -103,7 +103,7 @@ class App:
                 # A saved game is on flash but could not be read (no RAM, a
                 # corrupt file): play a new game without saving it, so the
                 # old one stays untouched until a new game is asked for.
-                ctl.hold_store()
+                ctl.record.hold_store()
             ctl.new_game()
         # Show the first frame at once, whatever it is.
         self.shown[0] = 1
@@ -163,7 +163,7 @@ class App:
         # player is told both ways (status LEDs, serial line, page).
         ctl = getattr(self, "ctl", None)
         if ctl is not None:
-            ctl.saved_state(safe, reason)
+            ctl.record.saved_state(safe, reason)
 
     def _apply_setting(self, name, value):
         """A setting changed over the serial line: put it in effect now and

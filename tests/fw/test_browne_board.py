@@ -54,10 +54,10 @@ def test_a_turn_slide_captures_off_then_drop():
     assert rig.led("C4") == (0, 0, 0)  # no drop before the captures are off
     rig.lift("H7", 1000)
     rig.lift("I7", 1000)
-    assert rig.ctl.moves_text() == ""
+    assert rig.ctl.record.moves_text() == ""
     assert BLUE in rig.colours("C4", 700)  # empty cells show the bunny's colour
     rig.place("C4", 1000)
-    assert rig.ctl.moves_text() == "E3-H6@C4"
+    assert rig.ctl.record.moves_text() == "E3-H6@C4"
     assert rig.ctl.pos.side == 1  # Green moves next
     assert rig.status(hex_v1.STATUS_TURN[1]) == pal.TURN
 
@@ -72,17 +72,17 @@ def test_captured_pieces_blink_and_must_come_off_before_the_drop():
     assert rig.ctl.state == C.FINISH
     assert GREEN in rig.colours("E5", 1300)  # the captured piece, in its owner's colour
     rig.place("A2", 1000)  # dropping before taking the capture off: refused
-    assert rig.ctl.moves_text() == ""
+    assert rig.ctl.record.moves_text() == ""
     rig.lift("A2", 200)
     rig.lift("E5", 200)
     rig.place("A2", 1000)
-    assert rig.ctl.moves_text().startswith("E3-E4@A2")
+    assert rig.ctl.record.moves_text().startswith("E3-E4@A2")
 
 
 def test_a_stray_piece_is_an_error_and_commits_nothing():
     rig = Rig()
     rig.place("E5", 2000)
-    assert rig.ctl.moves_text() == "" and rig.ctl.errors == 1
+    assert rig.ctl.record.moves_text() == "" and rig.ctl.errors == 1
     assert pal.ERROR in rig.colours("E5", 600)
 
 
@@ -99,7 +99,7 @@ def test_the_board_plays_a_seat():
     assert rig.ctl.matcher.dest[site(plan[1][1])]
     for act, name in plan[1:]:
         rig.set(name, act, 1000)
-    assert rig.ctl.moves_text() == text
+    assert rig.ctl.record.moves_text() == text
 
 
 def test_the_board_plays_two_seats_for_one_person():
@@ -125,7 +125,7 @@ def test_a_piece_that_cannot_move_shows_the_pieces_that_can():
     rig.lift("A1", 100)
     assert rig.ctl.matcher.blocked == site("A1")
     assert pal.SOURCE in rig.colours("E3", 1300)  # the piece that can move pulses
-    assert rig.ctl.moves_text() == ""
+    assert rig.ctl.record.moves_text() == ""
     rig.place("A1", 1000)
     assert rig.ctl.matcher.blocked == -1 and rig.colours("E3", 700) == [(0, 0, 0)]
 

@@ -140,7 +140,7 @@ def test_third_triad_wins_and_new_game_rolls():
     rig.press(C.BTN_NEW)
     assert rig.ctl.state == C.SETUP
     # Black rolled 3,1,2,1,3,2 -> 1 1 2 2 3 3 from a1; White 1,1,1,2,2,3 ascending from f6.
-    assert rig.ctl.start_text == "w3w2w2w1w1w1/....../....../....../....../b1b1b2b2b3b3 b 0 0"
+    assert rig.ctl.record.start_text == "w3w2w2w1w1w1/....../....../....../....../b1b1b2b2b3b3 b 0 0"
     assert rig.led("a1") == OFF or rig.led("a1") == pal.VALUE[1]
     assert pal.VALUE[3] in rig.leds_over("f1", 1500)
 
@@ -160,7 +160,7 @@ def test_setup_waits_for_all_twelve_dice():
     assert rig.ctl.pos.side == 0
     # The next game is started by White.
     rig.ctl.new_game()
-    assert rig.ctl.start_text.endswith(" w 0 0")
+    assert rig.ctl.record.start_text.endswith(" w 0 0")
 
 
 def test_note2_turn_in_place_with_buttons():
@@ -374,7 +374,7 @@ def test_unreadable_save_is_not_overwritten_until_the_player_asks():
     store = UnreadableStore()
     rig = Rig(store=store, rolls=[1, 2, 3] * 8)
     assert not rig.ctl.load_saved()
-    rig.ctl.hold_store()
+    rig.ctl.record.hold_store()
     rig.ctl.new_game()
     assert store.writes == []  # the old game on flash is untouched
     assert [t for k, t in rig.events.seen if k == "error" and "kept" in t]
@@ -388,8 +388,8 @@ def test_a_failed_save_is_shown_until_the_store_writes_the_game_again():
 
     fs = FaultFs()
     rig = Rig()
-    store = GameStore("", fs, game="nehren", on_safe=rig.ctl.saved_state)
-    rig.ctl.store = store
+    store = GameStore("", fs, game="nehren", on_safe=rig.ctl.record.saved_state)
+    rig.ctl.record.store = store
     rig.ctl.start_position(START)
     rig.occ[:] = rig.ctl.expected
     rig.wait(1000)
@@ -406,7 +406,7 @@ def test_a_failed_save_is_shown_until_the_store_writes_the_game_again():
     # The controller writes the whole game again: safe, and the player is told.
     rig.wait(2500)
     assert ("saved", "all moves are on flash") in rig.events.seen
-    assert not rig.ctl.unsaved
+    assert not rig.ctl.record.unsaved
     assert pal.ERROR not in rig.leds_over("a1", 10) + [rig.status(pico_v1.STATUS_TURN_BLACK)]
     back = GameStore("", fs, game="nehren").load()
     assert back[1] == ["c1c4"]

@@ -31,13 +31,13 @@ def test_first_turn_gem_then_jewels_in_any_order():
     assert rig.ctl.state == C.PLAY
     rig.set("D4", 1, 1000)  # South's gem
     assert rig.ctl.state == C.FINISH
-    assert rig.ctl.moves_text() == ""
+    assert rig.ctl.record.moves_text() == ""
     # The jewels still to move show their docks; S3 goes first.
     rig.step("S3", "a6")
     rig.step("S1", "a2")
-    assert rig.ctl.moves_text() == ""
+    assert rig.ctl.record.moves_text() == ""
     rig.step("S2", "a4", 1000)
-    assert rig.ctl.moves_text() == "D4 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "D4 S1-a2 S2-a4 S3-a6"
     assert rig.ctl.pos.side == 1
 
 
@@ -49,7 +49,7 @@ def test_a_captured_gem_is_swapped_before_the_turn_commits():
     assert rig.ctl.matcher.nxt[site("D2")] == G.ROLE_SWAP  # the gem to swap is lit
     assert not rig.ctl.matcher.nxt[site("S1")]  # the jewels wait for the swap
     rig.wait(1000)
-    assert rig.ctl.moves_text() == ""  # the swap is still owed
+    assert rig.ctl.record.moves_text() == ""  # the swap is still owed
     rig.set("D2", 0, 200)  # North's gem off ...
     rig.set("D2", 1, 1000)  # ... South's gem on
     assert rig.ctl.matcher.nxt[site("S1")] == ROLE_SOURCE  # now every jewel shows
@@ -57,7 +57,7 @@ def test_a_captured_gem_is_swapped_before_the_turn_commits():
     for fr, to in (("S1", "a2"), ("S2", "a4"), ("S3", "a6")):
         rig.step(fr, to)
     rig.wait(1000)
-    assert rig.ctl.moves_text() == "D3 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "D3 S1-a2 S2-a4 S3-a6"
     assert rig.ctl.pos.posts[site("D2")] == 1  # South's now
     assert G.score(rig.ctl.pos, 0) == 1
 
@@ -66,7 +66,7 @@ def test_a_jewel_on_a_wrong_space_is_an_error():
     rig = Rig(G.START)
     rig.set("D4", 1, 1000)
     rig.step("S1", "a3", 2000)  # a3 is no step of S1
-    assert rig.ctl.moves_text() == "" and rig.ctl.errors >= 1
+    assert rig.ctl.record.moves_text() == "" and rig.ctl.errors >= 1
 
 
 # -- guidance in light -----------------------------------------------------------
@@ -109,7 +109,7 @@ def test_the_hints_follow_the_position_after_a_turn():
     for fr, to in (("S1", "a2"), ("S2", "a4"), ("S3", "a6")):
         rig.set(fr, 0, 100)
         rig.set(to, 1, 1000)
-    assert rig.ctl.moves_text() == "D4 S1-a2 S2-a4 S3-a6" and rig.ctl.pos.side == 1
+    assert rig.ctl.record.moves_text() == "D4 S1-a2 S2-a4 S3-a6" and rig.ctl.pos.side == 1
     rig.wait(1000)
     assert rig.led("A1") == NORTH_RGB and rig.led("G4") == NORTH_RGB
     assert rig.led("D4") not in (SOUTH_RGB, NORTH_RGB)  # taken (it shows the last move)
@@ -145,7 +145,7 @@ def test_swaps_light_one_by_one_along_the_chain():
     for fr, to in (("S2", "a4"), ("S1", "a2"), ("S3", "a6")):
         rig.step(fr, to)
     rig.wait(1000)
-    assert rig.ctl.moves_text() == "C3 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "C3 S1-a2 S2-a4 S3-a6"
     assert G.score(rig.ctl.pos, 0) == 2
 
 
@@ -188,7 +188,7 @@ def test_a_jewel_lifted_first_shows_the_barriers_in_its_way():
     assert BARRIER_RGB not in rig.colours("A2", 1000)
     rig.set("a6", 1, 100)
     rig.step("S2", "a4", 1000)
-    assert rig.ctl.moves_text() == "- a2-a1 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "- a2-a1 S2-a4 S3-a6"
 
 
 def test_a_jewel_lifted_first_allocates_nothing():
@@ -244,7 +244,7 @@ def test_lifting_a_jewel_before_the_swaps_forfeits_the_rest():
     rig.set("a2", 1, 100)
     rig.step("S2", "a4")
     rig.step("S3", "a6", 1000)
-    assert rig.ctl.moves_text() == "C3!1 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "C3!1 S1-a2 S2-a4 S3-a6"
     pos = rig.ctl.pos
     assert pos.posts[site("C2")] == 1 and pos.posts[site("D3")] == 2  # D3 stays North's
     assert G.score(pos, 0) == 1
@@ -254,7 +254,7 @@ def test_lifting_a_jewel_before_the_swaps_forfeits_the_rest():
     assert G.format_position(again) == G.format_position(pos)
     rig2 = Rig(CHAIN)
     rig2.ctl.load(CHAIN, ["C3!1 S1-a2 S2-a4 S3-a6"])
-    assert rig2.ctl.position_text() == G.format_position(pos)
+    assert rig2.ctl.record.position_text() == G.format_position(pos)
 
 
 def test_a_forfeit_before_any_swap_and_taken_back():
@@ -269,7 +269,7 @@ def test_a_forfeit_before_any_swap_and_taken_back():
     rig.step("S1", "a2")
     rig.step("S2", "a4")
     rig.step("S3", "a6", 1000)
-    assert rig.ctl.moves_text() == "C3!0 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "C3!0 S1-a2 S2-a4 S3-a6"
     assert G.score(rig.ctl.pos, 0) == 0
 
 
@@ -353,7 +353,7 @@ def test_single_strategy_modes_ignore_the_other_outcomes():
     assert rig.ctl.state == C.FINISH and rig.ctl.matcher.nxt[site("N1")] == G.ROLE_REMOVE
     rig.set("N1", 0, 1000)  # taken off the board
     assert rig.ctl.state == C.PLAY and rig.ctl.pos.jewel[3] == 255
-    assert rig.ctl.moves_text() == "G2 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "G2 S1-a2 S2-a4 S3-a6"
     rig = mode_rig("breach", CAPTURE)  # a tally of 10 wins nothing: jewels step
     rig.set("D3", 1, 300)
     rig.set("D2", 0, 100)
@@ -392,11 +392,11 @@ class FakeSettings:
 
 def test_a_tourney_keeps_its_game_tally_and_sets_the_next_rules():
     rig = mode_rig("tourney", BREACH)
-    rig.ctl.settings = FakeSettings()
+    rig.ctl.record.settings = FakeSettings()
     assert rig.ctl.pos.mode == 15  # nobody has won anything: all outcomes
     play_breach(rig)
     assert ("series", "tally b:-") in rig.events.seen
-    assert rig.ctl.options["series"] == 1 and rig.ctl.settings.values["series"] == 1
+    assert rig.ctl.record.options["series"] == 1 and rig.ctl.record.settings.values["series"] == 1
     # North wins by Breach too (12.2): the next game's docks are shut.
     rig.ctl.set_option("series", G.SETTING_CHOICES["series"].index("b:b"))
     rig.ctl.new_game()
@@ -408,7 +408,7 @@ def test_a_tourney_keeps_its_game_tally_and_sets_the_next_rules():
     rig.wait(1000)
     play_trap(rig)
     assert ("series", "drawn b:bt") in rig.events.seen
-    assert rig.ctl.options["series"] == G.SETTING_CHOICES["series"].index("b:bt")
+    assert rig.ctl.record.options["series"] == G.SETTING_CHOICES["series"].index("b:bt")
     # Both with Breach and Trap (12.4): gems only until a Capture, no jewels.
     rig.ctl.set_option("series", G.SETTING_CHOICES["series"].index("bt:bt"))
     rig.ctl.load(CAPTURE)
@@ -419,7 +419,7 @@ def test_a_tourney_keeps_its_game_tally_and_sets_the_next_rules():
     rig.set("D2", 0, 100)
     rig.set("D2", 1, 1000)
     assert ("series", "won s") in rig.events.seen
-    assert rig.ctl.options["series"] == 0  # the next game begins a new tourney
+    assert rig.ctl.record.options["series"] == 0  # the next game begins a new tourney
 
 
 def test_series_words():
@@ -456,10 +456,10 @@ def test_the_empty_turn_is_said_and_played_whoever_plays_that_side():
         if seats:
             rig.ctl.set_seats(seats)  # the board plays North
         rig.wait(1000)
-        assert rig.ctl.moves_text() == ""
+        assert rig.ctl.record.moves_text() == ""
         assert any(k == "pass" for k, t in rig.events.seen)
         rig.wait(1500)
-        assert rig.ctl.moves_text() == "-", seats
+        assert rig.ctl.record.moves_text() == "-", seats
         assert rig.ctl.pos.side == 0
 
 
@@ -519,12 +519,12 @@ def test_the_board_says_the_draw_and_it_survives_a_resume():
         moves.append(G.format_move(p, m))
         p.make(m)
     rig.ctl.load(FULL_BOARD, moves)
-    assert rig.ctl.draw == G.DRAW_NO_GEM and not rig.ctl.matcher.live
+    assert rig.ctl.record.draw == G.DRAW_NO_GEM and not rig.ctl.matcher.live
     rig.occ[:] = rig.ctl.expected
     rig.wait(1000)
     assert rig.ctl.state == C.OVER
     rig.ctl.load(FULL_BOARD, moves[:59])
-    assert rig.ctl.draw == 0 and rig.ctl.matcher.live
+    assert rig.ctl.record.draw == 0 and rig.ctl.matcher.live
 
 
 class _Saves:
@@ -546,7 +546,7 @@ def test_a_mode_changed_mid_game_begins_the_save_afresh_under_it():
     # table, under the new mode, and says so (a recorder starts a record).
     saves = _Saves()
     rig = Rig(G.START)
-    rig.ctl.store = saves
+    rig.ctl.record.store = saves
     rig.ctl.start_position(G.START)
     assert saves.starts[-1] == (G.START, "mode=0,series=0")
     rig.occ[:] = rig.ctl.expected
@@ -556,11 +556,11 @@ def test_a_mode_changed_mid_game_begins_the_save_afresh_under_it():
     rig.step("S2", "a4")
     rig.step("S3", "a6", 1000)
     assert saves.moves == ["D4 S1-a2 S2-a4 S3-a6"]
-    here = rig.ctl.position_text()
+    here = rig.ctl.record.position_text()
     rig.ctl.set_option("mode", G.SETTING_CHOICES["mode"].index("breach"))
     assert saves.starts[-1] == (here, "mode=1,series=0") and saves.moves == []
     assert ("position", here) in rig.events.seen
-    assert rig.ctl.moves_text() == "" and rig.ctl.start_text == here
+    assert rig.ctl.record.moves_text() == "" and rig.ctl.record.start_text == here
     # The same mode again changes nothing.
     n = len(saves.starts)
     rig.ctl.set_option("mode", G.SETTING_CHOICES["mode"].index("breach"))

@@ -143,7 +143,7 @@ def test_the_board_keeps_ticking_while_it_thinks_and_its_move_is_the_same():
         eng = Engine(ctl.level, 512)
         pos = ctl.game.parse_position(START)
         assert ctl.engine_move == eng.choose(pos, 60000, lambda: 0, [], 600)
-        said = "evt think " + ctl.move_text(ctl.engine_move)
+        said = "evt think " + ctl.record.move_text(ctl.engine_move)
         assert [x for x in rig.serial.out if x.startswith(said)], rig.serial.out
         # Carried out as before: lift its piece, put it on its destination.
         fp = ctl.matcher.fp
@@ -153,7 +153,7 @@ def test_the_board_keeps_ticking_while_it_thinks_and_its_move_is_the_same():
             e = fp[j]
             occ[e & 255] = 1 if (e >> 8) & 3 == 1 else 0
         rig.put(occ)
-        assert rig.run_until(lambda: len(ctl.history) == 1, 300)
+        assert rig.run_until(lambda: len(ctl.record.history) == 1, 300)
         assert ctl.pos.side == 1 and ctl.engine_move == 0
     finally:
         rig.close()

@@ -337,7 +337,7 @@ app.step()  # the tick after the search (its gap)
 eng = ctl.player.engine
 think_ms = ms_of(S[RUN0], S[RUN1])
 fig("move_found", int(ok and ctl.engine_move != 0), "(1: the board's move arrived)")
-fig("move", ctl.move_text(ctl.engine_move) if ctl.engine_move else "-", "")
+fig("move", ctl.record.move_text(ctl.engine_move) if ctl.engine_move else "-", "")
 fig("level", LEVEL, "")
 fig("budget_ms", BUDGET, "ms")
 fig("move_think_ms", think_ms, "ms emulated (run() began -> ended; engine imported and made on this first use)")

@@ -16,7 +16,7 @@ from triad.board import lights
 from triad.board.matcher import Matcher
 from triad.board.match_kernels import diff as _diff
 from triad.board.player import Player
-from triad.board.replay import replay
+from triad.board.game_record import GameRecord
 from triad.board import thinker as _th
 
 SETTLE_MS = const(800)  # a piece must rest this long before the board acts
@@ -30,7 +30,6 @@ BANNER_MS = const(2000)
 HINT_BUDGET_MS = const(1500)  # engine time for a hint
 THINK_BUDGET_MS = const(2500)  # engine time for the board's own move
 OPPONENT_OFF = const(-1)
-FLUSH_MS = const(2000)  # how often an unsaved game is written again
 # A turn with nothing to do on the table (Cornelson's "-": a full board, no
 # jewels left) is the side's only turn: the board says so and commits it
 # this long after (confirm: at once), whoever plays that side (issue 23).
@@ -62,10 +61,12 @@ class Controller:
         # The LED frame's drawing and its caches (board/lights.py): told
         # when the position changes, it reads this controller's state.
         self.lights = lights.Lights(game, board)
-        self.store = store
-        self.settings = settings
-        self.roll = roll  # callable -> 1..3, the board's dice
         self.events = events or NullEvents()
+        # The game in progress: its position, moves, rules, and what of it
+        # is saved (board/game_record.py); pos is its position (the one
+        # object, replaced only by load).
+        self.record = GameRecord(game, self.events, store, settings, roll)
+        self.pos = self.record.pos
         self.player = Player(game, now_ms)
         # The mailbox to the search (board/thinker.py): the loop runs it
         # between ticks and ticks from inside it; the answer is taken here.
@@ -73,21 +74,10 @@ class Controller:
         self.hinting = False  # a hint is being searched
         self.seats = 0  # the sides the board itself plays, one bit each
         self.level = 3
-        self.options = {}  # the game's own settings in effect
-        for k in game.SETTINGS:
-            self.options[k] = game.SETTINGS[k]
         self.thinking = False
         self.think_ms = THINK_BUDGET_MS
         self.banner = 0  # 1: opponent mode shown, 2: level shown
         self.banner_until = 0
-        self.draw = 0
-        self.watch = None
-        self.held_store = None  # a store kept from writing (see hold_store)
-        self.pos = game.Position()
-        self.start_text = game.START
-        self.meta = ""
-        self.history = []  # committed move ints since start_text
-        self.next_start = 0
         self.state = SYNC
         self.settle_ms = SETTLE_MS
         # The sensed board against the legal moves' footprints, with its
@@ -100,12 +90,7 @@ class Controller:
         self.hint_until = 0
         self.values_until = 0
         self.errors = 0  # count of error situations entered (for tests and the protocol)
-        self.unsaved = False  # committed moves not (yet) on flash: told on the status LEDs
-        # The saved game came back short (a lost or damaged log): the status
-        # LEDs blink red fast until a button or the next move (issue 23).
-        self.save_lost = False
         self._empty_at = None  # when the board commits an empty turn (ticks), once said
-        self._flush_at = None
         self.in_error = False
         self._rest = False  # the board equals the game and that was dealt with
         self.selftest = None
@@ -119,21 +104,10 @@ class Controller:
         game's settings in effect, or under `rules` ({name: value}: a saved
         game's own). Raises NotationError on bad input, leaving the
         controller unchanged."""
-        g = self.game
-        pos = g.parse_position(position_text)
-        if rules is None:
-            self._apply_options(pos)
-        else:
-            for k in rules:
-                g.apply_setting(pos, k, rules[k])
-        start = pos.copy()
-        hist, watch, draw = replay(g, pos, moves)
-        self.start_text = g.format_position(start)
-        self.meta = meta
-        self.pos = pos
-        self.history = hist
-        self.watch = watch
-        self.draw = draw
+        rec = self.record
+        rec.load(position_text, moves, meta, rules)
+        pos = self.pos = rec.pos
+        hist = rec.history
         self._stop_thinking()
         self.lights.note_last(pos, 0)
         if hist:
@@ -145,28 +119,13 @@ class Controller:
         self.state = SYNC
         self._sync_expected()
 
-    def _apply_options(self, pos):
-        for k in self.options:
-            self.game.apply_setting(pos, k, self.options[k])
-
     def load_saved(self):
         """Resume the game on flash, if any. Returns True if one was loaded."""
-        if self.store is None:
+        saved = self.record.read_saved()
+        if saved is None:
             return False
-        saved = self.store.load()
-        warning = getattr(self.store, "last_error", None)
-        if warning:
-            # A torn or corrupt save was cut back to its last good move: say so.
-            self.events.event("error", "saved game: " + str(warning))
-        self.save_lost = bool(getattr(self.store, "lost", False))
-        if not saved:
-            return False
-        # The saved game's own rules (its mode): its moves are legal there.
-        from triad.board.store import parse_rules
-
-        rules = parse_rules(getattr(self.store, "rules", ""))
         try:
-            self.load(saved[0], saved[1], saved[2], rules or None)
+            self.load(*saved)
         except ValueError as e:
             self.events.event("error", "saved game unreadable: " + str(e))
             return False
@@ -176,91 +135,27 @@ class Controller:
     def start_position(self, position_text):
         """A position typed or sent by a host: it becomes a new saved game."""
         self.load(position_text)
-        self._save("start", self.start_text, "loaded", self.rules_text())
-        self.events.event("position", self.start_text)
+        rec = self.record
+        rec.save("start", rec.start_text, "loaded", rec.rules_text())
+        self.events.event("position", rec.start_text)
 
     def new_game(self):
         """A fresh game (Nehren's: rolled dice) and wait for its pieces."""
-        g = self.game
-        text, meta = g.new_game(self.roll, self.next_start)
-        if g.FIRST_ALTERNATES:
-            self.next_start = (self.next_start + 1) % self.n_sides
-            if self.settings is not None:
-                self.settings.set("next_start", self.next_start)
-                self.settings.save()
-        self.load(text)
-        self.meta = meta
+        rec = self.record
+        text, meta = rec.deal()
+        self.load(text, None, meta)
         self.state = SETUP
-        self._save("start", self.start_text, self.meta, self.rules_text())
-        self.events.event("setup", self.start_text)
-
-    def rules_text(self):
-        """The game's settings in effect as a save carries them
-        ("mode=1,series=0"; "" for a game without any)."""
-        out = ""
-        for k in sorted(self.options):
-            out += ("," if out else "") + "%s=%d" % (k, int(self.options[k]))
-        return out
-
-    def hold_store(self):
-        """Stop saving until the player starts a new game by hand: the
-        saved game on flash could not be read and must not be overwritten."""
-        if self.store is not None:
-            self.held_store = self.store
-            self.store = None
-            self.events.event("error", "saved game kept but not resumed; hold new to start saving a new game")
-
-    def _save(self, what, *args):
-        # A full or failing flash must not stop the game on the table: the
-        # move stands, the player is told it is not saved, and the store
-        # writes the whole game again later (flush in update).
-        if self.store is None:
-            return
-        try:
-            getattr(self.store, what)(*args)
-        except Exception as e:
-            self.events.event("error", "not saved (%s): %s" % (what, e))
-            if not getattr(self.store, "on_safe", None):
-                self.unsaved = True
-                self._flush_at = None
-
-    def saved_state(self, safe, reason):
-        """The store says whether every committed move is on flash."""
-        self.unsaved = not safe
-        self._flush_at = None  # the next write is tried FLUSH_MS from now
-        if safe:
-            self.events.event("saved", "all moves are on flash")
-        else:
-            self.events.event("unsaved", reason or "flash write failed")
+        rec.save("start", rec.start_text, rec.meta, rec.rules_text())
+        self.events.event("setup", rec.start_text)
 
     def _sync_expected(self, keep_move=False):
         # The position changed: the matcher, the lights and the empty
         # turn's clock begin again from it (the board's chosen move is
         # dropped unless keep_move: a setting that changed nothing).
         m = self.matcher
-        m.sync(self.pos, self.draw, m.engine_move if keep_move else 0)
+        m.sync(self.pos, self.record.draw, m.engine_move if keep_move else 0)
         self.lights.changed()
         self._empty_at = None
-
-    def moves_text(self):
-        g = self.game
-        pos = self.pos
-        hist = self.history
-        n = len(hist)
-        for i in range(n - 1, -1, -1):
-            pos.unmake(hist[i])
-        out = []
-        for m in hist:
-            out.append(g.format_move(pos, m))
-            pos.make(m)
-        return " ".join(out)
-
-    def move_text(self, m):
-        """Text of m, a legal move in the current position."""
-        return self.game.format_move(self.pos, m)
-
-    def position_text(self):
-        return self.game.format_position(self.pos)
 
     def state_name(self):
         # A game may name its own phases (Nehren: "remove", "note2").
@@ -270,7 +165,7 @@ class Controller:
         return STATE_NAMES[st]
 
     def result_text(self):
-        return self.game.outcome_text(self.pos, self.draw)
+        return self.game.outcome_text(self.pos, self.record.draw)
 
     # -- the tick -------------------------------------------------------------
 
@@ -282,16 +177,11 @@ class Controller:
             self._collect(now)
         if button >= 0:
             self._rest = False
-            self.save_lost = False  # seen: the light has said it
+            self.record.save_lost = False  # seen: the light has said it
             self._button(button, now)
-        if self.unsaved and self.store is not None:
-            if self._flush_at is None:
-                self._flush_at = ticks_add(now, FLUSH_MS)
-            elif ticks_diff(now, self._flush_at) >= 0:
-                self._flush_at = ticks_add(now, FLUSH_MS)
-                flush = getattr(self.store, "flush", None)
-                if flush is not None:
-                    flush()
+        flush = self.record.flush_due(now)
+        if flush is not None:
+            flush()  # (called here: no frame deeper under a search)
         st = self.state
         if st == SELFTEST:
             self.selftest.update(occ, now)  # type: ignore[union-attr]
@@ -369,7 +259,7 @@ class Controller:
         if self._empty_at is None:
             self._empty_at = ticks_add(now, EMPTY_TURN_MS)
             self.events.event("pass", "%s has no turn but %s: the board plays it" % (
-                self.game.SIDES[self.pos.side], self.move_text(self.matcher.empty_turn)))
+                self.game.SIDES[self.pos.side], self.record.move_text(self.matcher.empty_turn)))
         elif ticks_diff(now, self._empty_at) >= 0:
             self._commit(self.matcher.empty_turn)
 
@@ -382,7 +272,8 @@ class Controller:
         if not self.thinking:
             self.thinking = True
             return
-        th.ask(_th.MOVE, self.pos, self.start_text, self.history, self.level, self.think_ms)
+        rec = self.record
+        th.ask(_th.MOVE, self.pos, rec.start_text, rec.history, self.level, self.think_ms)
         if th.state == _th.DONE:
             self._collect(0)  # searched at once (no loop to hand it to)
 
@@ -397,7 +288,7 @@ class Controller:
                 return
             self.matcher.set_engine_move(m)
             if m:
-                self.events.event("think", self.move_text(m))
+                self.events.event("think", self.record.move_text(m))
         else:
             self.hinting = False
             if self.state == PLAY and not self.plays(self.pos.side):
@@ -415,7 +306,7 @@ class Controller:
         self.events.event(g.FINISH_EVENT, g.finish_text(self.pos, m))
 
     def _enter_play(self):
-        self.state = OVER if self.game.outcome(self.pos) >= 0 or self.draw else PLAY
+        self.state = OVER if self.game.outcome(self.pos) >= 0 or self.record.draw else PLAY
         self.matcher.new_turn()
         self.in_error = False
         self.events.event("play", self.game.format_position(self.pos))
@@ -423,45 +314,33 @@ class Controller:
     def _commit(self, m):
         g = self.game
         pos = self.pos
+        rec = self.record
         text = g.format_move(pos, m)
         # Saved before the board shows it: a committed move survives a
         # power cut at any later instant.
-        self._save("append", text)
+        rec.save("append", text)
         self._stop_thinking()
         self.lights.note_last(pos, m)
+        # (the record's move made here, not in a method of its: the commit
+        # runs on top of a search, and its calls are stack there)
         pos.make(m)
-        self.history.append(m)
-        self.save_lost = False
+        rec.history.append(m)
+        rec.save_lost = False
         self.hint_move = 0
-        if self.watch is not None:
-            self.draw = self.watch.push(pos, m)
+        if rec.watch is not None:
+            rec.draw = rec.watch.push(pos, m)
         self._sync_expected()
         self.events.event("move", text)
         w = g.outcome(pos)
         if w >= 0:
             self.state = OVER
             self.events.event("over", g.outcome_text(pos) if w != DRAW else "draw")
-            self._finished()
-        elif self.draw:
+            rec.finished()
+        elif rec.draw:
             self.state = OVER
-            self.events.event("over", "draw " + g.DRAW_NAMES[self.draw])
+            self.events.event("over", "draw " + g.DRAW_NAMES[rec.draw])
         else:
             self.state = PLAY
-
-    def _finished(self):
-        """A game over: the game's finished() may enter it into a series
-        kept in its settings (Cornelson's tourney), saved here."""
-        fin = self.game.finished
-        before = {}
-        for k in self.options:
-            before[k] = self.options[k]
-        text = fin(self.pos, self.options)
-        if text is None:
-            return
-        for k in self.options:
-            if self.options[k] != before[k]:
-                self._save_setting(k, self.options[k])
-        self.events.event("series", text)
 
     # -- buttons ---------------------------------------------------------------
 
@@ -476,9 +355,7 @@ class Controller:
                 self.selftest.note_button(ev)  # type: ignore[union-attr]
             return
         if btn == BTN_NEW and (long or st == OVER):
-            if self.held_store is not None:
-                self.store = self.held_store  # the player chose a new game
-                self.held_store = None
+            self.record.release_store()  # the player chose a new game
             self.new_game()
             return
         if btn == BTN_MENU and long:
@@ -510,7 +387,7 @@ class Controller:
             if th.state == _th.IDLE:
                 self.hint_move = 0
                 self.hinting = True
-                th.ask(_th.HINT, self.pos, self.start_text, self.history, 5, HINT_BUDGET_MS)
+                th.ask(_th.HINT, self.pos, self.record.start_text, self.record.history, 5, HINT_BUDGET_MS)
                 if th.state == _th.DONE:
                     self._collect(now)
         elif btn == BTN_MENU:
@@ -547,7 +424,7 @@ class Controller:
         self.matcher.set_engine_move(0)
         if not seats:
             self.player.release()  # give the engine's RAM back
-        self._save_setting("opponent", seats)
+        self.record.save_setting("opponent", seats)
         self.events.event("opponent", seats_word(self.game.SIDES, seats))
 
     @property
@@ -569,7 +446,7 @@ class Controller:
 
     def set_level(self, level):
         self.level = level
-        self._save_setting("level", level)
+        self.record.save_setting("level", level)
 
     def set_option(self, name, value):
         """A setting of the game's own (Nehren's note2_triads, Cornelson's
@@ -577,49 +454,36 @@ class Controller:
         game begins afresh at this position under them (a save replays its
         moves under one set of rules: issue 23). A finished game keeps its
         own; the next one takes the new."""
-        restart = self.options.get(name) != value and self.state != OVER
-        self.options[name] = value
-        self.game.apply_setting(self.pos, name, value)
+        restart = self.record.options.get(name) != value and self.state != OVER
+        self.record.set_option(name, value, restart)
         if restart:
             self._stop_thinking()
-            self.start_text = self.game.format_position(self.pos)
-            self.history = []
-            self.watch = self.game.draw_watch(self.pos.copy()) if self.game.draw_watch else None
-            self.draw = 0
-            self._save("start", self.start_text, self.meta, self.rules_text())
             # Told as a new game from here (a recorder begins a record with
             # the new rules: they travel with game records too).
-            self.events.event("setup" if self.state == SETUP else "position", self.start_text)
+            self.events.event("setup" if self.state == SETUP else "position", self.record.start_text)
         self._sync_expected(keep_move=not restart)
 
     def use_settings(self, s):
         """The saved settings (store.Settings) into effect at power-up, as
         they are (nothing saved again, nothing announced)."""
         sides = self.n_sides
-        self.next_start = s.get("next_start") % sides
-        for k in self.game.SETTINGS:
-            self.options[k] = s.get(k)
+        self.record.use_settings(s)
         self.seats = s.get("opponent") & ((1 << sides) - 1)
         self.level = min(5, max(1, s.get("level")))
-
-    def set_next_start(self, side):
-        """The side that starts the next game where the board alternates it
-        (the caller saves the setting)."""
-        self.next_start = side
 
     def lend(self):
         """The board lent to a lesson (board/lessons.py): nothing it does is
         written to flash (the store, and one held back for an unreadable
         save, are put aside) and the board's own seats rest. Returns what
         give_back() restores."""
-        lent = (self.store, self.held_store, self.seats)
-        self.store = self.held_store = None
+        lent = (self.record.lend(), self.seats)
         self.seats = 0
         return lent
 
     def give_back(self, lent):
         """The store and seats lend() put aside, back in effect."""
-        self.store, self.held_store, self.seats = lent
+        self.record.give_back(lent[0])
+        self.seats = lent[1]
 
     def load_setup(self, position_text):
         """A position for the player to set up (a lesson's): loaded, and the
@@ -632,16 +496,6 @@ class Controller:
         (or until it is moved); m 0: no hint shown."""
         self.hint_move = m
         self.hint_until = until
-
-    def _save_setting(self, name, value):
-        s = self.settings
-        if s is None:
-            return
-        try:
-            s.set(name, value)
-            s.save()
-        except Exception as e:
-            self.events.event("error", "setting not saved: %s" % e)
 
     def start_selftest(self):
         from triad.board.selftest import SelfTest

@@ -75,7 +75,7 @@ class Lessons:
             # Nothing a lesson does is written to flash; the learner
             # plays, the board's engine rests.
             self._lent = ctl.lend()
-            self._options = dict(ctl.options)
+            self._options = dict(ctl.record.options)
             self.active = True
         self._load(n)
 
@@ -117,7 +117,7 @@ class Lessons:
         self.n = n
         self.wrong = 0
         self.celebrating = False
-        self.base = len(ctl.history)
+        self.base = len(ctl.record.history)
         lt = self.lit
         for i in range(ctl.n):
             lt[i] = 0
@@ -126,7 +126,7 @@ class Lessons:
             if s >= 0:
                 lt[s] = 1
         self.events.event("lesson", "%d %s" % (n, goal))
-        self.events.event("setup", ctl.position_text())
+        self.events.event("setup", ctl.record.position_text())
 
     # -- the tick (only while active) -----------------------------------------
 
@@ -141,16 +141,16 @@ class Lessons:
                     self.events.event("lesson", "done")
                     self.stop()
             return
-        if len(ctl.history) > self.base:
-            self._check(ctl.history[self.base], now)
+        if len(ctl.record.history) > self.base:
+            self._check(ctl.record.history[self.base], now)
 
     def _check(self, m, now):
         ctl = self.ctl
         g = ctl.game
         goal, text, lit, solved, show = self.items[self.n - 1][:5]
         pos = g.parse_position(text)
-        for k in ctl.options:  # the lesson's settings, as ctl.load applied them
-            g.apply_setting(pos, k, ctl.options[k])
+        for k in ctl.record.options:  # the lesson's settings, as ctl.load applied them
+            g.apply_setting(pos, k, ctl.record.options[k])
         move = g.format_move(pos, m)
         ok = solved(pos, m) if callable(solved) else move in solved
         if ok:

@@ -326,9 +326,9 @@ def _status(lt, ctl, frame, now):
     # game and the unsaved blink only: drawn again then, else copied from
     # the last drawing (they cost as much as the rest of the frame).
     phase = 0
-    if ctl.save_lost:
+    if ctl.record.save_lost:
         phase = 3 + ((now // pal.FAST_BLINK_MS) & 1)
-    elif ctl.unsaved:
+    elif ctl.record.unsaved:
         phase = 1 + ((now // pal.SLOW_BLINK_MS) & 1)
     key = (1 if ctl.state == _OVER else 0) | (phase << 1)
     buf = lt.status_frame
@@ -348,13 +348,13 @@ def _draw_status(lt, ctl, frame, now):
     pos = ctl.pos
     if ctl.state != _OVER:
         _set(frame, base + b.STATUS_TURN[pos.side], pal.TURN)
-    if ctl.save_lost and (now // pal.FAST_BLINK_MS) & 1:
+    if ctl.record.save_lost and (now // pal.FAST_BLINK_MS) & 1:
         # The saved game came back short: every turn LED blinks red fast
         # until a button is pressed or a move is made (the serial line and
         # the page say what was kept and what was lost).
         for s in b.STATUS_TURN:
             _set(frame, base + s, pal.ERROR)
-    elif ctl.unsaved and (now // pal.SLOW_BLINK_MS) & 1:
+    elif ctl.record.unsaved and (now // pal.SLOW_BLINK_MS) & 1:
         # Not safely saved: every turn LED blinks red until the store says so.
         for s in b.STATUS_TURN:
             _set(frame, base + s, pal.ERROR)
@@ -362,7 +362,7 @@ def _draw_status(lt, ctl, frame, now):
     if extra and g.status_lights is not None:
         # The game's own status (Cornelson: its mode and a tourney's tally).
         roles = lt.status_roles
-        k = g.status_lights(pos, ctl.options, roles)
+        k = g.status_lights(pos, ctl.record.options, roles)
         for j in range(min(k, len(extra))):
             if roles[j]:
                 _set(frame, base + extra[j], colour(g, roles[j]))

@@ -100,7 +100,7 @@ class Protocol:
         names = self.game.SITE_NAMES
         if m.amb and m.n_full:
             return "ambiguous %s or %s: put the pieces back and play the turn again" % (
-                ctl.move_text(m.full), ctl.move_text(m.amb))
+                ctl.record.move_text(m.full), ctl.record.move_text(m.amb))
         if at >= 0 and fr >= 0:
             return "illegal %s from %s" % (names[at], names[fr])
         if at >= 0 and ctl.state == _FINISH:
@@ -156,14 +156,14 @@ class Protocol:
         if cmd in ("state", "status", "moves", "start") and arg:
             return "err usage %s takes no argument" % cmd
         if cmd == "state":
-            return "ok state %s %s" % (ctl.state_name(), ctl.position_text())
+            return "ok state %s %s" % (ctl.state_name(), ctl.record.position_text())
         if cmd == "status":
             self._full()
             return "ok status"
         if cmd == "moves":
-            return ("ok moves " + ctl.moves_text()).rstrip()
+            return ("ok moves " + ctl.record.moves_text()).rstrip()
         if cmd == "start":
-            return "ok start %s" % ctl.start_text
+            return "ok start %s" % ctl.record.start_text
         if cmd == "position":
             if not arg:
                 return "err usage position <position>"
@@ -246,14 +246,14 @@ class Protocol:
         ev("full", "score " + " ".join(str(g.score(pos, p)) for p in range(len(sides))))
         w = g.outcome(pos)
         ev("full", "winner " + (sides[w] if 0 <= w < len(sides) else "-"))
-        ev("full", "start " + ctl.start_text)
-        ev("full", "position " + ctl.position_text())
-        words = ctl.moves_text().split()
+        ev("full", "start " + ctl.record.start_text)
+        ev("full", "position " + ctl.record.position_text())
+        words = ctl.record.moves_text().split()
         n = len(words)
         ev("full", "nmoves %d" % n)
         for i in range(0, n, MOVES_PER_LINE):
             ev("full", "moves " + " ".join(words[i : i + MOVES_PER_LINE]))
-        ev("full", "meta " + (ctl.meta or "-"))
+        ev("full", "meta " + (ctl.record.meta or "-"))
         ev("full", "settings " + " ".join(k + "=" + self._value(k) for k in self.setting_order))
 
     # -- settings ----------------------------------------------------------------------
@@ -275,7 +275,7 @@ class Protocol:
     def _value(self, name):
         key = self.setting_keys[name]
         if name == "start":
-            return self.game.SIDES[self.ctl.next_start % len(self.game.SIDES)]
+            return self.game.SIDES[self.ctl.record.next_start % len(self.game.SIDES)]
         v = self._stored(key)
         words = self._choices(name)
         if words is not None:
@@ -324,7 +324,7 @@ class Protocol:
         if self.apply is not None:
             value = self.apply(name, value)
         if name == "start":
-            self.ctl.set_next_start(value)
+            self.ctl.record.set_next_start(value)
         s = self.settings
         s.set(self.setting_keys[name], value)
         try:
