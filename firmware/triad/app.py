@@ -86,7 +86,7 @@ class App:
         self.ctl = ctl
         # The loop runs the engine's searches between its ticks and ticks
         # from inside them (board/thinker.py, docs/architecture.md).
-        self.thinker = ctl.thinker
+        self.thinker = ctl.seats.thinker
         self.thinker.inline = False
         self.thinker.tick = self._tick_if_due
         self.next_tick = 0
@@ -176,9 +176,9 @@ class App:
         if key in self.game.SETTINGS:
             self.ctl.set_option(key, value)
         elif name == "opponent":
-            self.ctl.set_seats(value)
+            self.ctl.seats.set(value)
         elif name == "level":
-            self.ctl.set_level(value)
+            self.ctl.seats.set_level(value)
         elif name == "sound":
             return 1 if self._set_sound(value) else 0  # off where there is no piezo
         return value

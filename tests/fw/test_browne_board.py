@@ -3,6 +3,7 @@
 # are taken off, the bunny piece dropped, the candidate moves next; errors
 # and the board's own seat as in the first game. CPython and MicroPython.
 from triad.board import controller as C
+from triad.board.seats import seats_word
 from triad.board import palette as pal
 from triad.boards import hex_v1
 from triad.games import load
@@ -88,7 +89,7 @@ def test_a_stray_piece_is_an_error_and_commits_nothing():
 
 def test_the_board_plays_a_seat():
     rig = Rig()
-    rig.ctl.set_opponent(0)  # the board plays Red
+    rig.ctl.seats.set_opponent(0)  # the board plays Red
     rig.wait(50)
     m = rig.ctl.engine_move
     assert m
@@ -107,9 +108,9 @@ def test_the_board_plays_two_seats_for_one_person():
     seen = []
     for _ in range(7):
         rig.ctl._button(C.BTN_HINT * 2 + 1, rig.now)  # hold hint
-        seen.append(C.seats_word(G.SIDES, rig.ctl.seats))
+        seen.append(seats_word(G.SIDES, rig.ctl.seats.bits))
     assert seen == ["b", "g", "r", "rg", "rb", "gb", "off"]
-    rig.ctl.set_seats(0b110)  # Green and Blue: a person plays Red
+    rig.ctl.seats.set(0b110)  # Green and Blue: a person plays Red
     rig.wait(50)
     assert not rig.ctl.engine_move  # Red (the person) is to move
     assert ("opponent", "gb") in rig.events.seen

@@ -284,8 +284,8 @@ def test_note2_triad_setting_off_means_no_removal():
 
 def test_board_plays_white_and_shows_its_move():
     rig = Rig(TRIAD_POS.replace(" b 0 0", " w 0 0"))
-    rig.ctl.max_nodes = 3000  # no clock in this rig: a node budget instead
-    rig.ctl.set_opponent(1)
+    rig.ctl.seats.player.max_nodes = 3000  # no clock in this rig: a node budget instead
+    rig.ctl.seats.set_opponent(1)
     rig.wait(50)
     m = rig.ctl.engine_move
     assert m, "the board chose no move"
@@ -319,21 +319,21 @@ def core_removed(m):
 
 def test_hint_uses_the_engine_and_takes_the_triad():
     rig = Rig(TRIAD_POS)
-    rig.ctl.max_nodes = 3000
+    rig.ctl.seats.player.max_nodes = 3000
     rig.press(C.BTN_HINT)
-    assert notation.format_move(rig.ctl.hint_move).startswith("c4c2x")
+    assert notation.format_move(rig.ctl.seats.hint_move).startswith("c4c2x")
 
 
 def test_hold_hint_cycles_who_the_board_plays():
     rig = Rig(START)
     rig.press(C.BTN_HINT, long=True)
-    assert rig.ctl.opponent == 1
+    assert rig.ctl.seats.opponent == 1
     rig.press(C.BTN_HINT, long=True)
-    assert rig.ctl.opponent == 0
+    assert rig.ctl.seats.opponent == 0
     rig.press(C.BTN_HINT, long=True)
-    assert rig.ctl.opponent == -1 and rig.ctl.engine is None
+    assert rig.ctl.seats.opponent == -1 and rig.ctl.seats.player.engine is None
     rig.press(C.BTN_CONFIRM, long=True)
-    assert rig.ctl.level == 4
+    assert rig.ctl.seats.level == 4
 
 
 def test_third_repetition_is_a_draw():

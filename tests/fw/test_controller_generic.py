@@ -84,7 +84,7 @@ def test_the_game_ends_with_its_winner():
 
 def test_the_board_plays_a_seat_of_three():
     rig = Rig()
-    rig.ctl.set_opponent(0)  # the board plays x: its quick move is the last one, spin blue
+    rig.ctl.seats.set_opponent(0)  # the board plays x: its quick move is the last one, spin blue
     rig.wait(50)
     assert rig.ctl.engine_move
     rig.set(0, 0, 100)

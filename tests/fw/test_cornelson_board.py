@@ -454,7 +454,7 @@ def test_the_empty_turn_is_said_and_played_whoever_plays_that_side():
     for seats in (0, 2):
         rig = mode_rig("breach", FULL_NO_JEWELS)
         if seats:
-            rig.ctl.set_seats(seats)  # the board plays North
+            rig.ctl.seats.set(seats)  # the board plays North
         rig.wait(1000)
         assert rig.ctl.record.moves_text() == ""
         assert any(k == "pass" for k, t in rig.events.seen)

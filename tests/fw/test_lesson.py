@@ -149,7 +149,7 @@ def test_buttons_menu_in_setup_starts_new_leaves():
     assert les.button(C.BTN_MENU * 2, r.now) == -1  # menu: the next lesson
     assert les.n == 2
     assert les.button(C.BTN_HINT * 2 + 1, r.now) == -1  # no seat change in a lesson
-    assert r.ctl.seats == 0
+    assert r.ctl.seats.bits == 0
     assert les.button(C.BTN_CONFIRM * 2, r.now) == C.BTN_CONFIRM * 2
     assert les.button(C.BTN_NEW * 2 + 1, r.now) == -1
     assert not les.active and r.ctl.record.moves_text() == "a1a3"

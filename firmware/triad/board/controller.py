@@ -15,8 +15,9 @@ from triad.games import DRAW
 from triad.board import lights
 from triad.board.matcher import Matcher
 from triad.board.match_kernels import diff as _diff
-from triad.board.player import Player
 from triad.board.game_record import GameRecord
+from triad.board.seats import Seats
+from triad.board.seats import OPPONENT_OFF, HINT_BUDGET_MS, THINK_BUDGET_MS  # noqa: F401 (importable from here)
 from triad.board import thinker as _th
 
 SETTLE_MS = const(800)  # a piece must rest this long before the board acts
@@ -24,12 +25,7 @@ SETTLE_MS = const(800)  # a piece must rest this long before the board acts
 # this long: a piece slid across the board brushes the sites in its way
 # (issue 16, defect 10), and a fault in passing must not flash or be told.
 PASS_MS = const(300)
-HINT_MS = const(4000)
-VALUES_MS = const(5000)
-BANNER_MS = const(2000)
-HINT_BUDGET_MS = const(1500)  # engine time for a hint
-THINK_BUDGET_MS = const(2500)  # engine time for the board's own move
-OPPONENT_OFF = const(-1)
+VALUES_MS = const(5000)  # how long menu shows the pieces' values
 # A turn with nothing to do on the table (Cornelson's "-": a full board, no
 # jewels left) is the side's only turn: the board says so and commits it
 # this long after (confirm: at once), whoever plays that side (issue 23).
@@ -57,7 +53,6 @@ class Controller:
         self.board = board  # the board description: status LED slots per side
         n = game.N_SITES
         self.n = n
-        self.n_sides = len(game.SIDES)
         # The LED frame's drawing and its caches (board/lights.py): told
         # when the position changes, it reads this controller's state.
         self.lights = lights.Lights(game, board)
@@ -67,17 +62,6 @@ class Controller:
         # object, replaced only by load).
         self.record = GameRecord(game, self.events, store, settings, roll)
         self.pos = self.record.pos
-        self.player = Player(game, now_ms)
-        # The mailbox to the search (board/thinker.py): the loop runs it
-        # between ticks and ticks from inside it; the answer is taken here.
-        self.thinker = _th.Thinker(self.player, self.events)
-        self.hinting = False  # a hint is being searched
-        self.seats = 0  # the sides the board itself plays, one bit each
-        self.level = 3
-        self.thinking = False
-        self.think_ms = THINK_BUDGET_MS
-        self.banner = 0  # 1: opponent mode shown, 2: level shown
-        self.banner_until = 0
         self.state = SYNC
         self.settle_ms = SETTLE_MS
         # The sensed board against the legal moves' footprints, with its
@@ -85,9 +69,10 @@ class Controller:
         # the game expects (read by the rigs and the lights).
         self.matcher = Matcher(game, self.events)
         self.expected = self.matcher.expected
+        # The board's own play: who it plays, its level, its searches and
+        # the hint (board/seats.py; its thinker is the loop's mailbox).
+        self.seats = Seats(game, self.matcher, self.record, self.events, now_ms)
         self.choice_role = 0  # CHOOSE: the outcome offered on the buttons
-        self.hint_move = 0
-        self.hint_until = 0
         self.values_until = 0
         self.errors = 0  # count of error situations entered (for tests and the protocol)
         self._empty_at = None  # when the board commits an empty turn (ticks), once said
@@ -108,14 +93,14 @@ class Controller:
         rec.load(position_text, moves, meta, rules)
         pos = self.pos = rec.pos
         hist = rec.history
-        self._stop_thinking()
+        self.seats.stop()
         self.lights.note_last(pos, 0)
         if hist:
             pos.unmake(hist[-1])
             self.lights.note_last(pos, hist[-1])
             pos.make(hist[-1])
         self.matcher.forget()
-        self.hint_move = 0  # a hint belongs to the game it was asked in
+        self.seats.show_hint(0, 0)  # a hint belongs to the game it was asked in
         self.state = SYNC
         self._sync_expected()
 
@@ -173,8 +158,8 @@ class Controller:
         """One control step: occ is the debounced snapshot (a bytearray of
         the game's sites), stable_ms how long it has been unchanged, button
         an event code or -1."""
-        if self.thinker.state == _TH_DONE:
-            self._collect(now)
+        if self.seats.thinker.state == _TH_DONE:
+            self.seats.collect(now, self.state == PLAY)
         if button >= 0:
             self._rest = False
             self.record.save_lost = False  # seen: the light has said it
@@ -192,8 +177,8 @@ class Controller:
         d = _diff(occ, m.expected, m.n)
         nmiss = d & 255
         nextra = (d >> 8) & 255
-        if nmiss and self.hinting and m.mover_lifted(occ):
-            self._stop_thinking()  # the player has begun a move: the hint is moot
+        if nmiss and self.seats.hinting and m.mover_lifted(occ):
+            self.seats.stop()  # the player has begun a move: the hint is moot
         if st == SETUP or st == SYNC:
             m.error_from = m.error_at = -1
             if nmiss == 0 and nextra == 0 and stable_ms >= self.settle_ms:
@@ -214,8 +199,8 @@ class Controller:
             if m.empty_turn:
                 self._empty(now)
                 return
-            if (self.seats >> self.pos.side) & 1 and not m.engine_move:
-                self._think()
+            if (self.seats.bits >> self.pos.side) & 1 and not m.engine_move:
+                self.seats.think()
             return
         if self.state == CHOOSE:
             if nmiss or nextra:
@@ -263,44 +248,6 @@ class Controller:
         elif ticks_diff(now, self._empty_at) >= 0:
             self._commit(self.matcher.empty_turn)
 
-    def _think(self):
-        # The board's turn: show that it thinks (one tick), then ask for the
-        # move; the loop searches while the ticks go on (board/thinker.py).
-        th = self.thinker
-        if th.state != _th.IDLE:
-            return  # the search runs (this is a tick from inside it)
-        if not self.thinking:
-            self.thinking = True
-            return
-        rec = self.record
-        th.ask(_th.MOVE, self.pos, rec.start_text, rec.history, self.level, self.think_ms)
-        if th.state == _th.DONE:
-            self._collect(0)  # searched at once (no loop to hand it to)
-
-    def _collect(self, now):
-        """The thinker's answer: the board's move, or a hint."""
-        th = self.thinker
-        kind = th.kind
-        m = th.take()
-        if kind == _th.MOVE:
-            self.thinking = False
-            if not (self.matcher.live and self.plays(self.pos.side)):
-                return
-            self.matcher.set_engine_move(m)
-            if m:
-                self.events.event("think", self.record.move_text(m))
-        else:
-            self.hinting = False
-            if self.state == PLAY and not self.plays(self.pos.side):
-                self.hint_move = m
-                self.hint_until = ticks_add(now, HINT_MS)
-
-    def _stop_thinking(self):
-        """Cancel a search asked for (the position or the seat changed)."""
-        self.thinker.cancel()
-        self.thinking = False
-        self.hinting = False
-
     def _announce_finish(self, m):
         g = self.game
         self.events.event(g.FINISH_EVENT, g.finish_text(self.pos, m))
@@ -319,14 +266,14 @@ class Controller:
         # Saved before the board shows it: a committed move survives a
         # power cut at any later instant.
         rec.save("append", text)
-        self._stop_thinking()
+        self.seats.stop()
         self.lights.note_last(pos, m)
         # (the record's move made here, not in a method of its: the commit
         # runs on top of a search, and its calls are stack there)
         pos.make(m)
         rec.history.append(m)
         rec.save_lost = False
-        self.hint_move = 0
+        self.seats.show_hint(0, 0)
         if rec.watch is not None:
             rec.draw = rec.watch.push(pos, m)
         self._sync_expected()
@@ -373,80 +320,18 @@ class Controller:
             self._commit(self.matcher.empty_turn)  # the empty turn at once
             return
         if btn == BTN_HINT and long:
-            # Cycle who the board plays: nobody, then each side from the
-            # last, then (three sides) each pair: a person plays the rest.
-            self.set_seats(_next_seats(self.seats, self.n_sides))
-            self.banner = 1
-            self.banner_until = ticks_add(now, BANNER_MS)
+            self.seats.next_seats(now)
         elif btn == BTN_CONFIRM and long:
-            self.set_level(self.level % 5 + 1)
-            self.banner = 2
-            self.banner_until = ticks_add(now, BANNER_MS)
-        elif btn == BTN_HINT and st == PLAY and not self.plays(self.pos.side):
-            th = self.thinker
-            if th.state == _th.IDLE:
-                self.hint_move = 0
-                self.hinting = True
-                th.ask(_th.HINT, self.pos, self.record.start_text, self.record.history, 5, HINT_BUDGET_MS)
-                if th.state == _th.DONE:
-                    self._collect(now)
+            self.seats.next_level(now)
+        elif btn == BTN_HINT and st == PLAY and not self.seats.plays(self.pos.side):
+            self.seats.ask_hint(now)
         elif btn == BTN_MENU:
             self.values_until = ticks_add(now, VALUES_MS)
-
-    def plays(self, side):
-        """True when the board itself plays `side`."""
-        return (self.seats >> side) & 1
-
-    @property
-    def opponent(self):
-        """The one side the board plays, or -1 (nobody, or several)."""
-        s = self.seats
-        if s and not s & (s - 1):
-            side = 0
-            while not (s >> side) & 1:
-                side += 1
-            return side
-        return OPPONENT_OFF
-
-    @opponent.setter
-    def opponent(self, side):
-        # Without saving or announcing (start-up, tests): see set_opponent.
-        self.seats = 0 if side < 0 else 1 << side
-
-    def set_opponent(self, side):
-        """The board plays `side` (a side index) or nobody (-1)."""
-        self.set_seats(0 if side < 0 else 1 << side)
-
-    def set_seats(self, seats):
-        """The board plays the sides whose bits are set in `seats`."""
-        self.seats = seats
-        self._stop_thinking()
-        self.matcher.set_engine_move(0)
-        if not seats:
-            self.player.release()  # give the engine's RAM back
-        self.record.save_setting("opponent", seats)
-        self.events.event("opponent", seats_word(self.game.SIDES, seats))
 
     @property
     def engine_move(self):
         """The board's chosen move, waiting to be carried out (0: none)."""
         return self.matcher.engine_move
-
-    @property
-    def engine(self):
-        return self.player.engine
-
-    @property
-    def max_nodes(self):
-        return self.player.max_nodes
-
-    @max_nodes.setter
-    def max_nodes(self, v):
-        self.player.max_nodes = v
-
-    def set_level(self, level):
-        self.level = level
-        self.record.save_setting("level", level)
 
     def set_option(self, name, value):
         """A setting of the game's own (Nehren's note2_triads, Cornelson's
@@ -457,7 +342,7 @@ class Controller:
         restart = self.record.options.get(name) != value and self.state != OVER
         self.record.set_option(name, value, restart)
         if restart:
-            self._stop_thinking()
+            self.seats.stop()
             # Told as a new game from here (a recorder begins a record with
             # the new rules: they travel with game records too).
             self.events.event("setup" if self.state == SETUP else "position", self.record.start_text)
@@ -466,24 +351,22 @@ class Controller:
     def use_settings(self, s):
         """The saved settings (store.Settings) into effect at power-up, as
         they are (nothing saved again, nothing announced)."""
-        sides = self.n_sides
         self.record.use_settings(s)
-        self.seats = s.get("opponent") & ((1 << sides) - 1)
-        self.level = min(5, max(1, s.get("level")))
+        self.seats.use_settings(s)
 
     def lend(self):
         """The board lent to a lesson (board/lessons.py): nothing it does is
         written to flash (the store, and one held back for an unreadable
         save, are put aside) and the board's own seats rest. Returns what
         give_back() restores."""
-        lent = (self.record.lend(), self.seats)
-        self.seats = 0
+        lent = (self.record.lend(), self.seats.bits)
+        self.seats.bits = 0
         return lent
 
     def give_back(self, lent):
         """The store and seats lend() put aside, back in effect."""
         self.record.give_back(lent[0])
-        self.seats = lent[1]
+        self.seats.bits = lent[1]
 
     def load_setup(self, position_text):
         """A position for the player to set up (a lesson's): loaded, and the
@@ -491,16 +374,10 @@ class Controller:
         self.load(position_text)
         self.state = SETUP
 
-    def show_hint(self, m, until):
-        """Light move m as the hint light does, until the tick `until`
-        (or until it is moved); m 0: no hint shown."""
-        self.hint_move = m
-        self.hint_until = until
-
     def start_selftest(self):
         from triad.board.selftest import SelfTest
 
-        self._stop_thinking()
+        self.seats.stop()
         if self.state != SELFTEST:
             self._state_before_test = self.state
         self.selftest = SelfTest(self.game.SITE_NAMES)
@@ -527,11 +404,12 @@ class Controller:
         s = 0
         if ticks_diff(self.values_until, now) > 0:
             s |= SHOW_VALUES
-        if self.banner and ticks_diff(self.banner_until, now) > 0:
-            s |= SHOW_SEATS if self.banner == 1 else SHOW_LEVEL
-        if self.hint_move and ticks_diff(self.hint_until, now) > 0:
+        se = self.seats
+        if se.banner and ticks_diff(se.banner_until, now) > 0:
+            s |= SHOW_SEATS if se.banner == 1 else SHOW_LEVEL
+        if se.hint_move and ticks_diff(se.hint_until, now) > 0:
             s |= SHOW_HINT
-        if self.thinking or self.hinting:
+        if se.thinking or se.hinting:
             s |= SHOW_THINK
         m = self.matcher
         if self.in_error:
@@ -541,27 +419,3 @@ class Controller:
         if m.note2:
             s |= SHOW_NOTE
         return s
-
-
-def seats_word(sides, seats):
-    """"off", or the letters of the sides the board plays ("w", "rg")."""
-    if not seats:
-        return "off"
-    out = ""
-    for k in range(len(sides)):
-        if (seats >> k) & 1:
-            out += sides[k]
-    return out
-
-
-def _next_seats(seats, n):
-    # Nobody, each side alone (last first), then each pair (three sides).
-    order = [0]
-    for k in range(n - 1, -1, -1):
-        order.append(1 << k)
-    if n > 2:
-        for k in range(n - 1, -1, -1):
-            order.append(((1 << n) - 1) ^ (1 << k))
-    i = order.index(seats) if seats in order else 0
-    return order[(i + 1) % len(order)]
-

@@ -96,7 +96,7 @@ class Lessons:
         self.celebrating = False
         self.n = 0
         self.items = None
-        ctl.show_hint(0, 0)
+        ctl.seats.show_hint(0, 0)
         self.events.event("lesson", "off")
         if resume and not ctl.load_saved():
             ctl.new_game()
@@ -156,7 +156,7 @@ class Lessons:
         if ok:
             self.celebrating = True
             self.until = ticks_add(now, CELEBRATE_MS)
-            ctl.show_hint(0, 0)
+            ctl.seats.show_hint(0, 0)
             self.events.event("lesson", "solved %d %s" % (self.n, move))
             return
         # The position again: the player puts the piece back where the
@@ -176,7 +176,7 @@ class Lessons:
         ctl = self.ctl
         text = self.items[self.n - 1][4]
         m = ctl.game.parse_move(ctl.pos, text)
-        ctl.show_hint(m, ticks_add(self.now if now is None else now, SHOW_MS))
+        ctl.seats.show_hint(m, ticks_add(self.now if now is None else now, SHOW_MS))
         self.events.event("lesson", "hint %d %s" % (self.n, text))
 
     def next(self):
@@ -238,7 +238,7 @@ class Lessons:
                 if p == step or (p + 6) % 12 == step:
                     _set(frame, i, pal.TRIAD)
             return
-        if ctl.state != _PLAY or ctl.matcher.lifted >= 0 or ctl.matcher.n_started or ctl.hint_move:
+        if ctl.state != _PLAY or ctl.matcher.lifted >= 0 or ctl.matcher.n_started or ctl.seats.hint_move:
             return
         k = (now // 40) % 40
         k = k if k < 20 else 40 - k  # 0..20..0 over 1.6 s

@@ -126,7 +126,7 @@ def render(lt, ctl, frame, now, occ):
     # gem, is lit in the light the guidance gives every vacant post, and
     # would not stand out among them.)
     if (g.idle_hints is not None and st == _PLAY and lifted < 0 and not mt.n_started
-            and not mt.engine_move and not ctl.plays(pos.side) and not shown & SHOW_HINT):
+            and not mt.engine_move and not ctl.seats.plays(pos.side) and not shown & SHOW_HINT):
         # The untouched board: the game's guidance for the turn's first
         # step (Cornelson: where a gem may go, and where it would capture).
         _render_idle(lt, mt.idle, frame, occ, n)
@@ -191,7 +191,7 @@ def render(lt, ctl, frame, now, occ):
     if shown & (SHOW_SEATS | SHOW_LEVEL):
         _render_banner(lt, ctl, frame, shown)
     if st == _PLAY and shown & SHOW_HINT:
-        _render_move(lt, pos, frame, ctl.hint_move, 0)
+        _render_move(lt, pos, frame, ctl.seats.hint_move, 0)
     if st == _PLAY and shown & SHOW_BLOCKED and slow:
         # A piece of the mover's that has no move: the ones that have one pulse.
         src = mt.sources
@@ -268,14 +268,14 @@ def _render_banner(lt, ctl, frame, shown):
     if shown & SHOW_SEATS:
         # Who the board plays: that side's home sites in its colour.
         for side in range(len(g.SIDES)):
-            if ctl.plays(side):
+            if ctl.seats.plays(side):
                 for s in g.HOME[side]:
                     _set(frame, s, g.SIDE_RGB[side])
     else:
         # The level as a gauge: that many sites of the level row bright,
         # the rest of the row faint, in the level's own colour.
         sites = g.LEVEL_SITES
-        lv = ctl.level
+        lv = ctl.seats.level
         for i in range(len(sites)):
             _set_dim(frame, sites[i], pal.LEVEL, 255 if i < lv else 28)
 

@@ -152,10 +152,14 @@ class Matcher:
         _zero(self.marks, self.n)
 
     def set_engine_move(self, m):
-        """The board's own move (0: none) is the only one matched."""
+        """The board's own move (0: none) is the only one matched (the
+        sources found again as find_sources does, inline: no frame deeper
+        than the controller's own was)."""
         self.engine_move = m
-        self.find_sources()
-        self.again()
+        _zero(self.sources, self.n)
+        if self.note2 and self.live:
+            self.fill_sources()
+        self.seen[0] = 255  # (again())
 
     def again(self):
         """Match afresh on the next analysis (the board itself unchanged)."""

@@ -9,7 +9,7 @@
 # a setting). poll() runs every tick and allocates nothing unless the
 # board's state or its count of player mistakes changed.
 from triad import VERSION
-from triad.board.controller import seats_word
+from triad.board.seats import seats_word
 from triad.compat import const
 
 PROTOCOL_VERSION = const(2)
