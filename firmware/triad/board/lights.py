@@ -4,11 +4,16 @@
 # an owner's colour); this module knows the board's own colours (palette)
 # and where each side's status LEDs are (the board description).
 #
-# It reads a small public view of the controller (its state, position and
-# the matcher's per-site results; shown(now) for what is lit for a while)
-# and keeps its own caches in a Lights (the status LEDs as last drawn, the
-# idle hints' colours, the win sweep's phases, a footprint buffer): the
-# controller tells it when the position changed.
+# It reads a small public view of the controller and never writes it: its
+# state, pos, selftest, choice_role and shown(now) (what is lit for a
+# while); its matcher's per-site results (expected, nxt, dest, marks,
+# sources, idle; lifted, n_started, n_cand, error_from, choice_site,
+# engine_move); its seats' plays(side), level and hint_move; its record's
+# options and unsaved/save_lost (tests/test_layers.py holds it to 25 public
+# fields). It keeps its own caches in a Lights (the status LEDs as last
+# drawn, the idle hints' colours, the win sweep's phases, the last move's
+# sites, a footprint buffer): the controller tells it when the position
+# changed and which move was the last.
 from array import array
 
 from triad.board.fastbytes import zero as _clear, move as _move
