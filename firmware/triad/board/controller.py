@@ -15,6 +15,7 @@ from triad.games import DRAW
 from triad.board import lights
 from triad.board.matcher import Matcher
 from triad.board.match_kernels import diff as _diff
+from triad.board.fastbytes import copy_if_changed as _copy_if_changed
 from triad.board.game_record import GameRecord
 from triad.board.seats import Seats
 from triad.board.seats import OPPONENT_OFF, HINT_BUDGET_MS, THINK_BUDGET_MS  # noqa: F401 (importable from here)
@@ -67,7 +68,7 @@ class Controller:
         # The sensed board against the legal moves' footprints, with its
         # buffers (board/matcher.py); expected is its buffer, the occupancy
         # the game expects (read by the rigs and the lights).
-        self.matcher = Matcher(game, self.events)
+        self.matcher = Matcher(game, self.events, self.pos)
         self.expected = self.matcher.expected
         # The board's own play: who it plays, its level, its searches and
         # the hint (board/seats.py; its thinker is the loop's mailbox).
@@ -164,9 +165,10 @@ class Controller:
             self._rest = False
             self.record.save_lost = False  # seen: the light has said it
             self._button(button, now)
-        flush = self.record.flush_due(now)
-        if flush is not None:
-            flush()  # (called here: no frame deeper under a search)
+        if self.record.unsaved:
+            flush = self.record.flush_due(now)
+            if flush is not None:
+                flush()  # (called here: no frame deeper under a search)
         st = self.state
         if st == SELFTEST:
             self.selftest.update(occ, now)  # type: ignore[union-attr]
@@ -184,8 +186,9 @@ class Controller:
             if nmiss == 0 and nextra == 0 and stable_ms >= self.settle_ms:
                 self._enter_play()
             return
-        if m.analyse(occ, d, st == FINISH):
+        if _copy_if_changed(occ, m.seen, m.n):
             self._rest = False
+            m.analyse(occ, d, st == FINISH)
         if nmiss == 0 and nextra == 0 and m.n_started == 0:
             # The board equals the game: nothing is under way. (Once said,
             # it holds until the board or a button changes something: the

@@ -37,12 +37,12 @@ if (_M_CANDIDATE, _M_STARTED, _M_FULL, _M_PROGRESS, _M_TOUCHED, _M_PLACED, _W_HA
 
 
 class Matcher:
-    def __init__(self, game, events):
+    def __init__(self, game, events, pos):
         self.game = game
         self.events = events  # told of a forfeit (Cornelson 3.1)
         n = game.N_SITES
         self.n = n
-        self.pos = None  # the position matched (sync)
+        self.pos = pos  # the position matched (sync tells a new one)
         self.live = False  # the game goes on (it has moves to match)
         self.note2 = False  # the position needs telling (the game's notice)
         # The board's chosen move, waiting to be carried out (0: none): the
@@ -303,16 +303,14 @@ class Matcher:
         return False
 
     def analyse(self, occ, d, finishing):
-        """The sensed board occ (d: its difference from the game, as
-        match_kernels.diff packs it) against every legal move's footprint,
-        when it changed since the last call; finishing: FINISH is
-        announced. Returns True when it changed. Allocation-free: it runs
-        on the tick that sees a change, on top of the search's recursion:
-        the tick calls this and nothing between, and its locals are stack
-        there (docs/performance.md: no more of them than before)."""
+        """The sensed board occ, changed since the last analysis (the tick
+        copies it into seen), against every legal move's footprint (d: its
+        difference from the game, as match_kernels.diff packs it;
+        finishing: FINISH is announced). Allocation-free: it runs on the
+        tick that sees a change, on top of the search's recursion: the tick
+        calls this and nothing between, and its locals are stack there
+        (docs/performance.md: no more of them than before)."""
         n = self.n
-        if not _copy_if_changed(occ, self.seen, n):
-            return False
         nmiss = d & 255
         nextra = (d >> 8) & 255
         exp = self.expected
@@ -475,7 +473,6 @@ class Matcher:
             self.error_at = ((d >> 23) & 127) - 1
         elif n_cand == 0 and finishing and nmiss == 1:
             self.error_at = ((d >> 16) & 127) - 1
-        return True
 
     def _follows(self, nf, n_full):
         """Does the footprint in fp follow the move FINISH was announced
