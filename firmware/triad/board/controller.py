@@ -1,15 +1,19 @@
-# The board's brain, for any game behind the face (docs/architecture.md).
+# The board's brain, for any game behind the face (docs/architecture.md):
+# the turn machine.
 #
-# It compares the debounced occupancy of the game's sites with what the
-# game expects and matches the difference against the footprints of the
-# legal moves: it lights what the candidate moves still need, commits a
-# move when the board equals one footprint and has been still for the
-# settle time, and lets menu/confirm choose where the board cannot see the
-# difference (a die turned in place). It never sees pins or pixels: it gets
-# a stable snapshot, the time and button events, and the lights module
-# draws the frame from its state. Everything follows from (game, sensed
-# board, time), so any event sequence, a power cut included, ends in a state
-# the player can recover from by putting the pieces where the lights say.
+# Its matcher (board/matcher.py) compares the debounced occupancy of the
+# game's sites with what the game expects and matches the difference
+# against the footprints of the legal moves; on its verdict the turn
+# machine lights what the candidate moves still need, commits a move when
+# the board equals one footprint and has been still for the settle time,
+# and lets menu/confirm choose where the board cannot see the difference (a
+# die turned in place). The game in progress and its save are its record's
+# (board/game_record.py), the board's own play its seats' (board/seats.py).
+# It never sees pins or pixels: it gets a stable snapshot, the time and
+# button events, and the lights module draws the frame from its state.
+# Everything follows from (game, sensed board, time), so any event
+# sequence, a power cut included, ends in a state the player can recover
+# from by putting the pieces where the lights say.
 from triad.compat import const, ticks_add, ticks_diff
 from triad.games import DRAW
 from triad.board import lights
