@@ -23,7 +23,12 @@ START = notation.START
 RULES = [True]
 
 
-class PowerCut(Exception):
+class PowerCut(BaseException):
+    # Not an Exception: the store's own handlers (a failed write is counted
+    # and the game goes on) must not catch it, as nothing on the chip catches
+    # a power cut. As an Exception, a cut at the log header after a
+    # compaction was swallowed, the run went on as if powered, and the test
+    # expected a load with no message from files a real cut leaves torn.
     pass
 
 
@@ -266,6 +271,11 @@ OPS = st.one_of(
 @example(seed=0, ops=[("start", "m1", 0), ("append",), ("start", "m1", 0), ("append",), ("clear",),
                       ("start", "m1", 0), ("start", "m1", 0)],
          k=75380, junk=b"", rename_replaces=False, k2=1, rules=True)
+# A cut while the log's new header was written after a compaction left the
+# log emptied: load said "any moves after move 0 are lost" of a game that
+# lost nothing (the header now goes through game.tmp).
+@example(seed=0, ops=[], k=2587, junk=b"", rename_replaces=False, k2=0, rules=True)
+@example(seed=0, ops=[], k=2587, junk=b"", rename_replaces=True, k2=0, rules=True)
 def test_random_ops_cut_twice(seed, ops, k, junk, rename_replaces, k2, rules):
     RULES[0] = rules
     ops = normalise([("start", "", seed)] + ops)

@@ -262,6 +262,20 @@ def _atomic_write(fs, tmp, dst, data):
     fs.rename(tmp, dst)
 
 
+def _header_is(b, gid, n):
+    """Is b exactly the log header "L gid n crc" of a snapshot of game gid
+    with n moves, its CRC right?"""
+    if b[-1:] != b"\n" or b.count(b"\n") != 1:
+        return False
+    f = b.split()
+    if len(f) != 4 or f[0] != b"L" or len(f[3]) != 4:
+        return False
+    try:
+        return int(f[1]) == gid and int(f[2]) == n and int(f[3], 16) == crc16(b[: b.rfind(b" ")])
+    except ValueError:
+        return False
+
+
 def _line_ok(text, limit):
     if not isinstance(text, str) or len(text) > limit:
         return False
@@ -551,7 +565,12 @@ class GameStore:
         # not make it leaves the log stale or torn: ignored on load, and the
         # next write compacts again.
         try:
-            fs.write(self.log_path, ("%s %04x\n" % (header, crc)).encode())
+            # The new header through game.tmp (free again: the snapshot is
+            # in place): a cut leaves the old log whole (stale: the snapshot
+            # holds every move) or, where a rename cannot replace, the header
+            # whole in game.tmp (load takes it). Never an emptied log, which
+            # load must report as moves lost (issue 23).
+            _atomic_write(fs, self.tmp_path, self.log_path, ("%s %04x\n" % (header, crc)).encode())
         except Exception:
             self.write_errors += 1
             return
@@ -681,6 +700,13 @@ class GameStore:
         gid, pos, meta, moves = snap
         n = len(moves)
         log = fs.read(self.log_path, MAX_FILE)
+        if log is None and clean:
+            # The remove-then-rename window of the log's new header (_compact):
+            # it waits whole in game.tmp. The next save writes a log again.
+            t = fs.read(self.tmp_path, 64)
+            if t is not None and _header_is(t, gid, n):
+                log = t
+                clean = False
         crc = 0
         since = 0
         if log is None:
