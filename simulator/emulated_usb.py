@@ -22,7 +22,16 @@ def host_waits_with_no_data(device):
     that a line pushed byte by byte while the chip is paused goes out in one
     packet as from a real host. Measured: the chip idles 57% of nehren/01's
     emulated time and the emulator runs it about 2.5 times faster (idle
-    time is skipped to the next alarm), with the same output."""
+    time is skipped to the next alarm), with the same output.
+
+    Only for a chip whose host lives on emulated time (the script harness,
+    the raw REPL of host_tools.emulator): an idle chip's emulated time then
+    runs many times faster than the wall clock. A host on the wall clock
+    (mpremote over `rp2040py micropython --pty`) would see the firmware's
+    own timeouts expire before it can answer: `make dev`'s mount waits 1 000
+    emulated ms for each reply ("timeout waiting for remote"), so
+    tests/pico/test_emulated_flash.py keeps rp2040py's host, whose storm
+    keeps the emulated clock slower than the wall clock."""
     cdc = device.cdc
     usb = cdc.usb
     serve = usb.on_endpoint_read  # USBCDC's own: hands over min(size, FIFO) bytes
@@ -61,26 +70,3 @@ def host_waits_with_no_data(device):
     cdc.send_serial_byte = send_serial_byte
     return device
 
-
-def main(argv=None):
-    """`python -m simulator.emulated_usb ARGS`: rp2040py's own command line
-    (`micropython --image UF2 --pty`, ...) with this host on every device
-    it makes, for the tests that reach the emulated Pico through its pty as
-    mpremote reaches a real one."""
-    from rp2040py.cli import main as rp2040py_main
-    from rp2040py.device import base_device
-
-    init = base_device.BaseDevice.__init__
-
-    def init_with_this_host(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        host_waits_with_no_data(self)
-
-    base_device.BaseDevice.__init__ = init_with_this_host
-    return rp2040py_main(argv)
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.exit(main())

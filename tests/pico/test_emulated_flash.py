@@ -1,7 +1,5 @@
 """`make flash` end to end on the emulated Pico: the board's UF2 in rp2040py
-(`rp2040py micropython --image build/triad-board.uf2 --pty`, through
-`python -m simulator.emulated_usb`: the same command line with a USB host
-that, like a real one, sends nothing while it has nothing to send), reached by the
+(`rp2040py micropython --image build/triad-board.uf2 --pty`), reached by the
 flash command itself (`python -m host_tools flash`, run with .venv's Python and
 its pinned mpremote, as `make flash` runs it) over the emulator's pty, as a
 real Pico's /dev/ttyACM0 would be.
@@ -48,7 +46,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UF2 = os.environ.get("TRIAD_UF2", os.path.join(ROOT, "build", "triad-board.uf2"))
 DEV_PYTHON = os.path.join(ROOT, ".venv", "bin", "python")  # $(PY) of the Makefile
-RP2040PY = [sys.executable, "-m", "simulator.emulated_usb"]  # rp2040py's command line
+RP2040PY = os.path.join(os.path.dirname(sys.executable), "rp2040py")
 
 from host_tools import emulator, flash  # noqa: E402
 from host_tools.link import SerialLink  # noqa: E402
@@ -60,14 +58,13 @@ PROTECTED_NOW = ("game.snap", "game.log", "settings.txt", "notes.txt")
 
 class Emulator:
     """`rp2040py micropython --image UF2 --littlefs IMG --pty` in a process of
-    its own (simulator.emulated_usb's host); .port is the pty it serves the
-    USB console on."""
+    its own; .port is the pty it serves the USB console on."""
 
     def __init__(self, uf2, littlefs):
         self.lines = []
         self.proc = subprocess.Popen(
-            RP2040PY + ["micropython", "--image", uf2, "--littlefs", littlefs, "--pty"],
-            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [RP2040PY, "micropython", "--image", uf2, "--littlefs", littlefs, "--pty"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         found = threading.Event()
         self.port = None
 

@@ -2,12 +2,18 @@
 <game>/ run by `python -m simulator script --target pico` (the board's UF2 on
 the emulated RP2040, the board modelled at its pins, pieces really placed)
 prints exactly what the CPython target prints: every `lights` line, the
-position and the moves (KNOWN_DIFFERENT: four scripts differ for a reason in
-the image, and are expected to).
+position and the moves (KNOWN_DIFFERENT: scripts that differed for a reason
+in the image, and are expected to).
 
-The emulator runs about 30 emulated ms per wall-clock second, so `make test`
-(make test-pico) runs one script per board (QUICK); `make test-hil-full`
-(TRIAD_HIL_FULL=1) runs them all."""
+`make test` (make test-pico) runs QUICK, 19 scripts: per board those that
+cover issue 22's list (7 for Nehren, 6 each for Browne and Cornelson);
+`make test-hil-full` (TRIAD_HIL_FULL=1) runs them all. Each script runs on
+both targets in a subprocess started at collection, two at a time
+(conftest.py: background jobs), beside the other emulated-Pico tests. A
+script costs 15-55 s of one host core (the chip's boot, about 45 million
+cycles, and its ticks: the emulator runs about 10 million cycles a second
+and skips the time the chip sleeps); QUICK took TIMING of the whole
+tests/pico run."""
 import os
 import subprocess
 import sys
