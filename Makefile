@@ -187,7 +187,9 @@ $(PICO_STAMP): requirements-pico.txt
 # .venv too: tests/pico/test_emulated_flash.py runs `make flash`/`make dev` with it.
 # The HIL scripts and the stack measure run as subprocesses, TRIAD_PICO_JOBS
 # (default: 2, or 1 on a 1-core machine) at a time, beside the other tests
-# (tests/pico/conftest.py). Measured: TIMING.
+# (tests/pico/conftest.py). Measured: 816 s of CPU in all (1 464 s of wall
+# time on the shared machine under load), so about 7 min on an idle 2-core
+# machine (docs/firmware-image.md, "Speed"); before: 905 s, one at a time.
 test-pico: $(PICO_STAMP) $(STAMP)
 	@rc=0; $(PYTHON) -m host_tools.pico_build uf2 --board all && $(PYTHON) -m host_tools.pico_build unix32 || rc=$$?; \
 	if [ $$rc -eq 3 ]; then \
