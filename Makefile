@@ -109,9 +109,20 @@ FUZZ_CONFIGS := nehren.standard.0.2 nehren.standard.1.2 browne.standard.0.3 brow
   cornelson.capture.1.6
 FUZZ_TARGETS := $(addprefix fuzz-,$(FUZZ_CONFIGS))
 
-.PHONY: fuzz $(FUZZ_TARGETS)
-fuzz: $(FUZZ_TARGETS)
+.PHONY: fuzz fuzz-hypothesis $(FUZZ_TARGETS)
+fuzz: $(FUZZ_TARGETS) fuzz-hypothesis
 	@cat build/fuzz/*.summary
+
+# The hypothesis tests of `make test` with a random draw each run (make test's
+# are derandomized: tests/conftest.py) and ten times the stateful examples.
+HYPOTHESIS_TESTS := tests/host/test_board_stateful.py tests/host/test_store_faults_hypothesis.py \
+  tests/host/test_store_power_cut.py tests/host/test_protocol_unix.py tests/host/test_core_vs_reference.py \
+  tests/host/test_browne_vs_reference.py tests/host/test_cornelson_vs_reference.py
+fuzz-hypothesis: $(STAMP)
+	@mkdir -p build/fuzz
+	@TRIAD_HYPOTHESIS=explore TRIAD_STATEFUL_EXAMPLES=400 nice $(PY) -m pytest -q -p no:cacheprovider \
+	  $(HYPOTHESIS_TESTS) | tee build/fuzz/hypothesis.log | tail -1 > build/fuzz/hypothesis.summary; \
+	  rc=$${PIPESTATUS[0]}; cat build/fuzz/hypothesis.summary; exit $$rc
 
 $(FUZZ_TARGETS): fuzz-%: $(STAMP)
 	@mkdir -p build/fuzz

@@ -14,6 +14,9 @@
 #          Browne's and Cornelson's (issue 26: bench/ladder_faces.py at
 #          their chip node budgets, random openings; figures only, a few
 #          minutes; skipped with --quick)
+#   uct.   Browne's level 5 alone against two UCT players on the plain
+#          rules reference (issue 26: bench/uct_browne.py, CPython, equal
+#          and 10x compute; figures only, a few minutes; skipped with --quick)
 # and finally the targets of issues 7 and 15 with whether they hold.
 #
 #   python3 bench/bench.py [--micropython PATH] [--heap 192K] [--quick]
@@ -247,9 +250,9 @@ def runner_ladder(args):
 # Browne's and Cornelson's ladders (issue 26): each level against the one
 # below at the chip's node budget (the nodes their engines searched in the
 # board's 2 500 ms on the emulated Pico, docs/performance.md), from random
-# two-turn openings, on the unix port (bench/ladder_faces.py). Figures only:
-# the levels do not hold yet (docs/performance.md, "Issue 26").
-FACE_LADDERS = (("cornelson", 260, 200), ("browne", 90, 150))
+# two-turn openings, on the unix port (bench/ladder_faces.py). Figures only
+# (docs/performance.md, "Issue 26": Cornelson's hold, Browne's from L3 up).
+FACE_LADDERS = (("cornelson", 300, 200), ("browne", 90, 150))
 
 
 def runner_ladder_faces(args):
@@ -267,6 +270,30 @@ def runner_ladder_faces(args):
             yield ("ladder.%s_L%d_L%d_wins" % (game, a, b), "%.1f" % (100.0 * w / g),
                    "%% of %d games (%d lost, %d drawn; %d nodes a search%s)"
                    % (g, l, d, nodes, ", alone against two" if game == "browne" else ""))
+
+
+# Browne's level 5 against an independent player (issue 26, item 4): UCT
+# on the plain rules reference, at equal compute (playouts = the engine's
+# chip budget in nodes) and at 10x (bench/uct_browne.py, CPython; a few
+# minutes; skipped with --quick). Figures only.
+UCT_RUNS = ((90, 60, 1), (900, 30, 2))  # (playouts, games, seed)
+
+
+def runner_uct(args):
+    if args["quick"]:
+        yield skipped("uct.", "--quick")
+        return
+    for playouts, n, seed in UCT_RUNS:
+        out = run(["nice", "-n", "10", sys.executable, "bench/uct_browne.py", "--games", str(n), "--nodes", "90",
+                   "--playouts", str(playouts), "--seed", str(seed)])
+        m = re.search(r"(\d+) wins, (\d+) ties, (\d+) losses of (\d+) \(([\d.]+)% wins, 95% interval ([\d.]+)-([\d.]+)%",
+                      out)
+        if not m:
+            raise SystemExit("bench: uct_browne.py gave no result:\n%s" % out)
+        w, t, l, g = (int(x) for x in m.groups()[:4])
+        yield ("uct.browne_L5_vs_uct%d_wins" % playouts, "%.1f" % (100.0 * w / g),
+               "%% of %d games alone against two (%d ties, %d lost; 95%% interval %s-%s%%; 90 nodes a search)"
+               % (g, t, l, m.group(6), m.group(7)))
 
 
 def runner_pico_board(args):
@@ -292,7 +319,7 @@ def runner_pico_board(args):
 
 
 RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_pico_thinking, runner_pico_board, runner_cpython,
-           runner_ladder, runner_ladder_faces]
+           runner_ladder, runner_ladder_faces, runner_uct]
 
 
 def ladder_target(figs):

@@ -52,14 +52,8 @@ def play(g, seats, engines, opening, rng, buf):
     return games.DRAW if r == -1 else r
 
 
-def main(argv):
-    name = argv[0]
-    a = int(argv[1])
-    b = int(argv[2])
-    n_games = int(argv[3])
-    nodes = int(argv[4])
-    seed = int(argv[5]) if len(argv) > 5 else 1
-    opening = int(argv[6]) if len(argv) > 6 else 2
+def ladder(name, a, b, n_games, nodes, seed=1, opening=2):
+    """Level a against level b of game name: (wins, losses, draws) of a."""
     g = games.load(name)
     sides = len(g.SIDES)
     buf = array("i", bytes(4 * g.MAX_MOVES))
@@ -86,8 +80,22 @@ def main(argv):
             d += 1
         else:
             l += 1
+    return w, l, d
+
+
+def main(argv):
+    name = argv[0]
+    a = int(argv[1])
+    b = int(argv[2])
+    n_games = int(argv[3])
+    nodes = int(argv[4])
+    seed = int(argv[5]) if len(argv) > 5 else 1
+    opening = int(argv[6]) if len(argv) > 6 else 2
+    w, l, d = ladder(name, a, b, n_games, nodes, seed, opening)
     print("ladder: %s L%d vs L%d: %d wins, %d losses, %d draws of %d (%.1f%% wins), %d nodes, opening %d, seed %d"
           % (name, a, b, w, l, d, n_games, 100.0 * w / n_games, nodes, opening, seed))
 
 
-main(sys.argv[1:])
+# (tests/fw/test_engine_levels.py imports ladder from here)
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -208,7 +208,7 @@ total = 0
 worst = 0
 for s in own:
     cell = site_of_square(s)
-    ctl.dest_from = -1  # as on a fresh lift
+    ctl.matcher.dest_from = -1  # as on a fresh lift
     occ2 = bytearray(ctl.expected)
     occ2[cell] = 0
     now += 10

@@ -208,7 +208,7 @@ class Board:
         from triad.games.nehren import site_of_square as cell_of_sq
 
         ctl = self.app.ctl
-        before = len(ctl.history)
+        before = len(ctl.record.history)
         fr = cell_of_sq(m & 127)
         to = cell_of_sq((m >> 7) & 127)
         rem = (m >> 18) & 127
@@ -219,7 +219,7 @@ class Board:
         if rem:
             self.set_cell(cell_of_sq(rem), 0)
             self.wait(900)
-        return len(ctl.history) == before + 1
+        return len(ctl.record.history) == before + 1
 
 
 def _no_sleep(us):
@@ -381,7 +381,7 @@ def bench_firmware(root):
     for s in own:
         cell = site_of_square(s)
         for rep in range(3):
-            ctl.dest_from = -1  # as on a fresh lift
+            ctl.matcher.dest_from = -1  # as on a fresh lift
             occ2 = bytearray(ctl.expected)
             occ2[cell] = 0
             t += 10

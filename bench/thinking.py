@@ -64,18 +64,18 @@ def measure(app, put, budget_ms=1000, hint_after_ms=100):
         orig_cancel()
 
     th.cancel = cancel
-    ctl.level = 5
-    ctl.think_ms = budget_ms
-    ctl.opponent = 0  # the board plays black, to move
+    ctl.seats.level = 5
+    ctl.seats.think_ms = budget_ms
+    ctl.seats.opponent = 0  # the board plays black, to move
     while not ctl.engine_move:
         app.step()
     out = {"search_gap_ms": marks["gap"] / 1000, "busy_ticks": marks["busy_ticks"],
            "think_ms": ticks_diff(marks["t1"], marks["t0"]) / 1000, "budget_ms": budget_ms,
-           "nodes": ctl.player.engine.nodes, "depth": ctl.player.engine.depth}
+           "nodes": ctl.seats.player.engine.nodes, "depth": ctl.seats.player.engine.depth}
     # A hint, cancelled by lifting one of the mover's pieces after hint_after_ms.
-    ctl.opponent = C.OPPONENT_OFF
-    ctl.engine_move = 0
-    ctl.thinking = False
+    ctl.seats.opponent = C.OPPONENT_OFF
+    ctl.matcher.engine_move = 0
+    ctl.seats.thinking = False
     marks["gap"] = 0
     marks["last"] = None
     src = -1
@@ -125,7 +125,7 @@ def main():
 
     app = App(d, rp2.Hardware(d), Serial(), 7, root, ticks_ms=ticks_ms, sleep_ms=sleep_ms)
     ctl = app.ctl
-    ctl.set_opponent(C.OPPONENT_OFF)
+    ctl.seats.set_opponent(C.OPPONENT_OFF)
     ctl.start_position(START)
     cmap = d.MATRIX_CELL
 

@@ -38,8 +38,8 @@ def render_steady():
 
 
 def lift():
-    ctl.dest_from = -1  # as on a fresh lift: nothing kept from the last one
-    ctl._c_site = -1
+    ctl.matcher.dest_from = -1  # as on a fresh lift: nothing kept from the last one
+    ctl.matcher.c_site = -1
     ctl.update(2000, occ, 5000, -1)
     ctl.update(2000, exp, 5000, -1)
 

@@ -41,6 +41,28 @@ def _act1(ws, a):
             getattr(sim, op)(cell)
         ws.add_log("· %s %s" % (op, cell))
         return None
+    if op == "hand":
+        # A hand over a site (a click, or space on the cursor), decided here
+        # on the board as it is, not on the page's last frame: a click just
+        # after taking a piece from the box (the take still on its way, the
+        # page's frame not yet showing it in the hand) puts that piece down.
+        c = cell_index(a["cell"])
+        with board.lock:
+            if board.cells[c] is not None:
+                sim.lift(a["cell"])
+                ws.add_log("· lift %s" % a["cell"])
+                return "lifted"
+            if board.hand:
+                i = a.get("hand")
+                i = int(i) if i is not None and 0 <= int(i) < len(board.hand) else len(board.hand) - 1
+                sim.place(a["cell"], board.hand[i])
+                ws.add_log("· place %s" % a["cell"])
+                return "placed"
+            if sim.shadow is not None and piece(sim.shadow, c) is not None:
+                sim.place(a["cell"])  # a piece the game is missing there, from the box
+                ws.add_log("· place %s" % a["cell"])
+                return "placed"
+        return "empty"  # nothing in the hand: nothing is put down (the page says so)
     if op == "stray":
         # A foreign object on a site (a coin, a finger): the Stray tool's,
         # never a click's with an empty hand.

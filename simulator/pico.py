@@ -253,6 +253,7 @@ class PicoSimulation(Simulation):
         self._tick_sim_ms = 0  # the simulated tick the running emulated tick stands for
         self._boot_ms_sim = 0  # the simulated time of the last boot (its first tick)
         self.allowance_ms = BOOT_ALLOWANCE_MS
+        self._tone_now = 0  # the piezo's frequency at the last tick (0: silent)
 
     # -- the emulated chip ------------------------------------------------------
     def _timer(self):
@@ -302,6 +303,12 @@ class PicoSimulation(Simulation):
 
     def _on_row(self, row, ns):
         if row == 0 and not self._booting:
+            # The piezo as the tick before left it, at that tick's simulated
+            # time: what the CPython target's PWM stand-in records (tones).
+            hz = self.model.tone_hz()
+            if hz != self._tone_now:
+                self._tone_now = hz
+                self._on_tone(hz, self._tick_sim_ms)
             self._tick_sim_ms += self._period_us // 1000
         if row == 0 and self._want_pause:
             # The tick that stands for the simulated instant begins: the

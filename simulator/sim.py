@@ -287,8 +287,8 @@ class Simulation:
         self.led_writes += 1
         self._notify("leds", None)
 
-    def _on_tone(self, hz):
-        self.tones.append((self.now_ms(), hz))
+    def _on_tone(self, hz, ms=None):
+        self.tones.append((self.now_ms() if ms is None else ms, hz))
         del self.tones[:-500]
         self._notify("tone", hz)
 

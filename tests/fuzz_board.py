@@ -302,7 +302,7 @@ class Fuzzer:
         seat_bits = 0
         for k in range(self.seats):
             seat_bits |= 1 << (n - 1 - k)
-        from triad.board.controller import seats_word
+        from triad.board.seats import seats_word
 
         head.append("serial set level %d" % self.level)
         head.append("serial set opponent " + seats_word(sides, seat_bits))

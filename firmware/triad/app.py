@@ -73,6 +73,7 @@ class App:
         defaults = {}
         for k in SETTING_DEFAULTS:
             defaults[k] = SETTING_DEFAULTS[k]
+        defaults["level"] = game.DEFAULT_LEVEL
         for k in game.SETTINGS:
             defaults[k] = game.SETTINGS[k]
         root = self.root
@@ -86,7 +87,7 @@ class App:
         self.ctl = ctl
         # The loop runs the engine's searches between its ticks and ticks
         # from inside them (board/thinker.py, docs/architecture.md).
-        self.thinker = ctl.thinker
+        self.thinker = ctl.seats.thinker
         self.thinker.inline = False
         self.thinker.tick = self._tick_if_due
         self.next_tick = 0
@@ -103,7 +104,7 @@ class App:
                 # A saved game is on flash but could not be read (no RAM, a
                 # corrupt file): play a new game without saving it, so the
                 # old one stays untouched until a new game is asked for.
-                ctl.hold_store()
+                ctl.record.hold_store()
             ctl.new_game()
         # Show the first frame at once, whatever it is.
         self.shown[0] = 1
@@ -163,7 +164,7 @@ class App:
         # player is told both ways (status LEDs, serial line, page).
         ctl = getattr(self, "ctl", None)
         if ctl is not None:
-            ctl.saved_state(safe, reason)
+            ctl.record.saved_state(safe, reason)
 
     def _apply_setting(self, name, value):
         """A setting changed over the serial line: put it in effect now and
@@ -176,9 +177,9 @@ class App:
         if key in self.game.SETTINGS:
             self.ctl.set_option(key, value)
         elif name == "opponent":
-            self.ctl.set_seats(value)
+            self.ctl.seats.set(value)
         elif name == "level":
-            self.ctl.set_level(value)
+            self.ctl.seats.set_level(value)
         elif name == "sound":
             return 1 if self._set_sound(value) else 0  # off where there is no piezo
         return value

@@ -19,12 +19,15 @@ export const occupied = (n) => !!(ui.frame && ui.frame.cells[cellIndex(n)]);
 // anywhere else nothing happens and the page says why (a stray object is
 // the Stray tool's, never a click's by accident).
 export function handOn(c) {
-  const f = ui.frame;
-  if (occupied(c)) return act({ op: "lift", cell: c });
-  if (f && f.hand.length) return act({ op: "place", cell: c, hand: ui.selHand !== null ? ui.selHand : f.hand.length - 1 }).then(() => { ui.selHand = null; });
-  if (f && (f.missing || []).includes(c)) return act({ op: "place", cell: c });
-  say(fillWords("Nothing in your hand, so nothing was put on " + c + ": take a {piece} from the box (below the board) or lift one first. A stray object: the Stray tool."));
-  return Promise.resolve(null);
+  // The server decides on the board as it stands (actions.py, "hand"): the
+  // page's frame may not yet show a piece just taken from the box.
+  const sel = ui.selHand;
+  return act({ op: "hand", cell: c, hand: sel }).then((r) => {
+    ui.selHand = null;
+    if (r && r.ok && r.results[0] === "empty")
+      say(fillWords("Nothing in your hand, so nothing was put on " + c + ": take a {piece} from the box (below the board) or lift one first. A stray object: the Stray tool."));
+    return r;
+  });
 }
 
 // A line the page says for a few seconds in the status text (render.js).

@@ -30,7 +30,7 @@ export const LEGEND = ROLE_LEGEND.concat([
   [SIDES_CSS[0], "breathe", "the board's move: its " + PIECE + " breathes in the board's side colour, the destination breathes in its light in turn; carry it out for the board"],
   ["rgb(80,100,255)", "spin", "thinking: a blue light circles the centre while the board chooses"],
   ["rgb(255,220,120)", "gauge", "level: a warm white gauge along the level row, as many sites bright as the level (2 s)"],
-  [SIDES_CSS[0], "", "opponent set: the home row of the side the board plays, in its colour, for 2 s"],
+  [SIDES_CSS[0], "", "opponent set (hold hint; while it shows, a short press of hint steps on): the home row of the side the board plays, in its colour, for 2 s"],
   [SIDES_CSS[0], "sweep", "win: the winner's colour sweeps across the board"],
   [SIDES_CSS.join(","), "sweep-all", "draw: every side's colour sweeps in turn"],
   ["#c8c8c8", "", "status: whose turn (the side's turn LED)"],

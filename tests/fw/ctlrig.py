@@ -94,7 +94,7 @@ class Rig:
         return seen
 
     def moves(self):
-        return self.ctl.moves_text()
+        return self.ctl.record.moves_text()
 
     def position(self):
         return notation.format_position(self.ctl.pos)

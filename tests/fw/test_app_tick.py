@@ -74,10 +74,10 @@ def test_app_tick_allocates_nothing_in_steady_play_and_with_a_die_lifted():
                 app.tick(now)
                 if k == 150:
                     # The die is in the hand: its destinations are lit.
-                    assert ctl.lifted == c1 and ctl.dest_from == c1
+                    assert ctl.matcher.lifted == c1 and ctl.matcher.dest_from == c1
         finally:
             micropython.heap_unlock()
-        assert ctl.state == C.PLAY and ctl.moves_text() == ""
+        assert ctl.state == C.PLAY and ctl.record.moves_text() == ""
         assert app.hw.leds._np.writes > 0
     finally:
         forget_rp2()

@@ -3,6 +3,7 @@
 # are taken off, the bunny piece dropped, the candidate moves next; errors
 # and the board's own seat as in the first game. CPython and MicroPython.
 from triad.board import controller as C
+from triad.board.seats import seats_word
 from triad.board import palette as pal
 from triad.boards import hex_v1
 from triad.games import load
@@ -54,10 +55,10 @@ def test_a_turn_slide_captures_off_then_drop():
     assert rig.led("C4") == (0, 0, 0)  # no drop before the captures are off
     rig.lift("H7", 1000)
     rig.lift("I7", 1000)
-    assert rig.ctl.moves_text() == ""
+    assert rig.ctl.record.moves_text() == ""
     assert BLUE in rig.colours("C4", 700)  # empty cells show the bunny's colour
     rig.place("C4", 1000)
-    assert rig.ctl.moves_text() == "E3-H6@C4"
+    assert rig.ctl.record.moves_text() == "E3-H6@C4"
     assert rig.ctl.pos.side == 1  # Green moves next
     assert rig.status(hex_v1.STATUS_TURN[1]) == pal.TURN
 
@@ -72,23 +73,23 @@ def test_captured_pieces_blink_and_must_come_off_before_the_drop():
     assert rig.ctl.state == C.FINISH
     assert GREEN in rig.colours("E5", 1300)  # the captured piece, in its owner's colour
     rig.place("A2", 1000)  # dropping before taking the capture off: refused
-    assert rig.ctl.moves_text() == ""
+    assert rig.ctl.record.moves_text() == ""
     rig.lift("A2", 200)
     rig.lift("E5", 200)
     rig.place("A2", 1000)
-    assert rig.ctl.moves_text().startswith("E3-E4@A2")
+    assert rig.ctl.record.moves_text().startswith("E3-E4@A2")
 
 
 def test_a_stray_piece_is_an_error_and_commits_nothing():
     rig = Rig()
     rig.place("E5", 2000)
-    assert rig.ctl.moves_text() == "" and rig.ctl.errors == 1
+    assert rig.ctl.record.moves_text() == "" and rig.ctl.errors == 1
     assert pal.ERROR in rig.colours("E5", 600)
 
 
 def test_the_board_plays_a_seat():
     rig = Rig()
-    rig.ctl.set_opponent(0)  # the board plays Red
+    rig.ctl.seats.set_opponent(0)  # the board plays Red
     rig.wait(50)
     m = rig.ctl.engine_move
     assert m
@@ -96,10 +97,10 @@ def test_the_board_plays_a_seat():
     plan = steps(rig.ctl.pos, m)
     assert plan[0][0] == 0 and plan[1][0] == 1  # lift, then place
     rig.lift(plan[0][1])
-    assert rig.ctl.dest[site(plan[1][1])]
+    assert rig.ctl.matcher.dest[site(plan[1][1])]
     for act, name in plan[1:]:
         rig.set(name, act, 1000)
-    assert rig.ctl.moves_text() == text
+    assert rig.ctl.record.moves_text() == text
 
 
 def test_the_board_plays_two_seats_for_one_person():
@@ -107,9 +108,10 @@ def test_the_board_plays_two_seats_for_one_person():
     seen = []
     for _ in range(7):
         rig.ctl._button(C.BTN_HINT * 2 + 1, rig.now)  # hold hint
-        seen.append(C.seats_word(G.SIDES, rig.ctl.seats))
-    assert seen == ["b", "g", "r", "rg", "rb", "gb", "off"]
-    rig.ctl.set_seats(0b110)  # Green and Blue: a person plays Red
+        seen.append(seats_word(G.SIDES, rig.ctl.seats.bits))
+    # One person against the board first, from the first seat (issue 24.12).
+    assert seen == ["gb", "rb", "rg", "b", "g", "r", "off"]
+    rig.ctl.seats.set(0b110)  # Green and Blue: a person plays Red
     rig.wait(50)
     assert not rig.ctl.engine_move  # Red (the person) is to move
     assert ("opponent", "gb") in rig.events.seen
@@ -123,11 +125,11 @@ def test_a_piece_that_cannot_move_shows_the_pieces_that_can():
     movers = {t.split("-")[0] for t in legal(rig)}
     assert "A1" not in movers and "E3" in movers
     rig.lift("A1", 100)
-    assert rig.ctl.blocked == site("A1")
+    assert rig.ctl.matcher.blocked == site("A1")
     assert pal.SOURCE in rig.colours("E3", 1300)  # the piece that can move pulses
-    assert rig.ctl.moves_text() == ""
+    assert rig.ctl.record.moves_text() == ""
     rig.place("A1", 1000)
-    assert rig.ctl.blocked == -1 and rig.colours("E3", 700) == [(0, 0, 0)]
+    assert rig.ctl.matcher.blocked == -1 and rig.colours("E3", 700) == [(0, 0, 0)]
 
 
 def test_the_sources_from_one_generation_are_those_of_each_piece():
@@ -138,7 +140,7 @@ def test_the_sources_from_one_generation_are_those_of_each_piece():
 
     rig = Rig()
     ctl = rig.ctl
-    fp = array("i", bytes(4 * C.MAX_STEPS))
+    fp = array("i", bytes(4 * len(ctl.matcher.fp)))
     buf = array("i", bytes(4 * G.MAX_MOVES))
     pos = G.parse_position(G.START)
     seed = 99
@@ -151,16 +153,45 @@ def test_the_sources_from_one_generation_are_those_of_each_piece():
             m = buf[k]
             G.footprint(pos, m, fp)
             assert G.first_site(pos, m) == fp[0] & 255  # the footprint's first site
-        ctl._fill_sources()
-        fast = bytes(ctl.sources)
-        keep = ctl._first_site
-        ctl._first_site = None
-        ctl._fill_sources()
-        ctl._first_site = keep
-        assert fast == bytes(ctl.sources), G.format_position(pos)
+        ctl.matcher.fill_sources()
+        fast = bytes(ctl.matcher.sources)
+        ctl.matcher.fill_sources(first_site=False)  # one site's moves at a time
+        assert fast == bytes(ctl.matcher.sources), G.format_position(pos)
         assert any(fast)
         compared += 1
         n = G.gen(pos, buf, 0)
         seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
         pos.make(buf[seed % n])
     assert compared > 5
+
+
+def test_a_lifted_piece_paints_the_cells_faintly_and_allocates_nothing():
+    # Issue 24.1: while a piece is in the hand, an empty cell that is no
+    # landing glows faintly in its owner's colour (E5, the centre, is Red's;
+    # E6 Green's; E7 Blue's), a landing bright in the mover's; nothing in
+    # the hand: dark. The frames of a lifted piece allocate nothing.
+    from triad.compat import micropython
+
+    rig = Rig()
+    for name in ("E5", "E6", "E7"):
+        assert rig.led(name) == (0, 0, 0)
+    rig.lift("E3", 100)
+    red, green, blue = rig.led("E5"), rig.led("E6"), rig.led("E7")
+    assert red[0] and not red[1] and not red[2]
+    assert green[1] and not green[0] and not green[2]
+    assert blue[2] and not blue[0] and not blue[1]
+    landing = [i for i in range(G.N_SITES) if rig.ctl.matcher.dest[i]]
+    assert landing and all(rig.slot(i)[0] > 3 * red[0] for i in landing)
+    ctl = rig.ctl
+    t = rig.now
+    micropython.heap_lock()
+    try:
+        for k in range(30):
+            t += 10
+            ctl.update(t, rig.occ, t - rig.changed, -1)
+            ctl.render(rig.frame, t, rig.occ)
+    finally:
+        micropython.heap_unlock()
+    rig.now = t
+    rig.place("E3", 1000)
+    assert rig.led("E5") == (0, 0, 0) and rig.led("E6") == (0, 0, 0)

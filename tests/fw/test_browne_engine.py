@@ -6,6 +6,7 @@ from array import array
 import triad.games.browne as G
 from triad.compat import micropython
 from triad.games.browne import core
+from triad.games import engine_kit
 from triad.games.browne.engine.search import Engine, WIN_BOUND
 
 P = G.parse_position
@@ -87,10 +88,15 @@ def test_takes_an_immediate_win():
             wins.append(m)
         pos.unmake(m)
     assert len(wins) == 1 and len(pos.legal_moves()) == 53
-    for level in (2, 5):
-        pos, eng, m = choose(text, level)
-        assert m == wins[0], G.format_move(pos, m)
-    assert eng.score >= WIN_BOUND
+    # every level's search (the lower levels' random turns switched off:
+    # those are the levels' deliberate mistakes)
+    for level in (1, 2, 3, 4, 5):
+        pos = P(text)
+        eng = Engine(level)
+        eng.blunder = 0
+        m = eng.choose(pos, 100000, FakeClock(), None, 400)
+        assert m == wins[0], (level, G.format_move(pos, m))
+        assert eng.score >= WIN_BOUND, level
 
 
 def test_takes_the_one_winning_elimination_among_many():
@@ -285,7 +291,7 @@ def test_drop_scores_agree_with_a_plain_reply():
                 eng.stop = False
                 end = eng._drops(m, 0, 60, maxing, 0)
                 p.make(m)
-                k = eng._landings(cand)
+                k = eng._landings(cand) & 255
                 for j in range(end):
                     t = eng.buf[j]
                     assert core.with_drop(m, core.m_drop(t)) == t
@@ -341,11 +347,10 @@ def test_every_material_score_fits_the_table_beside_its_unset_mark():
 
 
 def test_the_viper_landings_are_the_plain_ones():
-    # _landings_v is what the board runs (on CPython its source runs as
-    # Python): the same cells, in the same order, with the same counts as
-    # the readable _landings_py, over the positions of random games.
-    from triad.games.browne.engine import search as E
-
+    # core.landings_v is what the board runs (on CPython its source runs as
+    # Python): the same cells, in the same order, with the same counts and
+    # the same most captured as the readable core.landings_py, over the
+    # positions of random games.
     eng = Engine(5)
     rnd = Engine(1)
     rnd.seed(11)
@@ -358,12 +363,14 @@ def test_the_viper_landings_are_the_plain_ones():
                 break
             eng.pos.set_from(pos)
             for side in range(3):
-                n = eng._landings_py(side)
+                r = core.landings_py(eng.pos.board, eng.mark, eng.lq, eng.l1, eng.l2, side)
+                n = r & 255
                 plain = (bytes(eng.lq[:n]), bytes(eng.l1[:n]), bytes(eng.l2[:n]))
+                assert r >> 8 == max([0] + [eng.l1[i] + eng.l2[i] for i in range(n)])
                 assert not any(eng.mark)
                 eng.lq[:] = bytes(64)
-                m = E._landings_v(eng.pos.board, eng.mark, eng.lq, eng.l1, eng.l2, side)
-                assert m == n and (bytes(eng.lq[:m]), bytes(eng.l1[:m]), bytes(eng.l2[:m])) == plain, (F(pos), side)
+                m = core.landings_v(eng.pos.board, eng.mark, eng.lq, eng.l1, eng.l2, side)
+                assert m == r and (bytes(eng.lq[:n]), bytes(eng.l1[:n]), bytes(eng.l2[:n])) == plain, (F(pos), side)
                 assert not any(eng.mark)
                 seen += n
             m = rnd.choose(pos, 1000, FakeClock(), None, 20)
@@ -395,7 +402,7 @@ def test_the_viper_sorts_and_quiet_drop_are_the_plain_ones():
         for i in range(start + 1, end):
             assert o1[i - 1] >= o1[i]
         b1, o1 = array("i", buf), array("h", order)
-        E._sort2_py(b1, o1, x1, start, end)
+        engine_kit.sort2(b1, o1, x1, start, end)
         b2, o2, x2 = array("i", buf), array("h", order), array("h", extra)
         E._sort2_v(b2, o2, x2, start, end)
         assert list(b1) == list(b2) and list(o1) == list(o2) and list(x1) == list(x2), trial

@@ -140,7 +140,7 @@ def test_third_triad_wins_and_new_game_rolls():
     rig.press(C.BTN_NEW)
     assert rig.ctl.state == C.SETUP
     # Black rolled 3,1,2,1,3,2 -> 1 1 2 2 3 3 from a1; White 1,1,1,2,2,3 ascending from f6.
-    assert rig.ctl.start_text == "w3w2w2w1w1w1/....../....../....../....../b1b1b2b2b3b3 b 0 0"
+    assert rig.ctl.record.start_text == "w3w2w2w1w1w1/....../....../....../....../b1b1b2b2b3b3 b 0 0"
     assert rig.led("a1") == OFF or rig.led("a1") == pal.VALUE[1]
     assert pal.VALUE[3] in rig.leds_over("f1", 1500)
 
@@ -160,13 +160,13 @@ def test_setup_waits_for_all_twelve_dice():
     assert rig.ctl.pos.side == 0
     # The next game is started by White.
     rig.ctl.new_game()
-    assert rig.ctl.start_text.endswith(" w 0 0")
+    assert rig.ctl.record.start_text.endswith(" w 0 0")
 
 
 def test_note2_turn_in_place_with_buttons():
     pos = "....../....../....../w1w1..../.w1..../b1w1.... b 0 0"
     rig = Rig(pos)
-    assert rig.ctl.note2
+    assert rig.ctl.matcher.note2
     assert pal.SOURCE in rig.leds_over("a1", 1500)  # the board says: act with a die
     rig.lift("a1", 200)
     assert rig.led("a1") == pal.SOURCE
@@ -284,8 +284,8 @@ def test_note2_triad_setting_off_means_no_removal():
 
 def test_board_plays_white_and_shows_its_move():
     rig = Rig(TRIAD_POS.replace(" b 0 0", " w 0 0"))
-    rig.ctl.max_nodes = 3000  # no clock in this rig: a node budget instead
-    rig.ctl.set_opponent(1)
+    rig.ctl.seats.player.max_nodes = 3000  # no clock in this rig: a node budget instead
+    rig.ctl.seats.set_opponent(1)
     rig.wait(50)
     m = rig.ctl.engine_move
     assert m, "the board chose no move"
@@ -304,7 +304,7 @@ def test_board_plays_white_and_shows_its_move():
     assert rig.moves() == ""
     rig.place(other, 1500)
     rig.lift(fr, 200)
-    lit = [GAME.SITE_NAMES[i] for i in range(36) if rig.ctl.dest[i]]
+    lit = [GAME.SITE_NAMES[i] for i in range(36) if rig.ctl.matcher.dest[i]]
     assert lit == [to]
     rig.place(to, 1500)
     if core_removed(m):
@@ -319,21 +319,21 @@ def core_removed(m):
 
 def test_hint_uses_the_engine_and_takes_the_triad():
     rig = Rig(TRIAD_POS)
-    rig.ctl.max_nodes = 3000
+    rig.ctl.seats.player.max_nodes = 3000
     rig.press(C.BTN_HINT)
-    assert notation.format_move(rig.ctl.hint_move).startswith("c4c2x")
+    assert notation.format_move(rig.ctl.seats.hint_move).startswith("c4c2x")
 
 
 def test_hold_hint_cycles_who_the_board_plays():
     rig = Rig(START)
     rig.press(C.BTN_HINT, long=True)
-    assert rig.ctl.opponent == 1
+    assert rig.ctl.seats.opponent == 1
     rig.press(C.BTN_HINT, long=True)
-    assert rig.ctl.opponent == 0
+    assert rig.ctl.seats.opponent == 0
     rig.press(C.BTN_HINT, long=True)
-    assert rig.ctl.opponent == -1 and rig.ctl.engine is None
+    assert rig.ctl.seats.opponent == -1 and rig.ctl.seats.player.engine is None
     rig.press(C.BTN_CONFIRM, long=True)
-    assert rig.ctl.level == 4
+    assert rig.ctl.seats.level == 4
 
 
 def test_third_repetition_is_a_draw():
@@ -374,7 +374,7 @@ def test_unreadable_save_is_not_overwritten_until_the_player_asks():
     store = UnreadableStore()
     rig = Rig(store=store, rolls=[1, 2, 3] * 8)
     assert not rig.ctl.load_saved()
-    rig.ctl.hold_store()
+    rig.ctl.record.hold_store()
     rig.ctl.new_game()
     assert store.writes == []  # the old game on flash is untouched
     assert [t for k, t in rig.events.seen if k == "error" and "kept" in t]
@@ -388,8 +388,8 @@ def test_a_failed_save_is_shown_until_the_store_writes_the_game_again():
 
     fs = FaultFs()
     rig = Rig()
-    store = GameStore("", fs, game="nehren", on_safe=rig.ctl.saved_state)
-    rig.ctl.store = store
+    store = GameStore("", fs, game="nehren", on_safe=rig.ctl.record.saved_state)
+    rig.ctl.record.store = store
     rig.ctl.start_position(START)
     rig.occ[:] = rig.ctl.expected
     rig.wait(1000)
@@ -406,7 +406,7 @@ def test_a_failed_save_is_shown_until_the_store_writes_the_game_again():
     # The controller writes the whole game again: safe, and the player is told.
     rig.wait(2500)
     assert ("saved", "all moves are on flash") in rig.events.seen
-    assert not rig.ctl.unsaved
+    assert not rig.ctl.record.unsaved
     assert pal.ERROR not in rig.leds_over("a1", 10) + [rig.status(pico_v1.STATUS_TURN_BLACK)]
     back = GameStore("", fs, game="nehren").load()
     assert back[1] == ["c1c4"]

@@ -40,12 +40,12 @@ def test_three_sides_take_turns_and_the_turn_light_follows():
     assert rig.slot(0) == pal.SOURCE
     assert rig.slot(1) == G.ROLE_RGB[2] and rig.slot(2) == G.ROLE_RGB[2]  # where it may go
     rig.set(2, 1, 1500)  # put it on r
-    assert rig.ctl.moves_text() == "pr"
+    assert rig.ctl.record.moves_text() == "pr"
     assert rig.ctl.pos.side == 1
     assert rig.slot(3 + 1) == pal.TURN and rig.slot(3 + 0) == (0, 0, 0)
     rig.set(2, 0)
     rig.set(1, 1, 1500)
-    assert rig.ctl.pos.side == 2 and rig.ctl.moves_text() == "pr rq"
+    assert rig.ctl.pos.side == 2 and rig.ctl.record.moves_text() == "pr rq"
 
 
 def test_a_hidden_spin_is_picked_on_the_buttons():
@@ -58,7 +58,7 @@ def test_a_hidden_spin_is_picked_on_the_buttons():
     assert G.ROLE_RGB[1] in rig.seen_over(0, 1500)
     rig.press(C.BTN_CONFIRM)
     rig.wait(50)
-    assert rig.ctl.moves_text() == "spinb"
+    assert rig.ctl.record.moves_text() == "spinb"
     assert rig.ctl.pos.spins[0] == 1
     assert rig.slot(3 + 3) == pal.STATUS_ON  # x's score LED (status slot 3)
 
@@ -66,7 +66,7 @@ def test_a_hidden_spin_is_picked_on_the_buttons():
 def test_a_wrong_site_is_an_error_and_nothing_commits():
     rig = Rig()
     rig.set(1, 1, 2000)  # an object on q while the token stays on p
-    assert rig.ctl.moves_text() == "" and rig.ctl.errors == 1
+    assert rig.ctl.record.moves_text() == "" and rig.ctl.errors == 1
     assert pal.ERROR in rig.seen_over(1, 600)
     rig.set(1, 0, 1500)
     assert rig.ctl.state == C.PLAY
@@ -84,9 +84,9 @@ def test_the_game_ends_with_its_winner():
 
 def test_the_board_plays_a_seat_of_three():
     rig = Rig()
-    rig.ctl.set_opponent(0)  # the board plays x: its quick move is the last one, spin blue
+    rig.ctl.seats.set_opponent(0)  # the board plays x: its quick move is the last one, spin blue
     rig.wait(50)
     assert rig.ctl.engine_move
     rig.set(0, 0, 100)
     rig.set(0, 1, 1000)  # one outcome is allowed: no choice to make
-    assert rig.ctl.moves_text() == "spinb"
+    assert rig.ctl.record.moves_text() == "spinb"

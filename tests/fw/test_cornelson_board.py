@@ -31,13 +31,13 @@ def test_first_turn_gem_then_jewels_in_any_order():
     assert rig.ctl.state == C.PLAY
     rig.set("D4", 1, 1000)  # South's gem
     assert rig.ctl.state == C.FINISH
-    assert rig.ctl.moves_text() == ""
+    assert rig.ctl.record.moves_text() == ""
     # The jewels still to move show their docks; S3 goes first.
     rig.step("S3", "a6")
     rig.step("S1", "a2")
-    assert rig.ctl.moves_text() == ""
+    assert rig.ctl.record.moves_text() == ""
     rig.step("S2", "a4", 1000)
-    assert rig.ctl.moves_text() == "D4 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "D4 S1-a2 S2-a4 S3-a6"
     assert rig.ctl.pos.side == 1
 
 
@@ -46,18 +46,18 @@ def test_a_captured_gem_is_swapped_before_the_turn_commits():
     rig = Rig(pos)
     rig.set("D3", 1, 1000)  # brackets North's D2 between D1 and D3
     assert rig.ctl.state == C.FINISH
-    assert rig.ctl.nxt[site("D2")] == G.ROLE_SWAP  # the gem to swap is lit
-    assert not rig.ctl.nxt[site("S1")]  # the jewels wait for the swap
+    assert rig.ctl.matcher.nxt[site("D2")] == G.ROLE_SWAP  # the gem to swap is lit
+    assert not rig.ctl.matcher.nxt[site("S1")]  # the jewels wait for the swap
     rig.wait(1000)
-    assert rig.ctl.moves_text() == ""  # the swap is still owed
+    assert rig.ctl.record.moves_text() == ""  # the swap is still owed
     rig.set("D2", 0, 200)  # North's gem off ...
     rig.set("D2", 1, 1000)  # ... South's gem on
-    assert rig.ctl.nxt[site("S1")] == ROLE_SOURCE  # now every jewel shows
-    assert rig.ctl.nxt[site("S2")] == ROLE_SOURCE and rig.ctl.nxt[site("S3")] == ROLE_SOURCE
+    assert rig.ctl.matcher.nxt[site("S1")] == ROLE_SOURCE  # now every jewel shows
+    assert rig.ctl.matcher.nxt[site("S2")] == ROLE_SOURCE and rig.ctl.matcher.nxt[site("S3")] == ROLE_SOURCE
     for fr, to in (("S1", "a2"), ("S2", "a4"), ("S3", "a6")):
         rig.step(fr, to)
     rig.wait(1000)
-    assert rig.ctl.moves_text() == "D3 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "D3 S1-a2 S2-a4 S3-a6"
     assert rig.ctl.pos.posts[site("D2")] == 1  # South's now
     assert G.score(rig.ctl.pos, 0) == 1
 
@@ -66,7 +66,7 @@ def test_a_jewel_on_a_wrong_space_is_an_error():
     rig = Rig(G.START)
     rig.set("D4", 1, 1000)
     rig.step("S1", "a3", 2000)  # a3 is no step of S1
-    assert rig.ctl.moves_text() == "" and rig.ctl.errors >= 1
+    assert rig.ctl.record.moves_text() == "" and rig.ctl.errors >= 1
 
 
 # -- guidance in light -----------------------------------------------------------
@@ -109,7 +109,7 @@ def test_the_hints_follow_the_position_after_a_turn():
     for fr, to in (("S1", "a2"), ("S2", "a4"), ("S3", "a6")):
         rig.set(fr, 0, 100)
         rig.set(to, 1, 1000)
-    assert rig.ctl.moves_text() == "D4 S1-a2 S2-a4 S3-a6" and rig.ctl.pos.side == 1
+    assert rig.ctl.record.moves_text() == "D4 S1-a2 S2-a4 S3-a6" and rig.ctl.pos.side == 1
     rig.wait(1000)
     assert rig.led("A1") == NORTH_RGB and rig.led("G4") == NORTH_RGB
     assert rig.led("D4") not in (SOUTH_RGB, NORTH_RGB)  # taken (it shows the last move)
@@ -130,7 +130,7 @@ def test_swaps_light_one_by_one_along_the_chain():
     rig = Rig(CHAIN)
     assert rig.led("C3") == CAPTURING_RGB
     rig.set("C3", 1, 1000)
-    nxt = rig.ctl.nxt
+    nxt = rig.ctl.matcher.nxt
     assert rig.ctl.state == C.FINISH
     assert nxt[site("C2")] == G.ROLE_SWAP and not nxt[site("D3")]
     assert SWAP_RGB in rig.colours("C2", 1000)
@@ -145,7 +145,7 @@ def test_swaps_light_one_by_one_along_the_chain():
     for fr, to in (("S2", "a4"), ("S1", "a2"), ("S3", "a6")):
         rig.step(fr, to)
     rig.wait(1000)
-    assert rig.ctl.moves_text() == "C3 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "C3 S1-a2 S2-a4 S3-a6"
     assert G.score(rig.ctl.pos, 0) == 2
 
 
@@ -153,7 +153,7 @@ def test_a_lifted_jewel_shows_its_steps_and_the_barriers_in_its_way():
     rig = Rig(BARRED)
     rig.set("G1", 1, 1000)  # the gem first
     rig.set("a2", 0, 300)  # the jewel in the hand
-    nxt = rig.ctl.nxt
+    nxt = rig.ctl.matcher.nxt
     assert nxt[site("a1")] == G.ROLE_STEP  # its one step
     assert not nxt[site("a3")]  # barred
     assert nxt[site("A2")] == G.ROLE_BARRIER and nxt[site("B2")] == G.ROLE_BARRIER
@@ -178,7 +178,7 @@ def test_a_jewel_lifted_first_shows_the_barriers_in_its_way():
     rig = Rig(FULL_BARRED)
     assert G.format_move(rig.ctl.pos, G.parse_move(rig.ctl.pos, "- a2-a1 S2-a4 S3-a6")) == "- a2-a1 S2-a4 S3-a6"
     rig.set("a2", 0, 300)
-    assert rig.ctl.lifted == site("a2")
+    assert rig.ctl.matcher.lifted == site("a2")
     assert STEP_RGB in rig.colours("a1", 1000)
     assert BARRIER_RGB in rig.colours("A2", 1000) and BARRIER_RGB in rig.colours("B2", 1000)
     assert rig.colours("a3", 1000) == [(0, 0, 0)]  # barred
@@ -188,7 +188,7 @@ def test_a_jewel_lifted_first_shows_the_barriers_in_its_way():
     assert BARRIER_RGB not in rig.colours("A2", 1000)
     rig.set("a6", 1, 100)
     rig.step("S2", "a4", 1000)
-    assert rig.ctl.moves_text() == "- a2-a1 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "- a2-a1 S2-a4 S3-a6"
 
 
 def test_a_jewel_lifted_first_allocates_nothing():
@@ -208,7 +208,7 @@ def test_a_jewel_lifted_first_allocates_nothing():
             ctl.render(frame, t, occ)
     finally:
         micropython.heap_unlock()
-    assert ctl.lifted == site("a2") and ctl.nxt[site("A2")] == G.ROLE_BARRIER
+    assert ctl.matcher.lifted == site("a2") and ctl.matcher.nxt[site("A2")] == G.ROLE_BARRIER
 
 
 def test_a_capture_opening_a_barrier_lights_no_barrier():
@@ -228,7 +228,7 @@ def test_a_capture_opening_a_barrier_lights_no_barrier():
     rig.set("B2", 0, 100)
     rig.set("B2", 1, 300)
     rig.set("a2", 0, 300)
-    assert rig.ctl.nxt[site("a3")] == G.ROLE_STEP and not rig.ctl.nxt[site("A2")]
+    assert rig.ctl.matcher.nxt[site("a3")] == G.ROLE_STEP and not rig.ctl.matcher.nxt[site("A2")]
 
 
 def test_lifting_a_jewel_before_the_swaps_forfeits_the_rest():
@@ -237,14 +237,14 @@ def test_lifting_a_jewel_before_the_swaps_forfeits_the_rest():
     rig.set("C2", 0, 100)
     rig.set("C2", 1, 300)  # the first swap done, D3 still owed
     rig.set("S1", 0, 300)  # a jewel lifted early: D3's capture is forfeit
-    assert rig.ctl.kept == 1
+    assert rig.ctl.matcher.kept == 1
     assert ("forfeit", "C3 1") in rig.events.seen
-    assert not rig.ctl.nxt[site("D3")]  # no longer asked for
-    assert rig.ctl.nxt[site("a2")] == G.ROLE_STEP
+    assert not rig.ctl.matcher.nxt[site("D3")]  # no longer asked for
+    assert rig.ctl.matcher.nxt[site("a2")] == G.ROLE_STEP
     rig.set("a2", 1, 100)
     rig.step("S2", "a4")
     rig.step("S3", "a6", 1000)
-    assert rig.ctl.moves_text() == "C3!1 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "C3!1 S1-a2 S2-a4 S3-a6"
     pos = rig.ctl.pos
     assert pos.posts[site("C2")] == 1 and pos.posts[site("D3")] == 2  # D3 stays North's
     assert G.score(pos, 0) == 1
@@ -254,22 +254,22 @@ def test_lifting_a_jewel_before_the_swaps_forfeits_the_rest():
     assert G.format_position(again) == G.format_position(pos)
     rig2 = Rig(CHAIN)
     rig2.ctl.load(CHAIN, ["C3!1 S1-a2 S2-a4 S3-a6"])
-    assert rig2.ctl.position_text() == G.format_position(pos)
+    assert rig2.ctl.record.position_text() == G.format_position(pos)
 
 
 def test_a_forfeit_before_any_swap_and_taken_back():
     rig = Rig(CHAIN)
     rig.set("C3", 1, 1000)
     rig.set("S2", 0, 300)  # lifted before any swap
-    assert rig.ctl.kept == 0
+    assert rig.ctl.matcher.kept == 0
     rig.set("S2", 1, 100)
     rig.set("C3", 0, 1000)  # everything back: a fresh turn
-    assert rig.ctl.kept == -1 and rig.ctl.state == C.PLAY
+    assert rig.ctl.matcher.kept == -1 and rig.ctl.state == C.PLAY
     rig.set("C3", 1, 1000)
     rig.step("S1", "a2")
     rig.step("S2", "a4")
     rig.step("S3", "a6", 1000)
-    assert rig.ctl.moves_text() == "C3!0 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "C3!0 S1-a2 S2-a4 S3-a6"
     assert G.score(rig.ctl.pos, 0) == 0
 
 
@@ -350,10 +350,10 @@ def test_single_strategy_modes_ignore_the_other_outcomes():
     assert rig.ctl.state != C.OVER and rig.ctl.errors >= 1
     rig = mode_rig("breach", TRAP)  # the trapped jewel leaves play
     play_trap(rig)
-    assert rig.ctl.state == C.FINISH and rig.ctl.nxt[site("N1")] == G.ROLE_REMOVE
+    assert rig.ctl.state == C.FINISH and rig.ctl.matcher.nxt[site("N1")] == G.ROLE_REMOVE
     rig.set("N1", 0, 1000)  # taken off the board
     assert rig.ctl.state == C.PLAY and rig.ctl.pos.jewel[3] == 255
-    assert rig.ctl.moves_text() == "G2 S1-a2 S2-a4 S3-a6"
+    assert rig.ctl.record.moves_text() == "G2 S1-a2 S2-a4 S3-a6"
     rig = mode_rig("breach", CAPTURE)  # a tally of 10 wins nothing: jewels step
     rig.set("D3", 1, 300)
     rig.set("D2", 0, 100)
@@ -392,11 +392,11 @@ class FakeSettings:
 
 def test_a_tourney_keeps_its_game_tally_and_sets_the_next_rules():
     rig = mode_rig("tourney", BREACH)
-    rig.ctl.settings = FakeSettings()
+    rig.ctl.record.settings = FakeSettings()
     assert rig.ctl.pos.mode == 15  # nobody has won anything: all outcomes
     play_breach(rig)
     assert ("series", "tally b:-") in rig.events.seen
-    assert rig.ctl.options["series"] == 1 and rig.ctl.settings.values["series"] == 1
+    assert rig.ctl.record.options["series"] == 1 and rig.ctl.record.settings.values["series"] == 1
     # North wins by Breach too (12.2): the next game's docks are shut.
     rig.ctl.set_option("series", G.SETTING_CHOICES["series"].index("b:b"))
     rig.ctl.new_game()
@@ -408,7 +408,7 @@ def test_a_tourney_keeps_its_game_tally_and_sets_the_next_rules():
     rig.wait(1000)
     play_trap(rig)
     assert ("series", "drawn b:bt") in rig.events.seen
-    assert rig.ctl.options["series"] == G.SETTING_CHOICES["series"].index("b:bt")
+    assert rig.ctl.record.options["series"] == G.SETTING_CHOICES["series"].index("b:bt")
     # Both with Breach and Trap (12.4): gems only until a Capture, no jewels.
     rig.ctl.set_option("series", G.SETTING_CHOICES["series"].index("bt:bt"))
     rig.ctl.load(CAPTURE)
@@ -419,7 +419,7 @@ def test_a_tourney_keeps_its_game_tally_and_sets_the_next_rules():
     rig.set("D2", 0, 100)
     rig.set("D2", 1, 1000)
     assert ("series", "won s") in rig.events.seen
-    assert rig.ctl.options["series"] == 0  # the next game begins a new tourney
+    assert rig.ctl.record.options["series"] == 0  # the next game begins a new tourney
 
 
 def test_series_words():
@@ -454,12 +454,12 @@ def test_the_empty_turn_is_said_and_played_whoever_plays_that_side():
     for seats in (0, 2):
         rig = mode_rig("breach", FULL_NO_JEWELS)
         if seats:
-            rig.ctl.set_seats(seats)  # the board plays North
+            rig.ctl.seats.set(seats)  # the board plays North
         rig.wait(1000)
-        assert rig.ctl.moves_text() == ""
+        assert rig.ctl.record.moves_text() == ""
         assert any(k == "pass" for k, t in rig.events.seen)
         rig.wait(1500)
-        assert rig.ctl.moves_text() == "-", seats
+        assert rig.ctl.record.moves_text() == "-", seats
         assert rig.ctl.pos.side == 0
 
 
@@ -519,12 +519,12 @@ def test_the_board_says_the_draw_and_it_survives_a_resume():
         moves.append(G.format_move(p, m))
         p.make(m)
     rig.ctl.load(FULL_BOARD, moves)
-    assert rig.ctl.draw == G.DRAW_NO_GEM and not rig.ctl.live
+    assert rig.ctl.record.draw == G.DRAW_NO_GEM and not rig.ctl.matcher.live
     rig.occ[:] = rig.ctl.expected
     rig.wait(1000)
     assert rig.ctl.state == C.OVER
     rig.ctl.load(FULL_BOARD, moves[:59])
-    assert rig.ctl.draw == 0 and rig.ctl.live
+    assert rig.ctl.record.draw == 0 and rig.ctl.matcher.live
 
 
 class _Saves:
@@ -546,7 +546,7 @@ def test_a_mode_changed_mid_game_begins_the_save_afresh_under_it():
     # table, under the new mode, and says so (a recorder starts a record).
     saves = _Saves()
     rig = Rig(G.START)
-    rig.ctl.store = saves
+    rig.ctl.record.store = saves
     rig.ctl.start_position(G.START)
     assert saves.starts[-1] == (G.START, "mode=0,series=0")
     rig.occ[:] = rig.ctl.expected
@@ -556,12 +556,45 @@ def test_a_mode_changed_mid_game_begins_the_save_afresh_under_it():
     rig.step("S2", "a4")
     rig.step("S3", "a6", 1000)
     assert saves.moves == ["D4 S1-a2 S2-a4 S3-a6"]
-    here = rig.ctl.position_text()
+    here = rig.ctl.record.position_text()
     rig.ctl.set_option("mode", G.SETTING_CHOICES["mode"].index("breach"))
     assert saves.starts[-1] == (here, "mode=1,series=0") and saves.moves == []
     assert ("position", here) in rig.events.seen
-    assert rig.ctl.moves_text() == "" and rig.ctl.start_text == here
+    assert rig.ctl.record.moves_text() == "" and rig.ctl.record.start_text == here
     # The same mode again changes nothing.
     n = len(saves.starts)
     rig.ctl.set_option("mode", G.SETTING_CHOICES["mode"].index("breach"))
     assert len(saves.starts) == n
+
+
+def test_a_stray_object_blinks_and_the_turn_under_way_does_not():
+    # Issue 24.6: a stray object after the gem and a jewel step is the one
+    # fault; the gem, the jewel and the dock it left are the turn's own. The
+    # lights of that fault allocate nothing.
+    from triad.compat import micropython
+
+    rig = Rig(G.START)
+    rig.set("D4", 1, 1000)
+    rig.step("S1", "a2", 300)
+    rig.set("c5", 1, 1000)  # a coin on a trey
+    assert rig.ctl.matcher.n_cand == 0 and rig.ctl.in_error
+    assert pal.ERROR in rig.colours("c5", 600)
+    for name in ("D4", "a2", "S1"):
+        assert pal.ERROR not in rig.colours(name, 600), name
+    ctl = rig.ctl
+    occ = rig.occ
+    frame = rig.frame
+    t = rig.now
+    micropython.heap_lock()
+    try:
+        for k in range(60):
+            t += 10
+            ctl.update(t, occ, t - rig.now, -1)
+            ctl.render(frame, t, occ)
+    finally:
+        micropython.heap_unlock()
+    rig.now = t
+    rig.set("c5", 0, 1000)  # the coin off: the turn goes on
+    rig.step("S2", "a4")
+    rig.step("S3", "a6", 1000)
+    assert rig.ctl.record.moves_text() == "D4 S1-a2 S2-a4 S3-a6"

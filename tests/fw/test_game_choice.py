@@ -48,7 +48,7 @@ def test_the_protocol_switches_games_and_each_keeps_its_save():
         assert app.protocol.execute("hello").endswith("game nehren")
         # Back to Browne: its loaded game resumes from its own save.
         assert app.protocol.execute("game browne") == "ok game browne"
-        assert app.ctl.start_text.startswith("R:C1,D1,D2")
+        assert app.ctl.record.start_text.startswith("R:C1,D1,D2")
         # The choice survives a power cut.
         app2, _ = boot(root)
         assert app2.game.NAME == "browne"

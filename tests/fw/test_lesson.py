@@ -110,7 +110,7 @@ def test_wrong_twice_then_the_right_move_is_shown():
     for k in (1, 2):
         _move(r, les, "c3", "f3")  # 3 cells: shows 3
         assert _lesson_events(r).count("wrong 1 c3f3") == k
-        assert r.ctl.state == C.SETUP and r.ctl.history == []
+        assert r.ctl.state == C.SETUP and r.ctl.record.history == []
         # Put back where the set-up light shows it.
         _move(r, les, "f3", "c3")
         assert r.ctl.state == C.PLAY
@@ -123,9 +123,9 @@ def test_wrong_twice_then_the_right_move_is_shown():
 
 def test_the_saved_game_is_held_and_resumed():
     r, les, store = _rig()
-    store_obj = r.ctl.store
+    store_obj = r.ctl.record.store
     les.start(7)
-    assert r.ctl.store is None
+    assert r.ctl.record.store is None
     _set_up(r, les)
     _move(r, les, "c4", "c2")
     r.set("c2", 0)
@@ -133,9 +133,9 @@ def test_the_saved_game_is_held_and_resumed():
     assert "solved 7 c4c2xc2" in _lesson_events(r)
     assert store.calls == [], store.calls
     les.stop()
-    assert not les.active and r.ctl.store is store_obj
+    assert not les.active and r.ctl.record.store is store_obj
     assert store.calls == [], store.calls
-    assert r.ctl.moves_text() == "a1a3" and r.ctl.state == C.SYNC
+    assert r.ctl.record.moves_text() == "a1a3" and r.ctl.state == C.SYNC
     assert ("resume", GAME.format_position(r.ctl.pos)) in r.events.seen
 
 
@@ -149,10 +149,10 @@ def test_buttons_menu_in_setup_starts_new_leaves():
     assert les.button(C.BTN_MENU * 2, r.now) == -1  # menu: the next lesson
     assert les.n == 2
     assert les.button(C.BTN_HINT * 2 + 1, r.now) == -1  # no seat change in a lesson
-    assert r.ctl.seats == 0
+    assert r.ctl.seats.bits == 0
     assert les.button(C.BTN_CONFIRM * 2, r.now) == C.BTN_CONFIRM * 2
     assert les.button(C.BTN_NEW * 2 + 1, r.now) == -1
-    assert not les.active and r.ctl.moves_text() == "a1a3"
+    assert not les.active and r.ctl.record.moves_text() == "a1a3"
 
 
 def test_no_lessons_no_change():

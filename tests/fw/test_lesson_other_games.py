@@ -93,7 +93,7 @@ def test_browne_a_wrong_capture_is_put_back_and_the_turn_shown_after_two():
         _set(r, les, "F5", 0, 500)
         _set(r, les, "B3", 1, 1000)
         assert _lesson_events(r).count("wrong 3 E5-E4@B3") == k
-        assert r.ctl.state == C.SETUP and r.ctl.history == []
+        assert r.ctl.state == C.SETUP and r.ctl.record.history == []
         _set_up(r, les)  # the pieces back where the set-up light shows
     assert _lesson_events(r)[-1] == "hint 3 E5-A1@E3"
     _step(r, les, 10)
@@ -104,14 +104,14 @@ def test_cornelson_a_lesson_plays_in_its_mode_and_the_mode_returns():
     r, les = _rig(CORNELSON, tri_v1)
     r.ctl.set_option("mode", 1)  # the player's game: a game of Breach
     les.start(9)  # a game of Capture: no jewels, the tenth capture wins
-    assert r.ctl.options["mode"] == 3
+    assert r.ctl.record.options["mode"] == 3
     _set_up(r, les)
     _set(r, les, "B4", 1, 300)
     _set(r, les, "B3", 0, 100)
     _set(r, les, "B3", 1, 1000)
     assert _lesson_events(r)[-1] == "solved 9 B4"
     les.start(1)  # a standard game: the jewels are back
-    assert r.ctl.options["mode"] == 0
+    assert r.ctl.record.options["mode"] == 0
     assert CORNELSON.format_position(r.ctl.pos).endswith("S:a4 N:f4 s 0 0")
     les.stop()
-    assert r.ctl.options["mode"] == 1
+    assert r.ctl.record.options["mode"] == 1

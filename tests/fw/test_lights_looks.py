@@ -30,7 +30,7 @@ def _a_move(r):
     g = r.game
     pos = r.ctl.pos
     buf = array("i", [0] * g.MAX_SEL_MOVES)
-    fp = r.ctl.fp
+    fp = r.ctl.matcher.fp
     plain = None
     for site in range(g.N_SITES):
         n = g.gen(pos, buf, 0, site)
@@ -76,11 +76,11 @@ def _frames(r, sites, ms=2600, step=10):
 
 
 def _clear(ctl):
-    ctl.hint_move = 0
-    ctl.engine_move = 0
-    ctl.thinking = False
-    ctl.hinting = False
-    ctl.banner = 0
+    ctl.seats.hint_move = 0
+    ctl.matcher.engine_move = 0
+    ctl.seats.thinking = False
+    ctl.seats.hinting = False
+    ctl.seats.banner = 0
 
 
 def _distinct(seq):
@@ -100,8 +100,8 @@ def _looks(name, board):
 
     # The hint: the piece steady cyan, its destination steady in its role.
     _clear(ctl)
-    ctl.hint_move = m
-    ctl.hint_until = far
+    ctl.seats.hint_move = m
+    ctl.seats.hint_until = far
     sites = (dst,) if src < 0 else (src, dst)
     hint = _frames(r, sites)
     if src >= 0:
@@ -111,7 +111,7 @@ def _looks(name, board):
     # The board's move at the same sites: the piece breathes in the mover's
     # colour, the destination in its role, in counter-phase.
     _clear(ctl)
-    ctl.engine_move = m
+    ctl.matcher.engine_move = m
     own = _frames(r, sites)
     rgb = g.SIDE_RGB[ctl.pos.side]
     assert len(_distinct(own[-1])) >= 10, name
@@ -130,7 +130,7 @@ def _looks(name, board):
 
     # Thinking: one light circles the centre (with a faint tail).
     _clear(ctl)
-    ctl.thinking = True
+    ctl.seats.thinking = True
     ring = g.CENTRE
     think = _frames(r, ring)
     for k in range(len(ring)):
@@ -148,9 +148,9 @@ def _looks(name, board):
 
     # The level: a gauge along the level row, its own colour, steady.
     _clear(ctl)
-    ctl.level = 2
-    ctl.banner = 2
-    ctl.banner_until = far
+    ctl.seats.level = 2
+    ctl.seats.banner = 2
+    ctl.seats.banner_until = far
     lv = _frames(r, g.LEVEL_SITES, 600)
     for k in range(len(g.LEVEL_SITES)):
         cols = _distinct(lv[k])
@@ -185,12 +185,12 @@ def test_the_boards_own_move_breathes_through_the_controller():
     # move, and the piece to lift breathes (never the hint's steady cyan).
     r = _rig("nehren", pico_v1)
     ctl = r.ctl
-    ctl.max_nodes = 2000
-    ctl.set_opponent(0)
+    ctl.seats.player.max_nodes = 2000
+    ctl.seats.set_opponent(0)
     r.wait(20)
     m = ctl.engine_move
     assert m
-    fp = ctl.fp
+    fp = ctl.matcher.fp
     ctl.game.footprint(ctl.pos, m, fp)
     src = fp[0] & 255
     seen = []

@@ -49,13 +49,13 @@ def test_a_die_that_rests_where_it_may_not_stand_is_a_fault():
 
 def test_a_knocked_piece_hides_the_boards_move_until_it_is_back():
     rig = Rig(START.replace(" b 0 0", " w 0 0"))
-    rig.ctl.max_nodes = 2000  # no clock in this rig: a node budget instead
-    rig.ctl.set_opponent(1)
+    rig.ctl.seats.player.max_nodes = 2000  # no clock in this rig: a node budget instead
+    rig.ctl.seats.set_opponent(1)
     rig.wait(50)
     m = rig.ctl.engine_move
     assert m, "the board chose no move"
-    GAME.footprint(rig.ctl.pos, m, rig.ctl.fp)
-    fr = GAME.SITE_NAMES[rig.ctl.fp[0] & 255]  # the board's die to lift
+    GAME.footprint(rig.ctl.pos, m, rig.ctl.matcher.fp)
+    fr = GAME.SITE_NAMES[rig.ctl.matcher.fp[0] & 255]  # the board's die to lift
     assert any(c != (0, 0, 0) for c in rig.leds_over(fr, 1500)), "the board's move is shown"
     # One of Black's dice (the person's side) knocked over.
     knocked = "a1"

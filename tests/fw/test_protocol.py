@@ -40,7 +40,7 @@ class Board:
         self.rig = Rig(position, settings=Settings("", {"brightness": 64, "next_start": 0, "note2_triads": 0, "opponent": 0, "level": 3},
                                                    MemFs(fail)))
         self.applied = []
-        self.p = P.Protocol(self.rig.ctl, self.out.append, self.rig.ctl.settings, self.apply)
+        self.p = P.Protocol(self.rig.ctl, self.out.append, self.rig.ctl.record.settings, self.apply)
         self.rig.ctl.events = self.p
 
     def apply(self, name, value):
@@ -59,8 +59,8 @@ class Board:
 
     def game(self):
         ctl = self.rig.ctl
-        return (ctl.state, ctl.position_text(), ctl.moves_text(), ctl.start_text, ctl.next_start,
-                sorted(ctl.settings._values.items()))
+        return (ctl.state, ctl.record.position_text(), ctl.record.moves_text(), ctl.record.start_text, ctl.record.next_start,
+                sorted(ctl.record.settings._values.items()))
 
 
 def test_hello_names_firmware_and_protocol_version():
@@ -124,13 +124,13 @@ def test_settings_set_get_persist_and_apply():
     assert b.applied == [("brightness", 250)]
     assert b.reply("get brightness") == "ok get brightness 192"
     assert b.reply("set start w") == "ok set start w"
-    assert b.rig.ctl.next_start == 1
+    assert b.rig.ctl.record.next_start == 1
     assert b.reply("set note2-triads on") == "ok set note2-triads on"
     assert b.reply("set opponent w") == "ok set opponent w"
     assert b.reply("set level 5") == "ok set level 5"
     assert b.reply("set level 6").startswith("err value ")
     assert b.reply("set opponent x").startswith("err value ")
-    s = b.rig.ctl.settings
+    s = b.rig.ctl.record.settings
     assert s.get("note2_triads") == 1 and s.get("next_start") == 1 and s.get("brightness") == 192
     data = s.fs.files["settings.txt"]
     assert b"note2_triads=1" in data and b"brightness=192" in data

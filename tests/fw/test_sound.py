@@ -201,7 +201,7 @@ def test_the_tick_stays_allocation_free_with_the_sound_on():
                 put(ctl.expected)
             now += 10
             app.tick(now)
-        assert ctl.errors == 1 and ctl.moves_text() == ""
+        assert ctl.errors == 1 and ctl.record.moves_text() == ""
         assert w.sounded() == tones(CUE_ERROR)
         # A cue of each kind played out by the tick under heap_lock, in
         # steady play and with a die in the hand (destinations drawn).

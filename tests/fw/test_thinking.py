@@ -60,7 +60,7 @@ class Rig:
                              sleep_ms=clk.sleep_ms)
         clk.thinker = app.thinker
         self.ctl = ctl = app.ctl
-        ctl.set_opponent(C.OPPONENT_OFF)
+        ctl.seats.set_opponent(C.OPPONENT_OFF)
         ctl.start_position(position)
         self.put(ctl.expected)
         app.next_tick = clk.t
@@ -76,8 +76,8 @@ class Rig:
 
         ctl.update = update
         self.run_until(lambda: ctl.state == C.PLAY, 300)
-        ctl.opponent = opponent
-        ctl.level = 5  # as deep as the budget allows: a long search
+        ctl.seats.opponent = opponent
+        ctl.seats.level = 5  # as deep as the budget allows: a long search
 
     def put(self, occ):
         cmap = self.d.MATRIX_CELL
@@ -131,8 +131,8 @@ def test_the_board_keeps_ticking_while_it_thinks_and_its_move_is_the_same():
     rig = Rig(START, 0)  # the board plays black, which moves first
     ctl = rig.ctl
     try:
-        ctl.think_ms = 60000
-        ctl.max_nodes = 600  # the node cap rules: the move is fixed
+        ctl.seats.think_ms = 60000
+        ctl.seats.player.max_nodes = 600  # the node cap rules: the move is fixed
         ok = rig.run_until(lambda: ctl.engine_move != 0, 200)
         assert ok
         inside = [t for t in rig.ticks if t[1] == T.BUSY]
@@ -140,20 +140,20 @@ def test_the_board_keeps_ticking_while_it_thinks_and_its_move_is_the_same():
         gap = busy_gaps(rig.ticks)
         assert 10 <= gap <= 12, gap  # the scan period, plus one look at the clock
         # The same move as the engine's on its own with the same nodes.
-        eng = Engine(ctl.level, 512)
+        eng = Engine(ctl.seats.level, 512)
         pos = ctl.game.parse_position(START)
         assert ctl.engine_move == eng.choose(pos, 60000, lambda: 0, [], 600)
-        said = "evt think " + ctl.move_text(ctl.engine_move)
+        said = "evt think " + ctl.record.move_text(ctl.engine_move)
         assert [x for x in rig.serial.out if x.startswith(said)], rig.serial.out
         # Carried out as before: lift its piece, put it on its destination.
-        fp = ctl.fp
+        fp = ctl.matcher.fp
         nf = ctl.game.footprint(ctl.pos, ctl.engine_move, fp)
         occ = bytearray(ctl.expected)
         for j in range(nf):
             e = fp[j]
             occ[e & 255] = 1 if (e >> 8) & 3 == 1 else 0
         rig.put(occ)
-        assert rig.run_until(lambda: len(ctl.history) == 1, 300)
+        assert rig.run_until(lambda: len(ctl.record.history) == 1, 300)
         assert ctl.pos.side == 1 and ctl.engine_move == 0
     finally:
         rig.close()
@@ -167,8 +167,8 @@ def test_a_knocked_piece_buttons_and_the_serial_line_answer_during_the_search():
     site = own_site(ctl, 1)  # a white piece (black to move)
     knock = rig.site_of_matrix(site)
     try:
-        ctl.think_ms = 60000
-        ctl.max_nodes = 1200
+        ctl.seats.think_ms = 60000
+        ctl.seats.player.max_nodes = 1200
 
         def hook(now):
             if app.thinker.state != T.BUSY:
@@ -206,7 +206,7 @@ def test_the_budget_is_kept_within_20_ms():
     th = app.thinker
     span = []
     try:
-        ctl.think_ms = 300
+        ctl.seats.think_ms = 300
         orig = th.run
 
         def run():
@@ -255,15 +255,15 @@ def test_lifting_an_own_piece_cancels_the_hint_within_20_ms():
         assert rig.run_until(lambda: "end" in marks, 300)
         assert "cancel" in marks, marks
         assert marks["end"] - marks["cancel"] <= 20, marks
-        assert ctl.hint_move == 0 and not ctl.hinting
+        assert ctl.seats.hint_move == 0 and not ctl.seats.hinting
         assert marks["cancel"] - marks["lift"] <= 30, marks  # the scan's debounce, then at once
         # Put back, ask again: this time the hint arrives.
         rig.w.closed[rig.site_of_matrix(own)] = 1
         rig.hook = None
-        ctl.max_nodes = 300
+        ctl.seats.player.max_nodes = 300
         rig.run_until(lambda: False, 100)
         press(rig, 2)
-        assert rig.run_until(lambda: ctl.hint_move != 0, 300)
+        assert rig.run_until(lambda: ctl.seats.hint_move != 0, 300)
     finally:
         rig.close()
 
@@ -281,8 +281,8 @@ def test_a_cancel_while_the_engine_loads_stops_the_search_within_20_ms():
     clk = rig.clock
     marks = {}
     try:
-        ctl.think_ms = 2000
-        ctl.player.engine = None  # the first use: the engine is loaded
+        ctl.seats.think_ms = 2000
+        ctl.seats.player.engine = None  # the first use: the engine is loaded
         orig_tick = clk.ticks_ms
 
         def ticks_ms():
@@ -293,7 +293,7 @@ def test_a_cancel_while_the_engine_loads_stops_the_search_within_20_ms():
 
         clk.ticks_ms = ticks_ms
         app.ticks_ms = ticks_ms
-        ctl.player.now_ms = ticks_ms
+        ctl.seats.player.now_ms = ticks_ms
         orig_cancel = th.cancel
         orig_run = th.run
 
@@ -318,7 +318,7 @@ def test_a_cancel_while_the_engine_loads_stops_the_search_within_20_ms():
         assert rig.run_until(lambda: "end" in marks, 300)
         assert "cancel" in marks and marks["cancel"] == marks["asked"], marks  # cancelled while loading
         assert marks["end"] - marks["cancel"] <= 20, marks
-        assert ctl.engine_move == 0 and not ctl.thinking
+        assert ctl.engine_move == 0 and not ctl.seats.thinking
         assert not [x for x in rig.serial.out if x.startswith("evt error")], rig.serial.out
     finally:
         rig.close()

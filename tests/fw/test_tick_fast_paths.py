@@ -1,8 +1,8 @@
-# The viper loops of the main-loop tick (controller._diff, controller._clear,
+# The viper loops of the main-loop tick (match_kernels.diff, fastbytes.zero,
 # app._copy_if_changed, rp2._chain_sum/_scale_into) give exactly what their
 # plain-Python meaning gives, on both runtimes (on CPython the shim runs the
 # viper source as Python; on MicroPython it is machine code).
-from triad.board import controller as C
+from triad.board import match_kernels as K
 from triad import app
 from triad.board import fastbytes
 from triad.boards import pico_v1
@@ -45,12 +45,12 @@ def test_diff_equals_the_plain_loop():
         for _ in range(rng.next(5)):
             i = rng.next(36)
             occ[i] ^= 1
-        assert C._diff(occ, exp, 36) == diff_py(occ, exp, 36), (k, occ, exp)
+        assert K.diff(occ, exp, 36) == diff_py(occ, exp, 36), (k, occ, exp)
     full = bytearray(b"\x01" * 36)
     empty = bytearray(36)
-    assert C._diff(empty, full, 36) == 36 | (36 << 16)
-    assert C._diff(full, empty, 36) == (36 << 8) | (36 << 23)
-    assert C._diff(full, full, 36) == 0
+    assert K.diff(empty, full, 36) == 36 | (36 << 16)
+    assert K.diff(full, empty, 36) == (36 << 8) | (36 << 23)
+    assert K.diff(full, full, 36) == 0
 
 
 def test_clear_and_copy_if_changed():
@@ -108,12 +108,12 @@ def test_the_matchers_site_scans_equal_their_plain_meaning():
             if rng.next(25) == 0:
                 vis[i] = 1
         marked = [i for i in range(n) if vis[i]]
-        assert C._only_one(vis, n) == (marked[0] if len(marked) == 1 else -1), (k, marked)
+        assert K.only_one(vis, n) == (marked[0] if len(marked) == 1 else -1), (k, marked)
         i = 0
         want = [j for j in range(n) if occ[j] != exp[j] or vis[j]]
         got = []
         while True:
-            i = C._next_changed(occ, exp, vis, i, n)
+            i = K.next_changed(occ, exp, vis, i, n)
             if i >= n:
                 break
             got.append(i)
@@ -166,8 +166,8 @@ def test_matcher_equals_its_plain_meaning():
     # visits, picked outcomes and differences to explain.
     from array import array
 
-    match_py = _plain(C, "_match")
-    free_py = _plain(C, "_free_extra")
+    match_py = _plain(K, "match")
+    free_py = _plain(K, "free_extra")
     rng = Lcg(11)
     n = 12
     fp = array("i", bytes(4 * 32))
@@ -199,13 +199,13 @@ def test_matcher_equals_its_plain_meaning():
         fixed = rng.next(n) if rng.next(3) == 0 else 255
         only = rng.next(n + 1) - 1 if rng.next(2) else -1
         ctx = fixed | ((rng.next(4) + 16) << 8) | (n_diff << 16) | ((only + 1) << 23)
-        assert C._free_extra(occ, exp, vis, fp, nf - 1, n, arr, dep) == free_py(
+        assert K.free_extra(occ, exp, vis, fp, nf - 1, n, arr, dep) == free_py(
             occ, exp, vis, fp, nf - 1, n, arr, dep), k
-        w1 = bytearray(C.WORK_SIZE)
-        w2 = bytearray(C.WORK_SIZE)
+        w1 = bytearray(K.WORK_SIZE)
+        w2 = bytearray(K.WORK_SIZE)
         nxt1 = bytearray(n)
         nxt2 = bytearray(n)
-        got = C._match(fp, nf, occ, exp, vis, w1, ctx, nxt1, n, arr, dep)
+        got = K.match(fp, nf, occ, exp, vis, w1, ctx, nxt1, n, arr, dep)
         want = match_py(fp, nf, occ, exp, vis, w2, ctx, nxt2, n, arr, dep)
         assert got == want, (k, got, want)
         assert w1 == w2 and nxt1 == nxt2, (k, list(fp)[:nf], w1, w2, nxt1, nxt2)
@@ -244,7 +244,7 @@ def test_stamps_equal_their_plain_meaning():
     # count, one count per scan, as filled or emptied.
     from array import array
 
-    stamp_py = _plain(C, "_stamp")
+    stamp_py = _plain(K, "stamp")
     rng = Lcg(5)
     n = 20
     a1 = array("i", bytes(8 * n))
@@ -258,7 +258,7 @@ def test_stamps_equal_their_plain_meaning():
         occ = bytearray(n)
         for i in range(n):
             occ[i] = rng.next(2) if rng.next(4) == 0 else p1[i]
-        s1 = C._stamp(occ, p1, a1, d1, s1, n)
+        s1 = K.stamp(occ, p1, a1, d1, s1, n)
         s2 = stamp_py(occ, p2, a2, d2, s2, n)
         assert (s1, p1, a1, d1) == (s2, p2, a2, d2), k
         for i in range(n):

@@ -2,124 +2,21 @@
 (tests/host/test_browser.py's way): what issue 24 found missing for a new
 player: the cells' colours, the game's own legend, its seats on the page,
 a move list per player and the games' titles."""
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-import time
-
 import pytest
 
-CHROMIUM = os.environ.get("TRIAD_CHROMIUM", "/usr/bin/chromium")
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - requirements-dev.txt pins it
-    sync_playwright = None
-
-if sync_playwright is None:
-    pytest.skip("playwright is not installed (pip install -r requirements-dev.txt)", allow_module_level=True)
-if not os.path.exists(CHROMIUM):
-    pytest.skip("no Chromium at %s: `make browser-deps`" % CHROMIUM, allow_module_level=True)
+from browser_kit import load, page_at, play, spawned_url, wait_text  # (skips without a browser)
 
 
 @pytest.fixture(scope="module")
 def server():
     """`python -m simulator --game browne` (the hex_v1 board) on a free port
     with a fresh flash."""
-    state = tempfile.mkdtemp(prefix="triad-browser-browne-")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "simulator", "--game", "browne", "--no-browser", "--port", "0",
-         "--state-dir", state, "--seed", "5"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = None
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        if "running at " in line:
-            url = line.split("running at ", 1)[1].strip()
-            break
-    try:
-        if url is None:
-            raise RuntimeError("the simulator for browne did not start")
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except Exception:
-            proc.kill()
-        shutil.rmtree(state, ignore_errors=True)
+    yield from spawned_url("browne")
 
 
 @pytest.fixture(scope="module")
 def page(server):
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        pg = b.new_page(viewport={"width": 1360, "height": 900})
-        pg.set_default_timeout(15000)
-        pg.goto(server)
-        pg.wait_for_selector("#conn[data-state=live]")
-        yield pg
-        b.close()
-
-
-def wait_state(page, state, timeout=15000):
-    page.wait_for_function("s => document.querySelector('#fw-state').textContent === s", arg=state, timeout=timeout)
-
-
-def wait_text(page, selector, text, timeout=15000):
-    page.wait_for_function(
-        "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)", arg=[selector, text], timeout=timeout
-    )
-
-
-def load(page, text):
-    page.fill("#load", text)
-    page.click("#load-btn")
-    page.wait_for_function("t => document.querySelector('#pos').value === t", arg=text)
-    wait_state(page, "play")
-
-
-def centre(page, cell):
-    b = page.locator('[data-cell="%s"]' % cell).bounding_box()
-    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
-
-
-def drag(page, fr, to, steps=12):
-    x0, y0 = centre(page, fr)
-    x1, y1 = centre(page, to)
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    page.mouse.move(x0 + 8, y0, steps=2)
-    page.mouse.move(x1, y1, steps=steps)
-    page.mouse.up()
-
-
-def play(page, G, pos, m):
-    """Move m carried out with the mouse, step by step of its footprint:
-    the slide dragged, captured pieces knocked off, the bunny piece taken
-    from the box and put down. Returns the landing cell."""
-    from array import array
-
-    from triad.games import LIFT, PLACE
-
-    fp = array("i", bytes(4 * 32))
-    steps = [((fp[j] >> 8) & 3, G.SITE_NAMES[fp[j] & 255], fp[j] >> 10) for j in range(G.footprint(pos, m, fp))]
-    assert steps[0][0] == LIFT and steps[1][0] == PLACE
-    drag(page, steps[0][1], steps[1][1])
-    for act_, site, role in steps[2:]:
-        page.wait_for_timeout(900)  # the landing settles
-        if act_ == LIFT:
-            page.mouse.click(*centre(page, site), button="right")
-        else:
-            page.click('[data-take="%s"]' % G.SIDES[role - G.ROLE_RED])
-            page.mouse.click(*centre(page, site))
-    return steps[1][1]
+    yield from page_at(server)
 
 
 def cell_rgb(page, cell):

@@ -4,27 +4,9 @@ through the unchanged firmware (tests/host/test_browser.py's way). Each game
 starts from a short position loaded in the page's position box, one or a
 few turns from its end; the mode and the tourney are set on the page's
 serial line (`set mode trap`, `set mode tourney`, `set series -:-`)."""
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-import time
-
 import pytest
 
-CHROMIUM = os.environ.get("TRIAD_CHROMIUM", "/usr/bin/chromium")
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - requirements-dev.txt pins it
-    sync_playwright = None
-
-if sync_playwright is None:
-    pytest.skip("playwright is not installed (pip install -r requirements-dev.txt)", allow_module_level=True)
-if not os.path.exists(CHROMIUM):
-    pytest.skip("no Chromium at %s: `make browser-deps`" % CHROMIUM, allow_module_level=True)
+from browser_kit import centre, moves_text, page_at, spawned_url, wait_state, wait_text  # noqa: F401 (skips without a browser)
 
 START = "..../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
 BREACH = "..../...../....../......./....../...../.... S:f2,S2,S3 N:N2,N3,c6 s 0 0"
@@ -38,43 +20,12 @@ BREACH_GAME = "s.../...../....../......./....../...../.... S:f3,S2,S3 N:N1,d11,d
 def server():
     """`python -m simulator --game cornelson` (the tri_v1 board) on a free
     port with a fresh flash."""
-    state = tempfile.mkdtemp(prefix="triad-browser-cornelson-")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "simulator", "--game", "cornelson", "--no-browser", "--port", "0",
-         "--state-dir", state, "--seed", "5"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = None
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        if "running at " in line:
-            url = line.split("running at ", 1)[1].strip()
-            break
-    try:
-        if url is None:
-            raise RuntimeError("the simulator for cornelson did not start")
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except Exception:
-            proc.kill()
-        shutil.rmtree(state, ignore_errors=True)
+    yield from spawned_url("cornelson")
 
 
 @pytest.fixture(scope="module")
 def page(server):
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        pg = b.new_page(viewport={"width": 1360, "height": 900})
-        pg.set_default_timeout(15000)
-        pg.goto(server)
-        pg.wait_for_selector("#conn[data-state=live]")
-        yield pg
-        b.close()
+    yield from page_at(server)
 
 
 # -- what the page shows, and hands -------------------------------------------
@@ -82,29 +33,6 @@ def page(server):
 
 def rgb(page, cell):
     return tuple(int(v) for v in page.get_attribute('[data-cell="%s"] .led' % cell, "data-rgb").split(","))
-
-
-def wait_state(page, state, timeout=15000):
-    page.wait_for_function("s => document.querySelector('#fw-state').textContent === s", arg=state, timeout=timeout)
-
-
-def wait_text(page, selector, text, timeout=15000):
-    page.wait_for_function(
-        "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)", arg=[selector, text], timeout=timeout
-    )
-
-
-def moves_text(page):
-    return " ".join(page.inner_text("#moves").split())
-
-
-def centre(page, cell):
-    # (A page taller than the window may have scrolled the board away: the
-    # serial line's field is below it.)
-    loc = page.locator('[data-cell="%s"]' % cell)
-    loc.scroll_into_view_if_needed()
-    b = loc.bounding_box()
-    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
 
 
 def click(page, cell):
@@ -153,8 +81,6 @@ def serial(page, line, reply):
 
 def canonical(text):
     """The position as the board writes it back (jewels in its order)."""
-    if os.path.join(ROOT, "firmware") not in sys.path:
-        sys.path.insert(0, os.path.join(ROOT, "firmware"))
     from triad.games.cornelson import notation
 
     return notation.format_position(notation.parse_position(text))

@@ -402,7 +402,7 @@ def test_a_scripted_game_plays_through_the_circuitpython_drivers(cp, tmp_path, c
     c1 = cell("c1")
     w.set_cell(c1, False)
     g.run(200)
-    assert g.ctl.lifted == c1
+    assert g.ctl.matcher.lifted == c1
     dests = {}
     for m in ref.legal_moves(START):
         if m.startswith("c1") and "x" not in m:
@@ -432,14 +432,14 @@ def test_a_scripted_game_plays_through_the_circuitpython_drivers(cp, tmp_path, c
     # Down on c4: after the rest time the move counts and is saved.
     w.set_cell(cell("c4"), True)
     g.run(1200)
-    assert "evt move c1c4" in g.out and g.ctl.moves_text() == "c1c4"
+    assert "evt move c1c4" in g.out and g.ctl.record.moves_text() == "c1c4"
     with open(tmp_path / "game.log", "rb") as f:
         assert b"\nc1c4 " in f.read()
     # White answers.
     pos = ref.apply(START, "c1c4")
     reply = [m for m in ref.legal_moves(pos) if "x" not in m and "=" not in m][0]
     g.move(reply)
-    assert g.ctl.moves_text() == "c1c4 " + reply and ("evt move " + reply) in g.out
+    assert g.ctl.record.moves_text() == "c1c4 " + reply and ("evt move " + reply) in g.out
     assert data != w.writes[-1][1]
 
     # Brightness over the serial line reaches the library's brightness.
@@ -471,7 +471,7 @@ def test_usb_drive_mode_plays_on_without_saving(cp, tmp_path, capsys):
     w.put(g.ctl.expected)
     g.run(1000)
     g.move("c1c4")
-    assert "evt move c1c4" in g.out and g.ctl.moves_text() == "c1c4"
+    assert "evt move c1c4" in g.out and g.ctl.record.moves_text() == "c1c4"
     assert os.listdir(tmp_path) == []  # nothing written
     assert g.board.fs.skipped > 2
     assert g.out.count("evt error not saved") == 1  # not at every write...

@@ -310,7 +310,7 @@ def ms_of(a, b):
 
 
 # -- set-up: the start position, the pieces in place -------------------------
-ctl.set_seats(0)
+ctl.seats.set(0)
 ctl.start_position(game.START)
 ctl.settle_ms = 0  # (the 800 ms rest is waived to save emulator time)
 for i in range(N):
@@ -326,18 +326,18 @@ KNOCK = other_piece(side)
 reset_marks()
 EV.clear()
 S[ACTION] = HOOK_KNOCK if KNOCK >= 0 else HOOK_NONE
-ctl.level = LEVEL
-ctl.think_ms = BUDGET
-ctl.opponent = side  # the board plays the side to move (not saved)
+ctl.seats.level = LEVEL
+ctl.seats.think_ms = BUDGET
+ctl.seats.opponent = side  # the board plays the side to move (not saved)
 gc.collect()
 free0 = gc.mem_free()
 ok = steps_until(lambda: ctl.engine_move != 0, BUDGET + 8000)
 S[ACTION] = HOOK_NONE
 app.step()  # the tick after the search (its gap)
-eng = ctl.player.engine
+eng = ctl.seats.player.engine
 think_ms = ms_of(S[RUN0], S[RUN1])
 fig("move_found", int(ok and ctl.engine_move != 0), "(1: the board's move arrived)")
-fig("move", ctl.move_text(ctl.engine_move) if ctl.engine_move else "-", "")
+fig("move", ctl.record.move_text(ctl.engine_move) if ctl.engine_move else "-", "")
 fig("level", LEVEL, "")
 fig("budget_ms", BUDGET, "ms")
 fig("move_think_ms", think_ms, "ms emulated (run() began -> ended; engine imported and made on this first use)")
@@ -369,7 +369,7 @@ if KNOCK >= 0:
     board.board[KNOCK] = 1
 
 # -- 2. a hint, cancelled by lifting one of the mover's pieces ---------------
-ctl.set_seats(0)  # the board plays nobody now: its move is dropped
+ctl.seats.set(0)  # the board plays nobody now: its move is dropped
 app.step()
 LIFT = own_piece_that_moves()
 
@@ -400,10 +400,10 @@ def hint(action, what):
         fig(what + "_shown_ms", ms_of(lift, WATCH[2]) if WATCH[2] else -1, "ms lift -> LED frame shows the lifted piece")
         fig(what + "_stable_to_shown_ticks", WATCH[3] - EV["stable"] if WATCH[3] and "stable" in EV else -1,
             "ticks from the debounced snapshot's change to the LED frame (0: the same tick)")
-    fig(what + "_cancelled", int(bool(S[CANCEL]) and ctl.hint_move == 0 and not ctl.hinting), "(1: no hint came)")
-    fig(what + "_dest_lit", int(ctl.lifted == LIFT and sum(ctl.dest) > 0), "(1: the lifted piece's destinations show)")
+    fig(what + "_cancelled", int(bool(S[CANCEL]) and ctl.seats.hint_move == 0 and not ctl.seats.hinting), "(1: no hint came)")
+    fig(what + "_dest_lit", int(ctl.matcher.lifted == LIFT and sum(ctl.matcher.dest) > 0), "(1: the lifted piece's destinations show)")
     board.board[LIFT] = 1
-    steps_until(lambda: ctl.lifted < 0 and not ctl.in_error, 500)
+    steps_until(lambda: ctl.matcher.lifted < 0 and not ctl.in_error, 500)
 
 
 fig("lift_site", LIFT, "")

@@ -75,7 +75,7 @@ class Lessons:
             # Nothing a lesson does is written to flash; the learner
             # plays, the board's engine rests.
             self._lent = ctl.lend()
-            self._options = dict(ctl.options)
+            self._options = dict(ctl.record.options)
             self.active = True
         self._load(n)
 
@@ -96,7 +96,7 @@ class Lessons:
         self.celebrating = False
         self.n = 0
         self.items = None
-        ctl.show_hint(0, 0)
+        ctl.seats.show_hint(0, 0)
         self.events.event("lesson", "off")
         if resume and not ctl.load_saved():
             ctl.new_game()
@@ -117,7 +117,7 @@ class Lessons:
         self.n = n
         self.wrong = 0
         self.celebrating = False
-        self.base = len(ctl.history)
+        self.base = len(ctl.record.history)
         lt = self.lit
         for i in range(ctl.n):
             lt[i] = 0
@@ -126,7 +126,7 @@ class Lessons:
             if s >= 0:
                 lt[s] = 1
         self.events.event("lesson", "%d %s" % (n, goal))
-        self.events.event("setup", ctl.position_text())
+        self.events.event("setup", ctl.record.position_text())
 
     # -- the tick (only while active) -----------------------------------------
 
@@ -141,22 +141,22 @@ class Lessons:
                     self.events.event("lesson", "done")
                     self.stop()
             return
-        if len(ctl.history) > self.base:
-            self._check(ctl.history[self.base], now)
+        if len(ctl.record.history) > self.base:
+            self._check(ctl.record.history[self.base], now)
 
     def _check(self, m, now):
         ctl = self.ctl
         g = ctl.game
         goal, text, lit, solved, show = self.items[self.n - 1][:5]
         pos = g.parse_position(text)
-        for k in ctl.options:  # the lesson's settings, as ctl.load applied them
-            g.apply_setting(pos, k, ctl.options[k])
+        for k in ctl.record.options:  # the lesson's settings, as ctl.load applied them
+            g.apply_setting(pos, k, ctl.record.options[k])
         move = g.format_move(pos, m)
         ok = solved(pos, m) if callable(solved) else move in solved
         if ok:
             self.celebrating = True
             self.until = ticks_add(now, CELEBRATE_MS)
-            ctl.show_hint(0, 0)
+            ctl.seats.show_hint(0, 0)
             self.events.event("lesson", "solved %d %s" % (self.n, move))
             return
         # The position again: the player puts the piece back where the
@@ -176,7 +176,7 @@ class Lessons:
         ctl = self.ctl
         text = self.items[self.n - 1][4]
         m = ctl.game.parse_move(ctl.pos, text)
-        ctl.show_hint(m, ticks_add(self.now if now is None else now, SHOW_MS))
+        ctl.seats.show_hint(m, ticks_add(self.now if now is None else now, SHOW_MS))
         self.events.event("lesson", "hint %d %s" % (self.n, text))
 
     def next(self):
@@ -238,7 +238,7 @@ class Lessons:
                 if p == step or (p + 6) % 12 == step:
                     _set(frame, i, pal.TRIAD)
             return
-        if ctl.state != _PLAY or ctl.lifted >= 0 or ctl.n_started or ctl.hint_move:
+        if ctl.state != _PLAY or ctl.matcher.lifted >= 0 or ctl.matcher.n_started or ctl.seats.hint_move:
             return
         k = (now // 40) % 40
         k = k if k < 20 else 40 - k  # 0..20..0 over 1.6 s

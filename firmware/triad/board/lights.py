@@ -4,16 +4,21 @@
 # an owner's colour); this module knows the board's own colours (palette)
 # and where each side's status LEDs are (the board description).
 #
-# It reads a small public view of the controller (its state, position and
-# the matcher's per-site results; shown(now) for what is lit for a while)
-# and keeps its own caches in a Lights (the status LEDs as last drawn, the
-# idle hints' colours, the win sweep's phases, a footprint buffer): the
-# controller tells it when the position changed.
+# It reads a small public view of the controller and never writes it: its
+# state, pos, selftest, choice_role and shown(now) (what is lit for a
+# while); its matcher's per-site results (expected, nxt, dest, marks,
+# sources, idle; lifted, n_started, n_cand, error_from, choice_site,
+# engine_move); its seats' plays(side), level and hint_move; its record's
+# options and unsaved/save_lost (tests/test_layers.py holds it to 25 public
+# fields). It keeps its own caches in a Lights (the status LEDs as last
+# drawn, the idle hints' colours, the win sweep's phases, the last move's
+# sites, a footprint buffer): the controller tells it when the position
+# changed and which move was the last.
 from array import array
 
 from triad.board.fastbytes import zero as _clear, move as _move
 from triad.board.fastbytes import next_diff as _next_diff, next_set as _next_set, paint_where as _paint_where
-from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD
+from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD, LIFT, PLACE
 from triad.board import palette as pal
 
 from triad.board.states import SETUP as _SETUP, PLAY as _PLAY, FINISH as _FINISH, OVER as _OVER
@@ -55,11 +60,40 @@ class Lights:
         self.idle_rgb = bytearray(3 * n)
         self.idle_fresh = False
         self.fp = array("i", bytes(4 * MAX_STEPS))  # a move's footprint (the hint, the board's move)
+        self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place (-1 none)
+        # Sites that belong to a side (the face's site_owner: Browne's
+        # tricoloured cells): while a piece is in the hand the empty ones
+        # glow faintly in their owner's colour, so the rule "land on another
+        # colour and its owner moves next" shows in light too (issue 24.1).
+        # Made once: painted with one viper pass a tick.
+        self.owner = bytearray(n)
+        self.owner_rgb = bytearray(3 * n)
+        self.cells = False
+        for i in range(n):
+            side = game.site_owner(i)
+            if side >= 0:
+                self.owner[i] = 1
+                self.cells = True
+                _set_dim(self.owner_rgb, i, game.SIDE_RGB[side], _CELL_LEVEL)
         # The win sweep's phase per site: diagonal bands across the drawing.
         self.sweep = bytearray(n)
         for i in range(n):
             x, y = game.site_xy(i)
             self.sweep[i] = (int(x - y + 0.5) + 60) % 12
+
+    def note_last(self, pos, m):
+        """The move m (legal in pos, 0: none) is the last one: where it
+        lifted and placed its piece, for the faint last-move light."""
+        last = self.last
+        last[0] = last[1] = -1
+        nf = self.game.footprint(pos, m, self.fp) if m else 0
+        for j in range(nf):
+            e = self.fp[j]
+            act = (e >> 8) & 3
+            if act != PLACE and last[0] < 0:
+                last[0] = e & 255
+            if act == PLACE and last[1] < 0:
+                last[1] = e & 255
 
     def changed(self):
         """The position changed: the status LEDs and the idle hints' colours
@@ -92,16 +126,17 @@ def render(lt, ctl, frame, now, occ):
             r = g.shows(pos, i)
             if r and occ[i]:
                 _set(frame, i, colour(g, r))
-    elif ctl.last[0] >= 0:
-        _set(frame, ctl.last[0], pal.LAST_MOVE)
-        if ctl.last[1] >= 0:
-            _set(frame, ctl.last[1], pal.LAST_MOVE)
+    elif lt.last[0] >= 0:
+        _set(frame, lt.last[0], pal.LAST_MOVE)
+        if lt.last[1] >= 0:
+            _set(frame, lt.last[1], pal.LAST_MOVE)
+    mt = ctl.matcher  # (its per-site results)
     if st == _FINISH:
-        _render_finish(lt, ctl, frame, occ, fast, slow, shown)
+        _render_finish(lt, mt, frame, occ, fast, slow, shown)
         return
-    exp = ctl.expected
-    lifted = ctl.lifted
-    dest = ctl.dest
+    exp = mt.expected
+    lifted = mt.lifted
+    dest = mt.dest
     # A fault shows once the board has rested in it (controller.PASS_MS): a
     # piece merely passing over a site does not flash red.
     err = shown & SHOW_ERROR
@@ -109,11 +144,11 @@ def render(lt, ctl, frame, now, occ):
     # (Not while a hint shows: a hint that places a new piece, Cornelson's
     # gem, is lit in the light the guidance gives every vacant post, and
     # would not stand out among them.)
-    if (g.idle_hints is not None and st == _PLAY and lifted < 0 and not ctl.n_started
-            and not ctl.engine_move and not ctl.plays(pos.side) and not shown & SHOW_HINT):
+    if (g.idle_hints is not None and st == _PLAY and lifted < 0 and not mt.n_started
+            and not mt.engine_move and not ctl.seats.plays(pos.side) and not shown & SHOW_HINT):
         # The untouched board: the game's guidance for the turn's first
         # step (Cornelson: where a gem may go, and where it would capture).
-        _render_idle(lt, ctl, frame, occ, n)
+        _render_idle(lt, mt.idle, frame, occ, n)
     # Differences between the board and the game (nothing is drawn when
     # there are none, except the set-up's pieces).
     if st == _SETUP:
@@ -123,6 +158,12 @@ def render(lt, ctl, frame, now, occ):
             if occ[i]:
                 _set(frame, i, colour(g, g.shows(pos, i)))
             i = _next_set(exp, i + 1, n)
+    if st == _PLAY and lifted >= 0 and lt.cells and not err:
+        _paint_where(frame, lt.owner_rgb, lt.owner, occ, n)  # the landings are drawn over it below
+    # Nothing fits the board: the move last seen under way this turn keeps
+    # its own pieces out of the red (a gem just placed, then a coin beside
+    # it: the coin blinks). As in FINISH (_render_finish).
+    nf = g.footprint(pos, mt.cand, lt.fp) if st == _PLAY and fault and mt.n_cand == 0 and mt.cand else 0
     i = _next_diff(occ, exp, 0, n)
     while i < n:
         # (only where the board and the game differ: viper finds them)
@@ -139,7 +180,7 @@ def render(lt, ctl, frame, now, occ):
         else:
             if st == _PLAY and lifted >= 0 and dest[i] and not err:
                 _set(frame, i, colour(g, dest[i]))
-            elif fast and fault:
+            elif fast and fault and not (nf and _in_move(lt.fp, nf, i, occ)):
                 _set(frame, i, pal.ERROR)
         i = _next_diff(occ, exp, i + 1, n)
     if st == _PLAY and lifted >= 0 and not err:
@@ -152,40 +193,39 @@ def render(lt, ctl, frame, now, occ):
             # The game's lift_marks for the piece in the hand, blinking as
             # in FINISH (Cornelson's Barriers when a jewel is the turn's
             # first lift: no post vacant, nothing placed yet).
-            nxt = ctl.nxt
+            nxt = mt.nxt
             i = _next_set(nxt, 0, n)
             while i < n:
                 if occ[i] and exp[i] and nxt[i] >= ROLE_GAME:
                     _set(frame, i, colour(g, nxt[i]))
                 i = _next_set(nxt, i + 1, n)
-    if st == _PLAY and err and ctl.error_from >= 0 and fast:
-        _set(frame, ctl.error_from, pal.SOURCE)
+    if st == _PLAY and err and mt.error_from >= 0 and fast:
+        _set(frame, mt.error_from, pal.SOURCE)
     if st == _CHOOSE and slow:
-        _set(frame, ctl.choice_site, colour(g, ctl.choice_role))
-    em = ctl.engine_move
-    if st == _PLAY and em and lifted < 0 and not shown & SHOW_FAULT:
+        _set(frame, mt.choice_site, colour(g, ctl.choice_role))
+    if st == _PLAY and mt.engine_move and lifted < 0 and not shown & SHOW_FAULT:
         # (Not while something is wrong, a piece knocked over say: the
         # fault's own lights say what to put right first.)
         # The board's move, for a person to carry out: the piece to lift
         # breathes in the board's side colour, its destination in the role
         # it takes there, in counter-phase (the light flows from one to the
         # other). A hint is steady: the two never look alike.
-        _render_move(lt, pos, frame, em, breath(now))
+        _render_move(lt, pos, frame, mt.engine_move, breath(now))
     if st == _PLAY and shown & SHOW_THINK:
         _render_think(g.CENTRE, frame, now)
     if shown & (SHOW_SEATS | SHOW_LEVEL):
         _render_banner(lt, ctl, frame, shown)
     if st == _PLAY and shown & SHOW_HINT:
-        _render_move(lt, pos, frame, ctl.hint_move, 0)
+        _render_move(lt, pos, frame, ctl.seats.hint_move, 0)
     if st == _PLAY and shown & SHOW_BLOCKED and slow:
         # A piece of the mover's that has no move: the ones that have one pulse.
-        src = ctl.sources
+        src = mt.sources
         for i in range(n):
             if src[i] and occ[i]:
                 _set(frame, i, pal.SOURCE)
-    if st == _PLAY and shown & SHOW_NOTE and lifted < 0 and slow and not ctl.n_started:
+    if st == _PLAY and shown & SHOW_NOTE and lifted < 0 and slow and not mt.n_started:
         # The game asks for attention (Note 2): every piece that can act pulses.
-        src = ctl.sources
+        src = mt.sources
         for i in range(n):
             if src[i] and occ[i]:
                 _set(frame, i, pal.SOURCE)
@@ -220,6 +260,7 @@ def _render_move(lt, pos, frame, m, level):
             return
 
 
+_CELL_LEVEL = 40  # a cell's own colour while a piece is lifted: faint beside the landings
 _BREATH_LOW = 48
 _BREATH_HIGH = 48 + 15 * 13
 
@@ -253,27 +294,33 @@ def _render_banner(lt, ctl, frame, shown):
     if shown & SHOW_SEATS:
         # Who the board plays: that side's home sites in its colour.
         for side in range(len(g.SIDES)):
-            if ctl.plays(side):
+            if ctl.seats.plays(side):
                 for s in g.HOME[side]:
                     _set(frame, s, g.SIDE_RGB[side])
     else:
         # The level as a gauge: that many sites of the level row bright,
         # the rest of the row faint, in the level's own colour.
         sites = g.LEVEL_SITES
-        lv = ctl.level
+        lv = ctl.seats.level
         for i in range(len(sites)):
             _set_dim(frame, sites[i], pal.LEVEL, 255 if i < lv else 28)
 
 
-def _render_finish(lt, ctl, frame, occ, fast, slow, shown):
-    # A move waits for its further steps: the marks (a new Triad) pulse,
-    # pieces still to take off blink in their roles (one's own removal
-    # choices as the Triad), sites still to fill glow in theirs.
+def _render_finish(lt, mt, frame, occ, fast, slow, shown):
+    # A move waits for its further steps (mt: the matcher's view): the
+    # marks (a new Triad) pulse, pieces still to take off blink in their
+    # roles (one's own removal choices as the Triad), sites still to fill
+    # glow in theirs.
     g = lt.game
-    exp = ctl.expected
-    nxt = ctl.nxt
-    marks = ctl.marks
+    exp = mt.expected
+    nxt = mt.nxt
+    marks = mt.marks
     fault = shown & SHOW_FAULT
+    # Nothing fits the board (a stray object, a piece put wrong): the move
+    # last seen under way says which differences are its own; only the rest
+    # blink red (issue 24.6: the smallest correction, not the legal gem).
+    # (mt.cand is of this turn: the matcher clears it with each turn.)
+    nf = g.footprint(mt.pos, mt.cand, lt.fp) if fault and mt.n_cand == 0 and mt.cand else 0
     for i in range(lt.n):
         r = nxt[i]
         if marks[i] and (slow or not r):
@@ -281,13 +328,34 @@ def _render_finish(lt, ctl, frame, occ, fast, slow, shown):
         elif r and r != ROLE_REMOVE and (not exp[i] or slow):
             _set(frame, i, colour(g, r))
         if occ[i] != exp[i]:
-            if ctl.n_cand == 0:
+            if mt.n_cand == 0:
                 if exp[i] and r == ROLE_REMOVE:
                     _set(frame, i, pal.SOURCE)
-                elif fast and fault:
+                elif fast and fault and not _in_move(lt.fp, nf, i, occ):
                     _set(frame, i, pal.ERROR)
             elif r == ROLE_REMOVE and not occ[i]:
                 _set(frame, i, pal.SOURCE)  # a removal choice in the hand
+
+
+def _in_move(fp, nf, site, occ):
+    """Does the move under way (its footprint fp, nf steps) account for the
+    site as the board shows it: a piece it put there (the lift before it
+    done), or a site it emptied (a piece in the hand, a gem being swapped)?"""
+    j = 0
+    while j < nf:
+        e = fp[j]
+        if e & 255 == site:
+            if not occ[site]:
+                if (e >> 8) & 3 != PLACE:
+                    return True
+            elif (e >> 8) & 3 == PLACE:
+                if j == 0:
+                    return True
+                g = fp[j - 1]
+                if (g >> 8) & 3 != LIFT or not occ[g & 255]:
+                    return True
+        j += 1
+    return False
 
 
 def _render_win(lt, ctl, frame, now):
@@ -298,7 +366,7 @@ def _render_win(lt, ctl, frame, now):
     rgb = g.SIDE_RGB[w]
     step = (now // 120) % 12
     phase = lt.sweep
-    marks = ctl.marks
+    marks = ctl.matcher.marks
     for i in range(lt.n):
         p = phase[i]
         if p == step or (p + 6) % 12 == step or marks[i]:
@@ -310,9 +378,9 @@ def _status(lt, ctl, frame, now):
     # game and the unsaved blink only: drawn again then, else copied from
     # the last drawing (they cost as much as the rest of the frame).
     phase = 0
-    if ctl.save_lost:
+    if ctl.record.save_lost:
         phase = 3 + ((now // pal.FAST_BLINK_MS) & 1)
-    elif ctl.unsaved:
+    elif ctl.record.unsaved:
         phase = 1 + ((now // pal.SLOW_BLINK_MS) & 1)
     key = (1 if ctl.state == _OVER else 0) | (phase << 1)
     buf = lt.status_frame
@@ -332,13 +400,13 @@ def _draw_status(lt, ctl, frame, now):
     pos = ctl.pos
     if ctl.state != _OVER:
         _set(frame, base + b.STATUS_TURN[pos.side], pal.TURN)
-    if ctl.save_lost and (now // pal.FAST_BLINK_MS) & 1:
+    if ctl.record.save_lost and (now // pal.FAST_BLINK_MS) & 1:
         # The saved game came back short: every turn LED blinks red fast
         # until a button is pressed or a move is made (the serial line and
         # the page say what was kept and what was lost).
         for s in b.STATUS_TURN:
             _set(frame, base + s, pal.ERROR)
-    elif ctl.unsaved and (now // pal.SLOW_BLINK_MS) & 1:
+    elif ctl.record.unsaved and (now // pal.SLOW_BLINK_MS) & 1:
         # Not safely saved: every turn LED blinks red until the store says so.
         for s in b.STATUS_TURN:
             _set(frame, base + s, pal.ERROR)
@@ -346,7 +414,7 @@ def _draw_status(lt, ctl, frame, now):
     if extra and g.status_lights is not None:
         # The game's own status (Cornelson: its mode and a tourney's tally).
         roles = lt.status_roles
-        k = g.status_lights(pos, ctl.options, roles)
+        k = g.status_lights(pos, ctl.record.options, roles)
         for j in range(min(k, len(extra))):
             if roles[j]:
                 _set(frame, base + extra[j], colour(g, roles[j]))
@@ -360,11 +428,10 @@ def _draw_status(lt, ctl, frame, now):
             _set(frame, base + slots[j], pal.STATUS_ON)
 
 
-def _render_idle(lt, ctl, frame, occ, n):
+def _render_idle(lt, idle, frame, occ, n):
     # Their colours are made once per position (idle_fresh): drawn site by
     # site they were 4 ms of every tick on the RP2040. (A function of its
     # own: render's locals are stack under a search's recursion.)
-    idle = ctl.idle
     rgb = lt.idle_rgb
     if not lt.idle_fresh:
         lt.idle_fresh = True

@@ -9,7 +9,7 @@
 # a setting). poll() runs every tick and allocates nothing unless the
 # board's state or its count of player mistakes changed.
 from triad import VERSION
-from triad.board.controller import seats_word
+from triad.board.seats import seats_word
 from triad.compat import const
 
 PROTOCOL_VERSION = const(2)
@@ -84,21 +84,23 @@ class Protocol:
         if ctl.errors != self._faults:
             self._faults = ctl.errors
             self.event("fault", self._fault_text())
-        if ctl.note2 != self._notice:
+        note = ctl.matcher.note2
+        if note != self._notice:
             # The game's notice (Nehren's Note 2) arose or passed: told at
             # once, before anyone acts.
-            self._notice = ctl.note2
-            self.event("notice", (self.game.notice(ctl.pos) or "none") if ctl.note2 else "none")
+            self._notice = note
+            self.event("notice", (self.game.notice(ctl.pos) or "none") if note else "none")
 
     def _fault_text(self):
         ctl = self.ctl
-        at = ctl.error_at
-        fr = ctl.error_from
+        m = ctl.matcher  # (its verdict on the board)
+        at = m.error_at
+        fr = m.error_from
         name = ctl.state_name()
         names = self.game.SITE_NAMES
-        if ctl.amb and ctl.n_full:
+        if m.amb and m.n_full:
             return "ambiguous %s or %s: put the pieces back and play the turn again" % (
-                ctl.move_text(ctl.full), ctl.move_text(ctl.amb))
+                ctl.record.move_text(m.full), ctl.record.move_text(m.amb))
         if at >= 0 and fr >= 0:
             return "illegal %s from %s" % (names[at], names[fr])
         if at >= 0 and ctl.state == _FINISH:
@@ -154,14 +156,14 @@ class Protocol:
         if cmd in ("state", "status", "moves", "start") and arg:
             return "err usage %s takes no argument" % cmd
         if cmd == "state":
-            return "ok state %s %s" % (ctl.state_name(), ctl.position_text())
+            return "ok state %s %s" % (ctl.state_name(), ctl.record.position_text())
         if cmd == "status":
             self._full()
             return "ok status"
         if cmd == "moves":
-            return ("ok moves " + ctl.moves_text()).rstrip()
+            return ("ok moves " + ctl.record.moves_text()).rstrip()
         if cmd == "start":
-            return "ok start %s" % ctl.start_text
+            return "ok start %s" % ctl.record.start_text
         if cmd == "position":
             if not arg:
                 return "err usage position <position>"
@@ -244,14 +246,14 @@ class Protocol:
         ev("full", "score " + " ".join(str(g.score(pos, p)) for p in range(len(sides))))
         w = g.outcome(pos)
         ev("full", "winner " + (sides[w] if 0 <= w < len(sides) else "-"))
-        ev("full", "start " + ctl.start_text)
-        ev("full", "position " + ctl.position_text())
-        words = ctl.moves_text().split()
+        ev("full", "start " + ctl.record.start_text)
+        ev("full", "position " + ctl.record.position_text())
+        words = ctl.record.moves_text().split()
         n = len(words)
         ev("full", "nmoves %d" % n)
         for i in range(0, n, MOVES_PER_LINE):
             ev("full", "moves " + " ".join(words[i : i + MOVES_PER_LINE]))
-        ev("full", "meta " + (ctl.meta or "-"))
+        ev("full", "meta " + (ctl.record.meta or "-"))
         ev("full", "settings " + " ".join(k + "=" + self._value(k) for k in self.setting_order))
 
     # -- settings ----------------------------------------------------------------------
@@ -273,7 +275,7 @@ class Protocol:
     def _value(self, name):
         key = self.setting_keys[name]
         if name == "start":
-            return self.game.SIDES[self.ctl.next_start % len(self.game.SIDES)]
+            return self.game.SIDES[self.ctl.record.next_start % len(self.game.SIDES)]
         v = self._stored(key)
         words = self._choices(name)
         if words is not None:
@@ -322,7 +324,7 @@ class Protocol:
         if self.apply is not None:
             value = self.apply(name, value)
         if name == "start":
-            self.ctl.set_next_start(value)
+            self.ctl.record.set_next_start(value)
         s = self.settings
         s.set(self.setting_keys[name], value)
         try:

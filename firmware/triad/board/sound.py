@@ -62,7 +62,7 @@ class Sound:
         happened since the last tick, then advance the playing one."""
         if not self.on:
             return
-        n = len(ctl.history)
+        n = len(ctl.record.history)
         st = ctl.state
         if ctl is not self._ctl or n < self._moves:
             # Another game, a load or a new game: only watch from here on.

@@ -646,7 +646,7 @@ class GameStore:
             got = None
         # Committed moves may be gone (anything said but a torn last record,
         # which is a move the board never showed): the board says so by a
-        # light too (controller.save_lost).
+        # light too (GameRecord.save_lost).
         err = self.last_error
         self.lost = err is not None and not err.startswith("torn")
         if got is None:

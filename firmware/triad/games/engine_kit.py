@@ -15,6 +15,10 @@ from triad.compat import const, ticks_add, ticks_diff
 
 MASK30 = const(0x3FFFFFFF)
 _SEED0 = const(0x2545F49)
+# The engines' score scale: INF beyond any score, WIN_BOUND beyond which a
+# score is a won or lost game (found by the search, so it stops deepening).
+INF = const(30000)
+WIN_BOUND = const(19000)
 CHECK_EVERY = const(15)  # _node: the node budget when (nodes & CHECK_EVERY) == 0
 
 
@@ -55,7 +59,9 @@ class EngineBase:
     # player need not rebuild the game's start position for history_keys.
     uses_history = False
     LEVELS: tuple = ()  # each engine's own entries (tuples of its level's knobs)
+    LEVEL_FIELDS: tuple = ()  # the attribute each place of a LEVELS entry sets
     # What _apply_level sets; none until it has (mypy reads them here).
+    max_depth = 0  # iterative deepening's last depth
     blunder = 0  # chance in 256 of a random root turn
     noise = 0  # root noise, 0..noise points a turn
 
@@ -81,7 +87,10 @@ class EngineBase:
         self._apply_level(self.LEVELS[level])
 
     def _apply_level(self, lv):
-        raise NotImplementedError
+        """Set the level's knobs: LEVEL_FIELDS names them in the order of
+        a LEVELS entry (not per node: setattr is fine here)."""
+        for name, v in zip(self.LEVEL_FIELDS, lv):
+            setattr(self, name, v)
 
     def seed(self, n):
         """Restart the engine's random numbers (noise, blunders) from n."""
@@ -127,6 +136,23 @@ class EngineBase:
             self.stop = True
         return self.stop
 
+    def _deepen(self, depth, end):
+        """Iterative deepening: self._root(d, end) for d from depth to
+        max_depth, keeping the score and depth of each iteration that
+        searched a turn (an unfinished one too: its best came first); stops
+        at the budget or a forced result (deeper will not change it)."""
+        while depth <= self.max_depth:
+            sc = self._root(depth, end)
+            if sc != -INF:
+                self.score = sc
+                self.depth = depth
+            if self.stop or sc >= WIN_BOUND or sc <= -WIN_BOUND:
+                break
+            depth += 1
+
+    def _root(self, depth, end):
+        raise NotImplementedError
+
     def _blunder_pick(self, buf, start, end):
         """With the level's chance (blunder / 256) a random turn of
         buf[start:end] (also self.best), else 0."""
@@ -143,20 +169,42 @@ class EngineBase:
             noise[i] = rng.below(amp + 1) if amp else 0
 
 
-def sort(buf, order, start, end):
-    """Stable insertion sort of buf[start:end] by order, highest first."""
+def sort2(buf, order, extra, start, end):
+    """sort, carrying extra[] along with buf[] and order[]."""
     i = start + 1
     while i < end:
         m = buf[i]
         o = order[i]
+        x = extra[i]
         j = i - 1
         while j >= start and order[j] < o:
             buf[j + 1] = buf[j]
             order[j + 1] = order[j]
+            extra[j + 1] = extra[j]
             j -= 1
         buf[j + 1] = m
         order[j + 1] = o
+        extra[j + 1] = x
         i += 1
+
+
+def sort(buf, order, start, end):
+    """Stable insertion sort of buf[start:end] by order, highest first
+    (sort2 with order carried as its own extra: the same moves)."""
+    sort2(buf, order, order, start, end)
+
+
+def swap3(a, b, c, i, j):
+    """Exchange place i and place j of three parallel arrays."""
+    x = a[i]
+    a[i] = a[j]
+    a[j] = x
+    x = b[i]
+    b[i] = b[j]
+    b[j] = x
+    x = c[i]
+    c[i] = c[j]
+    c[j] = x
 
 
 def to_front(buf, noise, i, start=0):

@@ -73,6 +73,7 @@ DEFAULTS = {
     "marks": None,
     "new_engine": None,
     "ENGINE_MODULES": (),
+    "DEFAULT_LEVEL": 3,  # the board's level (1-5) until the person sets one
     "LABELS": (),
     "PIECE_NAMES": ("piece", "pieces"),
     "SCORE_WORD": "capture",

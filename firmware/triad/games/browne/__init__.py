@@ -178,29 +178,10 @@ def footprint(pos, m, out):
     if drop != core.NO_DROP:
         out[n] = drop | (PLACE << 8) | ((ROLE_GAME + bunny) << 10)
         n += 1
-    elif not _eliminates(pos, m):
+    elif not core.eliminates(pos, m):
         out[n] = WILD | (PLACE << 8) | ((ROLE_GAME + bunny) << 10)  # an open slide
         n += 1
     return n
-
-
-def _eliminates(pos, m):
-    """True when slide m captures the last piece of an opponent."""
-    mask = (m >> 18) & 63
-    if not mask:
-        return False
-    owners = (m >> 24) & 63
-    side = pos.side
-    k1 = 0
-    k2 = 0
-    for k in range(6):
-        if mask & (1 << k):
-            if owners & (1 << k):
-                k2 += 1
-            else:
-                k1 += 1
-    c = pos.counts
-    return k1 >= c[(side + 1) % 3] or k2 >= c[(side + 2) % 3]
 
 
 marks = None
@@ -241,6 +222,9 @@ def new_game(roll, first):
 
 
 FIRST_ALTERNATES = False
+# Levels 1-3 make many random turns (so that each level beats the one below
+# at the chip's node budget): a new board plays at 4, a fair opponent.
+DEFAULT_LEVEL = 4
 SETTINGS = {}  # type: dict[str, int]
 
 
@@ -304,18 +288,9 @@ def _quick(pos, buf):
     best_v = -1000
     for i in range(n):
         m = buf[i]
-        mask = (m >> 18) & 63
-        owners = (m >> 24) & 63
-        k1 = 0
-        k2 = 0
-        for k in range(6):
-            if mask & (1 << k):
-                if owners & (1 << k):
-                    k2 += 1
-                else:
-                    k1 += 1
-        a = c[s1] - k1
-        b = c[s2] - k2
+        t = core.taken(m)
+        a = c[s1] - (t & 7)
+        b = c[s2] - (t >> 3)
         own = c[side]
         if a == 0 or b == 0:
             # The game ends now: the larger remaining count wins.

@@ -154,30 +154,130 @@ MODE_COUNT = const(2)
 MODE_ANY = const(3)
 
 
-def gen_py(board, counts, buf, n, side, sel, mode):
+# -- landings: the cells a side can slide to ----------------------------------
+#
+# Every cell side can land on (not of its own colour, reached along a ray of
+# empty cells from one of its pieces), each once, in gen's order, into lq
+# with the pieces of side + 1 (l1) and of side + 2 (l2) next to it; mark
+# (a board-sized scratch, all 0) dedupes cells reached along two rays and is
+# 0 again on return. Returns their number + 256 x the most pieces one of
+# them captures. gen reads its max-capture rule from it (the engine reads
+# the landings themselves). landings_py is the readable one; landings_v the
+# same in viper (tests/fw/test_browne_fast.py compares them).
+
+
+def landings_py(board, mark, lq, l1, l2, side):
     own = 1 << side
-    opp = 7 ^ own
-    o2 = 1 << ((side + 2) % 3)
-    # Pass 1: the most pieces any slide captures.
-    best = -1
+    s1 = side + 1
+    if s1 == 3:
+        s1 = 0
+    o1 = 1 << s1
+    o2 = 7 ^ own ^ o1
+    n = 0
+    most = 0
     for fr in CELLS:
         if board[fr] != own:
             continue
         for d in DIRECTIONS:
             to = fr + d
             while board[to] == EMPTY:
-                if CELL_COLOUR[to] != side:
-                    if mode == MODE_ANY:
-                        return n + 1
-                    c = 0
+                if mark[to] == 0 and CELL_COLOUR[to] != side:
+                    mark[to] = 1
+                    a = 0
+                    b = 0
                     for e in DIRECTIONS:
-                        if board[to + e] & opp:
-                            c += 1
-                    if c > best:
-                        best = c
+                        q = board[to + e]
+                        if q == o1:
+                            a += 1
+                        elif q == o2:
+                            b += 1
+                    lq[n] = to
+                    l1[n] = a
+                    l2[n] = b
+                    n += 1
+                    if a + b > most:
+                        most = a + b
                 to += d
-    if best < 0:
+    i = 0
+    while i < n:
+        mark[lq[i]] = 0
+        i += 1
+    return n + (most << 8)
+
+
+# Directions biased by +12 so they fit in bytes.
+_DIRS12 = bytes(d + 12 for d in DIRECTIONS)
+
+
+@micropython.viper
+def landings_v(board: ptr8, mark: ptr8, lq: ptr8, l1: ptr8, l2: ptr8, side: int) -> int:
+    cells = ptr8(CELLS)
+    colour = ptr8(CELL_COLOUR)
+    dirs = ptr8(_DIRS12)
+    own = 1 << side
+    s1 = side + 1
+    if s1 == 3:
+        s1 = 0
+    o1 = 1 << s1
+    o2 = 7 ^ own ^ o1
+    n = 0
+    most = 0
+    ci = 0
+    while ci < 61:
+        fr = int(cells[ci])
+        ci += 1
+        if int(board[fr]) != own:
+            continue
+        di = 0
+        while di < 6:
+            d = int(dirs[di]) - 12
+            di += 1
+            to = fr + d
+            while int(board[to]) == 0:
+                if int(mark[to]) == 0 and int(colour[to]) != side:
+                    mark[to] = 1
+                    a = 0
+                    b = 0
+                    ei = 0
+                    while ei < 6:
+                        q = int(board[to + int(dirs[ei]) - 12])
+                        ei += 1
+                        if q == o1:
+                            a += 1
+                        elif q == o2:
+                            b += 1
+                    lq[n] = to
+                    l1[n] = a
+                    l2[n] = b
+                    n += 1
+                    if a + b > most:
+                        most = a + b
+                to += d
+    i = 0
+    while i < n:
+        mark[int(lq[i])] = 0
+        i += 1
+    return n + (most << 8)
+
+
+# gen's scratch for landings (gen does not keep the landings).
+_LMARK = bytearray(WIDTH * WIDTH)
+_LQ = bytearray(64)
+_L1 = bytearray(64)
+_L2 = bytearray(64)
+
+
+def gen_py(board, counts, buf, n, side, sel, mode):
+    own = 1 << side
+    opp = 7 ^ own
+    o2 = 1 << ((side + 2) % 3)
+    # The most pieces any slide captures (the max-capture rule).
+    r = landings_py(board, _LMARK, _LQ, _L1, _L2, side)
+    if not r & 255:
         return n
+    if mode == MODE_ANY:
+        return n + 1
+    best = r >> 8
     empties = 0
     for sq in CELLS:
         if board[sq] == EMPTY:
@@ -249,12 +349,19 @@ def gen_py(board, counts, buf, n, side, sel, mode):
     return n
 
 
-# Directions biased by +12 so they fit in bytes.
-_DIRS12 = bytes(d + 12 for d in DIRECTIONS)
+def gen_viper(board, counts, buf, n, side, sel, mode):
+    """gen_py's fast form: landings_v for the max-capture rule, then
+    _slides_v writes the turns (viper passes no buffers on to viper)."""
+    r = landings_v(board, _LMARK, _LQ, _L1, _L2, side)
+    if not r & 255:
+        return n
+    if mode == MODE_ANY:
+        return n + 1
+    return _slides_v(board, counts, buf, n, side, sel, mode, r >> 8)
 
 
 @micropython.viper
-def gen_viper(board: ptr8, counts: ptr8, buf: ptr32, n: int, side: int, sel: int, mode: int) -> int:
+def _slides_v(board: ptr8, counts: ptr8, buf: ptr32, n: int, side: int, sel: int, mode: int, best: int) -> int:
     cells = ptr8(CELLS)
     colour = ptr8(CELL_COLOUR)
     site = ptr8(SITE_OF_SQ)
@@ -271,47 +378,6 @@ def gen_viper(board: ptr8, counts: ptr8, buf: ptr32, n: int, side: int, sel: int
     o1 = opp ^ o2
     n1 = int(counts[s1])
     n2 = int(counts[s2])
-    # Neighbour offsets of a cell, unrolled below (viper has no tuples).
-    e0 = int(dirs[0]) - 12
-    e1 = int(dirs[1]) - 12
-    e2 = int(dirs[2]) - 12
-    e3 = int(dirs[3]) - 12
-    e4 = int(dirs[4]) - 12
-    e5 = int(dirs[5]) - 12
-    best = -1
-    ci = 0
-    while ci < 61:
-        fr = int(cells[ci])
-        ci += 1
-        if int(board[fr]) != own:
-            continue
-        di = 0
-        while di < 6:
-            d = int(dirs[di]) - 12
-            di += 1
-            to = fr + d
-            while board[to] == 0:
-                if int(colour[to]) != side:
-                    if mode == 3:
-                        return n + 1
-                    c = 0
-                    if int(board[to + e0]) & opp:
-                        c += 1
-                    if int(board[to + e1]) & opp:
-                        c += 1
-                    if int(board[to + e2]) & opp:
-                        c += 1
-                    if int(board[to + e3]) & opp:
-                        c += 1
-                    if int(board[to + e4]) & opp:
-                        c += 1
-                    if int(board[to + e5]) & opp:
-                        c += 1
-                    if c > best:
-                        best = c
-                to += d
-    if best < 0:
-        return n
     empties = 0
     ci = 0
     while ci < 61:
@@ -389,6 +455,34 @@ def gen_viper(board: ptr8, counts: ptr8, buf: ptr32, n: int, side: int, sel: int
                     board[fr] = own
                 to += d
     return n
+
+
+def taken(m):
+    """The pieces turn m captures: those of the side after the mover, plus
+    8 times those of the side after that (one int: no tuple to allocate)."""
+    mask = (m >> 18) & 63
+    owners = (m >> 24) & 63
+    t = 0
+    for k in range(6):
+        if mask & (1 << k):
+            t += 8 if owners & (1 << k) else 1
+    return t
+
+
+def eliminates(pos, m):
+    """True when slide m (no drop yet) captures the last piece of an
+    opponent: the game ends with it, so the slide is the whole turn."""
+    if not (m >> 18) & 63:
+        return False
+    t = taken(m)
+    k1 = t & 7
+    k2 = t >> 3
+    side = pos.side
+    s1 = side + 1
+    if s1 == 3:
+        s1 = 0
+    c = pos.counts
+    return k1 >= c[s1] or k2 >= c[3 - side - s1]
 
 
 if MICROPYTHON:

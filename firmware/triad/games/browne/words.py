@@ -29,7 +29,7 @@ The board: a move counts once the pieces have rested 0.8 s."""
 # "gauge", "sweep", "sweep-all".
 _RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
 LEGEND = (
-    (_RGB, "", "cells: each cell is one player's colour (painted on the board, drawn on the page); land on another colour and its owner moves next, the third player is the bunny"),
+    (_RGB, "", "cells: each cell is one player's colour (painted on the board, drawn on the page; while a piece is lifted the empty cells glow faintly in it); land on another colour and its owner moves next, the third player is the bunny"),
     ((160, 160, 160), "", "lifted from: the cell the piece came from (grey)"),
     (_RGB, "", "landing: the cells a lifted piece can slide to, lit in the mover's colour (never a cell of its own colour; only the slides that capture the most)"),
     (_RGB, "blink-slow", "capture: after the landing, each captured piece blinks in its owner's colour: take it off"),
@@ -41,7 +41,7 @@ LEGEND = (
     (_RGB, "breathe", "the board's move: its piece breathes in the seat's colour, then the landing, the captures and the drop breathe in turn; carry it out for the board"),
     ((80, 100, 255), "spin", "thinking: a blue light circles the centre while the board chooses"),
     ((255, 220, 120), "gauge", "level: a warm white gauge along row E, as many cells bright as the level (2 s)"),
-    (_RGB, "", "seats set: the home cells of each side the board plays, in its colour, for 2 s"),
+    (_RGB, "", "seats set (hold hint: first Green and Blue, then Red and Blue, Red and Green, each alone, nobody): the home cells of each side the board plays, in its colour, for 2 s; a short press of hint meanwhile steps on"),
     (_RGB, "sweep", "win: the winner's colour sweeps across the board"),
     (_RGB, "sweep-all", "draw: the tied players' colours sweep in turn"),
     ((200, 200, 200), "", "status: whose turn (the player's turn LED)"),

@@ -286,6 +286,9 @@ FIRST_ALTERNATES = True
 # that it survives power cuts; its words name the outcomes each side has
 # won ("bt:c": South Breach and Trap, North Capture; "-:-" none).
 MODE_TOURNEY = const(4)
+# Levels 1-3 make many random turns (so that each level beats the one below
+# at the chip's node budget): a new board plays at 4, a fair opponent.
+DEFAULT_LEVEL = 4
 SETTINGS = {"mode": 0, "series": 0}
 
 

@@ -70,7 +70,7 @@ LEGEND = (
     ((_SOUTH, _NORTH), "breathe", "the board's move: the gem's post breathes in the board's colour, then each swap and step in turn; carry it out for the board"),
     ((80, 100, 255), "spin", "thinking: a blue light circles the six centre treys while the board chooses"),
     ((255, 220, 120), "gauge", "level: a warm white gauge along row D's posts, as many bright as the level (2 s)"),
-    ((_SOUTH, _NORTH), "", "seat set: the docks and home row of the side the board plays, in its colour, for 2 s"),
+    ((_SOUTH, _NORTH), "", "seat set (hold hint: North, South, nobody): the docks and home row of the side the board plays, in its colour, for 2 s; a short press of hint meanwhile steps on"),
     ((_SOUTH, _NORTH), "sweep", "win (Breach, Trap or Capture): the winner's colour sweeps across the board"),
     ((_SOUTH, _NORTH), "sweep-all", "draw: both colours sweep in turn"),
     ((200, 200, 200), "", "status: whose turn (the side's turn LED)"),

@@ -40,12 +40,12 @@
 # Playing for mistakes among the safe turns. The paranoid scores are
 # coarse: behind (as Blue three pieces down before its first turn, most
 # often) every turn scores about -1000 against the coalition, and ahead
-# many turns score alike. So at level 5 the turns within HOPE_MARGIN of the
+# many turns score alike. So at level 5 (hope) the turns within HOPE_MARGIN of the
 # best (lost: those lost latest; a forced win is played as found) are
 # ranked by their chances against opponents who do not play together
 # (_hope): HOPE_DEPTH slides deep, each opponent slide as likely, the
 # engine's own the best (_expect). A turn more than HOPE_MARGIN worse
-# against the coalition is never taken. Levels 1 to 4 rank so only when
+# against the coalition is never taken. The other levels rank so only when
 # every turn ties or loses against the coalition (a root score <= TIE).
 #
 # The search is iterative deepening under a time and a node budget (looked
@@ -90,6 +90,7 @@ QUIET = const(3)  # quiet drops per slide at the root
 HOPE_MARGIN = const(100)
 HOPE_DEPTH = const(3)
 SEARCH_QUARTERS = const(3)
+_AROUND = tuple(DIRECTIONS) + (0,)  # _drops: a landing's neighbours, then itself
 NONE = const(-30001)  # _reply: no landing left to look at
 MC = const(16)  # the material table covers counts below MC
 # The material table holds _material() - MT_BIAS, so that its zero bytes
@@ -99,20 +100,28 @@ MT_BIAS = const(4000)
 
 
 # level: (max depth, inner drops per slide, root noise, chance in 1/256 of a
-# random turn instead)
+# random turn instead, hope: 1 to always rank the safe turns by _hope).
+# At the chip's budget (about 90 nodes a move) a third turn of search loses
+# to two (alone against two: 17%, docs/performance.md), and one turn loses
+# to two; the lower levels search less and make more random turns, so that
+# each level beats the one below (bench/ladder_faces.py: it holds from L3
+# up; L1 and L2 are nearly random and part only a little).
 LEVELS = (
-    (1, 1, 0, 0),
-    (1, 1, 300, 64),  # 1: one turn and the reply, much noise, a random turn in four
-    (1, 1, 60, 0),  # 2: one turn and the reply, some noise
-    (2, 2, 0, 0),  # 3: two turns
-    (3, 2, 0, 0),  # 4: three turns
-    (MAX_PLY - 2, 3, 0, 0),  # 5: as deep as the time allows
+    (1, 1, 0, 0, 0),
+    (1, 1, 0, 256, 0),  # 1: every turn at random
+    (1, 1, 0, 235, 0),  # 2: one turn deep, nearly every turn at random
+    (1, 1, 0, 190, 0),  # 3: one turn deep, three random turns in four
+    (2, 2, 0, 100, 0),  # 4: two turns deep, a random turn in three
+    (MAX_PLY - 2, 3, 0, 0, 1),  # 5: as deep as the time allows, playing for mistakes
 )
 
 
 
 class Engine(engine_kit.EngineBase):
     LEVELS = LEVELS
+    LEVEL_FIELDS = ("max_depth", "drops", "noise", "blunder", "hope")
+    hope = 0  # 1: always rank the safe turns by _hope (set by the level)
+    drops = 1  # drops per slide below the root (set by the level)
 
     def __init__(self, level=5, tt_entries=0, seed=1):
         self.pos = core.Position()
@@ -141,6 +150,8 @@ class Engine(engine_kit.EngineBase):
         self._init_kit(level, seed)
         self.root = 0
         self.gfrom = 0
+        self.rfirst = 0  # _root: the root's first turn in buf
+        self.m0 = self.m1 = self.m2 = 0  # _view's counts
 
     def ready(self, now_ms=engine_kit.no_clock):
         """Make the big buffers once, with a clock read between them (on
@@ -157,12 +168,6 @@ class Engine(engine_kit.EngineBase):
         # needed (array "h": 8 KB; 0: not computed yet)
         self.mt = array("h", bytes(2 * MC * MC * MC))
 
-    def _apply_level(self, lv):
-        self.max_depth = lv[0]
-        self.drops = lv[1]
-        self.noise = lv[2]
-        self.blunder = lv[3]
-
     def key(self, pos):
         """A 30-bit key of pos (the game has no repetition rule; for the
         face)."""
@@ -176,55 +181,27 @@ class Engine(engine_kit.EngineBase):
 
     def _landings(self, side):
         """List the cells side can land on (pos.board as it is) in lq with
-        the pieces of side + 1 (l1) and side + 2 (l2) next to each; return
-        their number. Allocates nothing. (_landings_v on MicroPython: a
-        leaf's landings were 20 ms of bytecode on the chip, between two
-        clock reads.)"""
-        if MICROPYTHON:
-            return _landings_v(self.pos.board, self.mark, self.lq, self.l1, self.l2, side)
-        return self._landings_py(side)  # (CPython: the host's matches)
+        the pieces of side + 1 (l1) and side + 2 (l2) next to each
+        (core.landings); return their number + 256 x the most one captures.
+        Allocates nothing."""
+        return _landings_fast(self.pos.board, self.mark, self.lq, self.l1, self.l2, side)
 
-    def _landings_py(self, side):
-        """_landings in plain Python: the meaning _landings_v must keep
-        (tests/fw/test_browne_engine.py compares them)."""
-        board = self.pos.board
-        mark = self.mark
-        lq = self.lq
-        l1 = self.l1
-        l2 = self.l2
-        own = 1 << side
-        s1 = side + 1
-        if s1 == 3:
-            s1 = 0
-        o1 = 1 << s1
-        o2 = 7 ^ own ^ o1
-        n = 0
-        for fr in CELLS:
-            if board[fr] != own:
-                continue
-            for d in DIRECTIONS:
-                to = fr + d
-                while board[to] == 0:
-                    if mark[to] == 0 and CELL_COLOUR[to] != side:
-                        mark[to] = 1
-                        a = 0
-                        b = 0
-                        for e in DIRECTIONS:
-                            q = board[to + e]
-                            if q == o1:
-                                a += 1
-                            elif q == o2:
-                                b += 1
-                        lq[n] = to
-                        l1[n] = a
-                        l2[n] = b
-                        n += 1
-                    to += d
-        i = 0
-        while i < n:
-            mark[lq[i]] = 0
-            i += 1
-        return n
+    def _view(self, c0, c1, c2):
+        """The counts c0..c2 (by side) seen from the engine: m0 its own,
+        m1 and m2 the next sides' (attributes: a tuple would allocate)."""
+        r = self.root
+        if r == 0:
+            self.m0 = c0
+            self.m1 = c1
+            self.m2 = c2
+        elif r == 1:
+            self.m0 = c1
+            self.m1 = c2
+            self.m2 = c0
+        else:
+            self.m0 = c2
+            self.m1 = c0
+            self.m2 = c1
 
     def _lval(self, tr, m0, m1, m2, col, k1, k2, ply):
         """The engine's score once side t captures k1 pieces of t + 1 and
@@ -284,18 +261,10 @@ class Engine(engine_kit.EngineBase):
         among its most-capturing landings the best for the engine when it
         is the engine, the worst otherwise (_lval scores one)."""
         r = self.root
-        if r == 0:
-            m0 = c0
-            m1 = c1
-            m2 = c2
-        elif r == 1:
-            m0 = c1
-            m1 = c2
-            m2 = c0
-        else:
-            m0 = c2
-            m1 = c0
-            m2 = c1
+        self._view(c0, c1, c2)
+        m0 = self.m0
+        m1 = self.m1
+        m2 = self.m2
         tr = t - r
         if tr < 0:
             tr += 3
@@ -409,7 +378,7 @@ class Engine(engine_kit.EngineBase):
         p = self.pos
         c = p.counts
         t = p.side
-        n = self._landings(t)
+        n = self._landings(t) & 255
         if n == 0:
             return _final(self.root, c[0], c[1], c[2], t, ply)
         return self._reply(t, n, ply, c[0], c[1], c[2], 0, 0)
@@ -437,15 +406,11 @@ class Engine(engine_kit.EngineBase):
         else:
             c2 += 1
         n = self._landings(cand)
+        most = n >> 8
+        n &= 255
         lq = self.lq
         l1 = self.l1
         l2 = self.l2
-        most = -1
-        i = 0
-        while i < n:
-            if l1[i] + l2[i] > most:
-                most = l1[i] + l2[i]
-            i += 1
         # The landings within one of the most first (nt of them): only they
         # can be the best after a drop, which raises a landing by one at
         # most; the rest are looked at only when a drop blocks them all.
@@ -454,32 +419,16 @@ class Engine(engine_kit.EngineBase):
         while i < n:
             if l1[i] + l2[i] + 1 >= most:
                 if i != nt:
-                    t = lq[i]
-                    lq[i] = lq[nt]
-                    lq[nt] = t
-                    t = l1[i]
-                    l1[i] = l1[nt]
-                    l1[nt] = t
-                    t = l2[i]
-                    l2[i] = l2[nt]
-                    l2[nt] = t
+                    engine_kit.swap3(lq, l1, l2, i, nt)
                 nt += 1
             i += 1
         # the scores of the nt landings, as they are and with the bunny's
         # piece next to them (_dropped reads them for every drop)
         r = self.root
-        if r == 0:
-            m0 = c0
-            m1 = c1
-            m2 = c2
-        elif r == 1:
-            m0 = c1
-            m1 = c2
-            m2 = c0
-        else:
-            m0 = c2
-            m1 = c0
-            m2 = c1
+        self._view(c0, c1, c2)
+        m0 = self.m0
+        m1 = self.m1
+        m2 = self.m2
         tr = cand - r
         if tr < 0:
             tr += 3
@@ -531,7 +480,8 @@ class Engine(engine_kit.EngineBase):
                 break
             x = lq[i]
             i += 1
-            for e in DIRECTIONS:
+            # the cells next to the landing, then the landing itself (empty)
+            for e in _AROUND:
                 y = x + e
                 if board[y] != 0 or dmark[y] or nd >= 60:
                     continue
@@ -544,16 +494,6 @@ class Engine(engine_kit.EngineBase):
                         v = _final(self.root, c0, c1, c2, cand, ply + 2)
                 dv[nd] = v
                 dq[nd] = y
-                nd += 1
-            if not dmark[x] and nd < 60:
-                dmark[x] = 1
-                v = self._dropped(nt, x, cmax)
-                if v == NONE:
-                    v = self._reply(cand, n, ply + 1, c0, c1, c2, x, bunny)
-                    if v == NONE:
-                        v = _final(self.root, c0, c1, c2, cand, ply + 2)
-                dv[nd] = v
-                dq[nd] = x
                 nd += 1
         # the quiet drops (QUIET at the root, else one): next to most of the
         # mover's own pieces, then nearest the centre
@@ -634,7 +574,7 @@ class Engine(engine_kit.EngineBase):
                 break
             m = buf[i]
             i += 1
-            if (m >> 12) & 63 == NO_DROP and _eliminates(p, m):
+            if (m >> 12) & 63 == NO_DROP and core.eliminates(p, m):
                 # the whole turn: value the finished game
                 p.make(m)
                 c = p.counts
@@ -687,18 +627,9 @@ class Engine(engine_kit.EngineBase):
         if self._blunder_pick(buf, first, end):
             return self.best
         self._fill_noise(self.root_scores, first, end)
-        depth = 1
-        while depth <= self.max_depth:
-            sc = self._root(depth, first, end)
-            if sc != -INF:
-                self.score = sc
-                self.depth = depth
-            if self.stop:
-                break
-            if sc >= WIN_BOUND or sc <= -WIN_BOUND:
-                break
-            depth += 1
-        if self.depth > 0 and self.score < WIN_BOUND and (self.level == 5 or self.score <= TIE):
+        self.rfirst = first
+        self._deepen(1, end)
+        if self.depth > 0 and self.score < WIN_BOUND and (self.hope or self.score <= TIE):
             # Among the turns about as good against two opponents playing
             # together (lost: those lost latest), the one with the best
             # chances against opponents who do not (below level 5: only
@@ -782,7 +713,10 @@ class Engine(engine_kit.EngineBase):
             return best
         return tot // (e - start)
 
-    def _root(self, depth, first, end):
+    def _root(self, depth, end):
+        """Search the root turns buf[rfirst:end] to depth (the best moved
+        first); the best score, -INF when stopped before any turn."""
+        first = self.rfirst
         p = self.pos
         buf = self.buf
         order = self.order
@@ -879,28 +813,6 @@ class Engine(engine_kit.EngineBase):
         return best
 
 
-def _eliminates(p, m):
-    """True when slide m (no drop) captures the last piece of a player."""
-    mask = (m >> 18) & 63
-    if not mask:
-        return False
-    owners = (m >> 24) & 63
-    side = p.side
-    k1 = 0
-    k2 = 0
-    for k in range(6):
-        if mask & (1 << k):
-            if owners & (1 << k):
-                k2 += 1
-            else:
-                k1 += 1
-    s1 = side + 1
-    if s1 == 3:
-        s1 = 0
-    c = p.counts
-    return k1 >= c[s1] or k2 >= c[3 - side - s1]
-
-
 def _pick(buf, order, i, end):
     """Bring the best-ordered move of buf[i:end] to i."""
     bi = i
@@ -921,75 +833,7 @@ def _pick(buf, order, i, end):
 
 
 
-def _sort2_py(buf, order, extra, start, end):
-    """_sort, carrying extra[] along."""
-    i = start + 1
-    while i < end:
-        m = buf[i]
-        o = order[i]
-        x = extra[i]
-        j = i - 1
-        while j >= start and order[j] < o:
-            buf[j + 1] = buf[j]
-            order[j + 1] = order[j]
-            extra[j + 1] = extra[j]
-            j -= 1
-        buf[j + 1] = m
-        order[j + 1] = o
-        extra[j + 1] = x
-        i += 1
-
-
 _DIRS12 = core._DIRS12  # the six neighbour steps + 12 (viper reads bytes)
-
-
-@micropython.viper
-def _landings_v(board: ptr8, mark: ptr8, lq: ptr8, l1: ptr8, l2: ptr8, side: int) -> int:
-    """Engine._landings_py in viper (the same cells in the same order)."""
-    cells = ptr8(CELLS)
-    colour = ptr8(CELL_COLOUR)
-    dirs = ptr8(_DIRS12)
-    own = 1 << side
-    s1 = side + 1
-    if s1 == 3:
-        s1 = 0
-    o1 = 1 << s1
-    o2 = 7 ^ own ^ o1
-    n = 0
-    ci = 0
-    while ci < 61:
-        fr = int(cells[ci])
-        ci += 1
-        if int(board[fr]) != own:
-            continue
-        di = 0
-        while di < 6:
-            d = int(dirs[di]) - 12
-            di += 1
-            to = fr + d
-            while int(board[to]) == 0:
-                if int(mark[to]) == 0 and int(colour[to]) != side:
-                    mark[to] = 1
-                    a = 0
-                    b = 0
-                    ei = 0
-                    while ei < 6:
-                        q = int(board[to + int(dirs[ei]) - 12])
-                        ei += 1
-                        if q == o1:
-                            a += 1
-                        elif q == o2:
-                            b += 1
-                    lq[n] = to
-                    l1[n] = a
-                    l2[n] = b
-                    n += 1
-                to += d
-    i = 0
-    while i < n:
-        mark[int(lq[i])] = 0
-        i += 1
-    return n
 
 
 def _quiet_py(board, dmark, own):
@@ -1063,7 +907,7 @@ def _sort_v(buf: ptr32, order: ptr16, start: int, end: int):
 
 @micropython.viper
 def _sort2_v(buf: ptr32, order: ptr16, extra: ptr16, start: int, end: int):
-    """_sort2_py in viper."""
+    """engine_kit.sort2 in viper."""
     i = start + 1
     while i < end:
         m = buf[i]
@@ -1087,10 +931,12 @@ def _sort2_v(buf: ptr32, order: ptr16, extra: ptr16, start: int, end: int):
 # MicroPython runs the viper forms; CPython (the host's matches) the plain
 # ones, which tests/fw/test_browne_engine.py holds the viper source to.
 if MICROPYTHON:
+    _landings_fast = core.landings_v
     _quiet_fast = _quiet_v
     _sort = _sort_v
     _sort2 = _sort2_v
 else:
+    _landings_fast = core.landings_py
     _quiet_fast = _quiet_py
     _sort = _sort_py
-    _sort2 = _sort2_py
+    _sort2 = engine_kit.sort2

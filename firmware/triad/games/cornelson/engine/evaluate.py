@@ -15,6 +15,7 @@ from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32
 from triad.games.cornelson import core
 from triad.games.cornelson import geometry as g
 from triad.games.cornelson.engine.tables import BLOCK_W, BORDER_AT, MOB_MOVED, MOB_STM, PROG_N, PROG_S, _ZERO72
+from triad.games.cornelson.engine.tables import _BU, _BV, _DOCK_OWNER, _EXIT_BORDER, _EXIT_TO, _NB  # (the geometry's, once)
 
 WIN = const(20000)  # a win at ply p scores WIN - p
 BIG = const(10000)  # ordering score of a win
@@ -38,12 +39,6 @@ CAP_W = const(40)  # ordering: a captured gem
 DOCK_POST = const(35)  # a gem on a post of one's own dock borders (A or G row)
 TALLY_LATE = const(6)  # from this tally the evaluation looks for a capture win
 
-_EXIT_TO = g.EXIT_TO
-_EXIT_BORDER = g.EXIT_BORDER
-_BU = g.BORDER_U
-_BV = g.BORDER_V
-_DOCK_OWNER = g.DOCK_OWNER
-_NB = g.NB
 
 
 class Evaluator:

@@ -50,19 +50,28 @@ _N_POSTS = const(37)  # g.N_POSTS, for viper
 
 
 # level: (max depth, placements x step sets paired below the root, root
-# noise in points, chance in 1/256 of a random turn instead)
+# noise in points, chance in 1/256 of a random turn instead). At the chip's
+# budget (about 300 nodes a move) neither depth nor noise told the levels
+# apart (L5 played as L4; L4 against L3 48%, docs/performance.md): levels
+# 1 to 4 search two plies (4 x 3 candidates: at the chip's budget level 5
+# reaches little more; with more nodes two plies race better against the
+# quick player) and make more random turns the lower they are, so each
+# level beats the one below (bench/ladder_faces.py).
 LEVELS = (
     (1, 3, 3, 0, 0),
-    (1, 3, 3, 400, 64),  # 1: one ply, much noise, now and then a random turn
-    (1, 3, 3, 80, 0),  # 2: one ply, some noise
-    (2, 3, 3, 30, 0),  # 3: two plies, a little noise
-    (2, 4, 3, 0, 0),  # 4: two plies
+    (2, 4, 3, 0, 210),  # 1: most turns at random
+    (2, 4, 3, 0, 150),  # 2: more than half the turns at random
+    (2, 4, 3, 0, 100),  # 3: two random turns in five
+    (2, 4, 3, 0, 48),  # 4: a random turn in five
     (MAX_PLY - 2, 5, 4, 0, 0),  # 5: as deep as the time allows
 )
 
 
 class Engine(Evaluator, engine_kit.EngineBase):
     LEVELS = LEVELS
+    LEVEL_FIELDS = ("max_depth", "kp", "ks", "noise", "blunder")
+    kp = 0  # placements paired below the root (set by the level)
+    ks = 0  # step sets paired with each
 
     def __init__(self, level=5, tt_entries=0, seed=1):
         """tt_entries is accepted for the face's signature; this engine keeps
@@ -96,13 +105,6 @@ class Engine(Evaluator, engine_kit.EngineBase):
         self.nts = 0
         self._init_kit(level, seed)
 
-    def _apply_level(self, lv):
-        self.max_depth = lv[0]
-        self.kp = lv[1]
-        self.ks = lv[2]
-        self.noise = lv[3]
-        self.blunder = lv[4]
-
     def key(self, pos):
         """A 30-bit key of pos (posts, jewels, side); unused by the search."""
         h = pos.side + 1
@@ -115,22 +117,9 @@ class Engine(Evaluator, engine_kit.EngineBase):
     # -- the entry point ---------------------------------------------------
 
     def _copy(self, src):
-        p = self.pos
-        for i in range(g.N_POSTS):
-            p.posts[i] = src.posts[i]
-        for i in range(6):
-            p.jewel[i] = src.jewel[i]
-            p.flags[i] = src.flags[i]
-        for i in range(g.N_SPACES):
-            p.occ[i] = src.occ[i]
-        p.tally[0] = src.tally[0]
-        p.tally[1] = src.tally[1]
-        p.filled = src.filled
-        p.side = src.side
-        p.mode = src.mode
-        p.result = src.result
-        p.reason = src.reason
-        p._ply = 0
+        """The engine's own copy of src (the search never writes the
+        caller's position; its undo records start afresh)."""
+        self.pos.set_from(src)
 
     def choose(self, pos, budget_ms, now_ms, history=None, max_nodes=0):
         """The engine's turn for pos (0 only when the game is over). pos is
@@ -162,15 +151,8 @@ class Engine(Evaluator, engine_kit.EngineBase):
             self.score = sc
             self.depth = 1
         n = end if end < ROOT_BEAM else ROOT_BEAM
-        depth = 2
-        while depth <= self.max_depth and not self.stop:
-            if self.score >= WIN_BOUND or self.score <= -WIN_BOUND:
-                break  # a forced result: deeper search will not change it
-            sc = self._root(depth, n)
-            if sc != -INF:
-                self.score = sc
-                self.depth = depth
-            depth += 1
+        if not self.stop and -WIN_BOUND < self.score < WIN_BOUND:
+            self._deepen(2, n)  # the best ROOT_BEAM turns
         return self.best
 
     def _order_root(self, end):
@@ -244,7 +226,7 @@ class Engine(Evaluator, engine_kit.EngineBase):
                 k = end if end < ROOT_BEAM else ROOT_BEAM
                 _select(root, rsc, noise, 0, end, k)
             else:
-                _swap(root, rsc, noise, 0, best_i)
+                engine_kit.swap3(root, rsc, noise, 0, best_i)
         else:
             engine_kit.to_front(root, noise, best_i)
         return alpha
@@ -469,18 +451,6 @@ def _top_posts_v(posts: ptr8, pv: ptr16, out: ptr8, k: int) -> int:
     return c
 
 
-def _swap(buf, sc, noise, i, j):
-    m = buf[i]
-    buf[i] = buf[j]
-    buf[j] = m
-    x = sc[i]
-    sc[i] = sc[j]
-    sc[j] = x
-    x = noise[i]
-    noise[i] = noise[j]
-    noise[j] = x
-
-
 def _select_py(buf, sc, noise, start, end, k):
     """Bring the k best of buf[start:end] by sc to the front, best first
     (selection: k passes; k is small)."""
@@ -492,7 +462,7 @@ def _select_py(buf, sc, noise, start, end, k):
                 bv = sc[j]
                 bi = j
         if bi != i:
-            _swap(buf, sc, noise, i, bi)
+            engine_kit.swap3(buf, sc, noise, i, bi)
 
 
 # sc[] and noise[] are array("h"): viper loads their entries as 0..65535,

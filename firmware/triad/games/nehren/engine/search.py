@@ -410,6 +410,8 @@ def _unmake(board: ptr8, score: ptr8, m: int, side: int):
 class Engine(engine_kit.EngineBase):
     uses_history = True  # a move back into an earlier position scores a draw
     LEVELS = LEVELS
+    LEVEL_FIELDS = ("max_depth", "time_share", "noise", "blunder")
+    time_share = 8  # eighths of the budget the search may use (set by the level)
 
     def __init__(self, level=5, tt_entries=1024, seed=1, stack=1600, history_max=64):
         """tt_entries: transposition table size (rounded down to a power of
@@ -437,12 +439,6 @@ class Engine(engine_kit.EngineBase):
         self.keys = array("i", bytes(4 * 2 * (MAX_PLY + 2)))
         self.pos = core.Position()
         self._init_kit(level, seed)
-
-    def _apply_level(self, lv):
-        self.max_depth = lv[0]
-        self.time_share = lv[1]
-        self.noise = lv[2]
-        self.blunder = lv[3]
 
     def key(self, pos):
         """The 30-bit key of pos the engine uses for repetitions (pass a
@@ -551,19 +547,7 @@ class Engine(engine_kit.EngineBase):
         if self._blunder_pick(buf, 0, end):
             return self.best
         self._fill_noise(self.rnoise, 0, end)
-        depth = 1
-        while depth <= self.max_depth:
-            sc = self._root(depth, end)
-            if self.stop and self.depth == 0 and sc == -INF:
-                break
-            if sc != -INF:
-                self.score = sc
-                self.depth = depth
-            if self.stop:
-                break
-            if sc >= WIN_BOUND or sc <= -WIN_BOUND:
-                break  # a forced result: deeper search will not change it
-            depth += 1
+        self._deepen(1, end)
         return self.best
 
     def _root(self, depth, end):

@@ -1,0 +1,427 @@
+# The matcher's kernels (board/matcher.py): the loops that run on the tick
+# that sees a change, for every move of a changed site, as viper on the
+# board. Each has a plain meaning (its source run as Python: the shim in
+# triad.compat makes the decorator and the pointer casts identities) that
+# tests/fw/test_tick_fast_paths.py proves equal to the machine code.
+#
+# Viper cannot read imported names: the footprint acts and the scratch
+# layout are this module's own consts, checked against triad.games here.
+from triad.compat import const, micropython, ptr8, ptr32
+from triad.games import LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE
+
+# The matcher's scratch bytes (Matcher.work): per footprint step "done" and
+# "last on its site", then one move's figures, then the pieces in the hand.
+_W_STEP = const(0)
+_W_LAST = const(32)  # MAX_STEPS
+_W_HAND = const(64)  # sites of the pieces in the hand (up to MAX_STEPS)
+WORK_SIZE = const(96)
+# What match says of a move (0: it does not explain the board).
+_M_CANDIDATE = const(1)  # its done steps explain every difference
+_M_STARTED = const(2)  # ... and something of it has happened
+_M_FULL = const(4)  # the board shows it complete
+_M_PROGRESS = const(8)  # its first placement is done (or it began in place)
+_M_TOUCHED = const(16)  # it begins in place, and that piece alone was touched
+_M_PLACED = const(32)  # a placement of it is done
+# (the matcher folds the same values into its own consts: it checks them
+# against this tuple)
+LAYOUT = (_M_CANDIDATE, _M_STARTED, _M_FULL, _M_PROGRESS, _M_TOUCHED, _M_PLACED, _W_HAND)
+# Footprint acts: the values of triad.games' LIFT, PLACE, TOUCH and WILD.
+_LIFT = const(0)
+_PLACE = const(1)
+_TOUCH = const(2)
+_WILD = const(255)
+_ROLE_SOURCE = const(1)
+if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE) != (LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE):
+    raise ImportError("match_kernels: the footprint constants disagree with triad.games")
+
+
+@micropython.viper
+def free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
+    """Where a free drop went: a site that holds a piece although the first
+    nf steps leave it empty (an empty cell, or one the move lifted, seen
+    lifted), put down after every one of those steps or in the scan that
+    saw the last of them (the bunny piece comes
+    last: a piece put back where it was lifted, before the captures were
+    taken off, is not the drop), or -1."""
+    o = ptr8(occ)
+    x = ptr8(exp)
+    v = ptr8(vis)
+    f = ptr32(fp)
+    ar = ptr32(arr)
+    dp = ptr32(dep)
+    # The latest of those steps, each at its first event this turn (a
+    # landed piece knocked and put back after the drop is still before it;
+    # inline: no deeper frame on the tick).
+    late = 0
+    t = 0
+    while t < nf:
+        g = f[t]
+        u = g & 255
+        if u != _WILD:
+            if (g >> 8) & 3 == _PLACE:
+                if ar[n + u] > late:
+                    late = ar[n + u]
+            elif dp[n + u] > late:
+                late = dp[n + u]
+        t += 1
+    i = 0
+    while i < n:
+        if o[i] and ar[i] >= late:
+            after = x[i]
+            j = 0
+            while j < nf:
+                e = f[j]
+                if e & 255 == i:
+                    a = (e >> 8) & 3
+                    if a == _LIFT:
+                        after = 0 if v[i] else 1
+                    elif a == _PLACE:
+                        after = 1
+                j += 1
+            if not after:
+                return i
+        i += 1
+    return -1
+
+
+@micropython.viper
+def stamp(occ, prev, arr, dep, seq: int, n: int) -> int:
+    """Stamp the sites that changed since prev (arr: filled, dep: emptied;
+    [i] the last time, [n + i] the first time this turn) with the turn's
+    next count, and make prev equal occ; the count."""
+    o = ptr8(occ)
+    p = ptr8(prev)
+    ar = ptr32(arr)
+    dp = ptr32(dep)
+    changed = 0
+    i = 0
+    while i < n:
+        if o[i] != p[i]:
+            if changed == 0:
+                changed = 1
+                if seq < 0x3FFFFFFF:
+                    seq += 1
+            if o[i]:
+                ar[i] = seq
+                if ar[n + i] == 0:
+                    ar[n + i] = seq
+            else:
+                dp[i] = seq
+                if dp[n + i] == 0:
+                    dp[n + i] = seq
+            p[i] = o[i]
+        i += 1
+    return seq
+
+
+@micropython.viper
+def zero_i(buf, n: int):
+    b = ptr32(buf)
+    i = 0
+    while i < n:
+        b[i] = 0
+        i += 1
+
+
+@micropython.viper
+def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> int:
+    """One move's footprint against the sensed board.
+
+    Which steps are done, in a person's order: a placement counts only
+    once the lift before it is done (a stray object is not "the piece
+    placed early"); lifts and touches in any order. The move is a
+    candidate when its done steps explain every difference (ctx: the
+    outcome picked, site | role << 8, 255 none; the differences << 16;
+    the one site visited + 1 << 23); it is under way when something of it
+    happened; then the steps it still needs are lit in nxt (a role per
+    site): the first one not done, and with a lift the other lifts before
+    the next placement (any order); of TOUCHes in a row only the first (a
+    chain swapped in order); a drop's every empty site; and for pieces
+    moved in any order (Cornelson's jewels), once no TOUCH is owed, every
+    piece still to lift, and a piece in the hand (its LIFT done, the PLACE
+    after it not) shows its destination and is listed at work[_W_HAND...]
+    for the game's marks.
+
+    The order of events counts too (arr, dep: when each site last filled
+    and emptied this turn): a placement right after a LIFT of a piece that
+    moves (ROLE_SOURCE) is done only when that piece was in the hand as it
+    came down (its site not filled again between its emptying and the
+    landing: a piece put back is not the one that landed; its emptying may
+    be sensed after the landing, when its switch chatters as it goes); any other placement (a
+    drop) only when it came down after every step before it, each taken at
+    its first event this turn (or in the
+    scan that saw the last of them). So a turn is
+    never read from pieces that went elsewhere than it says.
+
+    Returns 0 (no candidate) or _M_* flags | pieces in the hand << 8; work
+    keeps which steps are done (_W_STEP) for forfeit. Viper: the board
+    runs this for every move of a changed site on the tick that sees it."""
+    f = ptr32(fp)
+    ar = ptr32(arr)
+    dp = ptr32(dep)
+    o = ptr8(occ)
+    x = ptr8(exp)
+    v = ptr8(vis)
+    w = ptr8(work)
+    out = ptr8(nxt)
+    j = 0
+    while j < nf:
+        s = f[j] & 255
+        last = 1
+        t = j + 1
+        while t < nf:
+            if f[t] & 255 == s:
+                last = 0
+                break
+            t += 1
+        w[_W_LAST + j] = last
+        j += 1
+    first = nf
+    lifted_before = 1
+    late = 0
+    j = 0
+    while j < nf:
+        e = f[j]
+        s = e & 255
+        act = (e >> 8) & 3
+        done = 0
+        if s == _WILD:
+            done = 0
+        elif act == _PLACE:
+            if o[s] == 1 and lifted_before:
+                if j == 0:
+                    done = 1
+                else:
+                    g = f[j - 1]
+                    u = g & 255
+                    if (g >> 8) & 3 == _LIFT and (g >> 10) == _ROLE_SOURCE:
+                        # (its leaving may be sensed after the landing: a
+                        # switch that chatters as the piece goes; the landing
+                        # at its first arrival: a landed piece knocked and put
+                        # back after a drop on the cell it left is still it)
+                        if 0 < ar[n + s] and not (dp[u] < ar[u] and ar[u] < ar[n + s]):
+                            done = 1
+                    elif ar[s] >= late:
+                        done = 1  # (late: see the end of this loop)
+        else:
+            if act == _LIFT:
+                if o[s] == 0 or (v[s] != 0 and w[_W_LAST + j] == 0):
+                    done = 1
+            elif v[s] != 0:
+                done = 1
+            lifted_before = done
+        w[_W_STEP + j] = done
+        if done == 0 and first == nf:
+            first = j
+        # The latest first event this turn of the steps so far (a PLACE's
+        # first filling, another step's first emptying), for a later
+        # placement that is no lifted piece's: kept as the loop goes (no
+        # inner loop, no deeper frame on the tick under a search).
+        if s != _WILD:
+            if act == _PLACE:
+                if ar[n + s] > late:
+                    late = ar[n + s]
+            elif dp[n + s] > late:
+                late = dp[n + s]
+        j += 1
+    fsite = ctx & 255
+    frole = (ctx >> 8) & 255
+    n_diff = (ctx >> 16) & 127
+    only = ((ctx >> 23) & 127) - 1
+    hit = 0  # differing sites this move explains (at a done step)
+    net = 0  # sites this move changes
+    at_final = 0  # ... that already show their final state
+    hidden = 0  # steps that leave no trace, done
+    ok = 1  # every traceless step was done
+    placed = 0
+    j = 0
+    while j < nf:
+        e = f[j]
+        s = e & 255
+        act = (e >> 8) & 3
+        if s == _WILD:
+            net += 1  # a drop still to come
+        elif w[_W_LAST + j]:
+            # The states this site passes through (bit 0 empty, bit 1
+            # occupied) at done steps; after the move: its last step's.
+            reach = 0
+            t = 0
+            while t <= j:
+                g = f[t]
+                if g & 255 == s:
+                    a = (g >> 8) & 3
+                    if w[_W_STEP + t] or a != _PLACE:
+                        if a == _TOUCH:
+                            reach |= 3
+                        else:
+                            reach |= 1 << a
+                t += 1
+            final = act
+            if act == _TOUCH:
+                final = x[s]
+            oo = o[s]
+            if oo != x[s] and (reach >> oo) & 1:
+                hit += 1
+            if final != x[s]:
+                net += 1
+                if oo == final:
+                    at_final += 1
+            elif v[s] and oo == x[s]:
+                hidden += 1
+            else:
+                ok = 0
+            if act == _TOUCH and fsite == s and (e >> 10) != frole:
+                return 0  # another outcome than the one picked
+        if act == _PLACE and w[_W_STEP + j]:
+            placed = 1
+        j += 1
+    if hit != n_diff:
+        return 0
+    r = _M_CANDIDATE
+    touched = 0
+    e = f[0]
+    if (e >> 8) & 3 == _TOUCH:
+        # A turn that begins in place (a die turned where it stands) has
+        # begun only when that piece alone was lifted and put back.
+        if not (w[_W_STEP] and only == (e & 255)):
+            return r  # its piece went elsewhere too: not this turn
+        touched = 1
+    elif hit == 0 and hidden == 0:
+        return r  # consistent only because nothing has happened
+    r |= _M_STARTED
+    if placed:
+        r |= _M_PLACED
+    if touched:
+        r |= _M_TOUCHED
+    if placed or touched:
+        r |= _M_PROGRESS
+    if ok and at_final == net and net == n_diff:
+        r |= _M_FULL
+    # The steps it still needs, lit.
+    j = first
+    while j < nf:
+        e = f[j]
+        act = (e >> 8) & 3
+        if act == _PLACE and j > first:
+            break
+        if e & 255 == _WILD:
+            role = e >> 10
+            i = 0
+            while i < n:
+                if not x[i] and not o[i]:
+                    out[i] = role
+                i += 1
+        elif not w[_W_STEP + j]:
+            out[e & 255] = e >> 10
+            if act == _TOUCH:
+                break
+        if act == _PLACE:
+            break
+        j += 1
+    hand = 0
+    owed = 0
+    j = first
+    while j < nf:
+        e = f[j]
+        a = (e >> 8) & 3
+        if w[_W_STEP + j] or e & 255 == _WILD:
+            pass
+        elif a == _TOUCH:
+            owed = 1
+        elif a == _LIFT:
+            if (e >> 10) == _ROLE_SOURCE and not owed:
+                out[e & 255] = _ROLE_SOURCE
+        elif j > 0 and w[_W_STEP + j - 1]:
+            g = f[j - 1]
+            if (g >> 8) & 3 == _LIFT and (g >> 10) == _ROLE_SOURCE and not o[g & 255]:
+                out[e & 255] = e >> 10
+                if hand < 32:
+                    w[_W_HAND + hand] = g & 255
+                    hand += 1
+        j += 1
+    return r | (hand << 8)
+
+
+def forfeit(fp, nf, step, occ, dep, n):
+    """When a piece is off the board (a LIFT done) while a TOUCH before it
+    in the footprint was not done before it left: how many TOUCHes in a row
+    from the first were; else -1. Before means seen begun in an earlier scan
+    (dep: when each site first emptied this turn): a swap the board saw only
+    in the scan that saw the jewel go, or after it, did not come first
+    (issue 23: a late swap counted as in time); a swapped gem knocked later
+    does not undo its swap."""
+    k = 0
+    owed = False
+    j = 0
+    while j < nf:
+        e = fp[j]
+        if (e >> 8) & 3 == LIFT and step[j] and not occ[e & 255]:
+            # the piece off the board: were the TOUCHes before it done first?
+            t = 0
+            while t < j:
+                g = fp[t]
+                if (g >> 8) & 3 == TOUCH:
+                    if step[t] and 0 < dep[n + (g & 255)] < dep[n + (e & 255)] and not owed:
+                        k += 1
+                    else:
+                        owed = True
+                t += 1
+            return k if owed else -1
+        j += 1
+    return -1
+
+
+@micropython.viper
+def diff(occ, exp, n: int) -> int:
+    """Compares the sensed sites with the expected ones: missing pieces
+    (expected, not sensed) and extra objects, packed into one small int
+    (30 bits): count missing | count extra << 8 | (last missing site + 1)
+    << 16 | (last extra site + 1) << 23. Counts saturate at 255; sites up
+    to 126 fit. Viper: it runs every tick."""
+    o = ptr8(occ)
+    e = ptr8(exp)
+    nmiss = 0
+    nextra = 0
+    miss = 0
+    extra = 0
+    i = 0
+    while i < n:
+        if o[i] != e[i]:
+            if e[i]:
+                if nmiss < 255:
+                    nmiss += 1
+                miss = i + 1
+            else:
+                if nextra < 255:
+                    nextra += 1
+                extra = i + 1
+        i += 1
+    return nmiss | (nextra << 8) | (miss << 16) | (extra << 23)
+
+
+@micropython.viper
+def only_one(vis, n: int) -> int:
+    """The one marked site, or -1 when none or several are."""
+    v = ptr8(vis)
+    found = -1
+    i = 0
+    while i < n:
+        if v[i]:
+            if found >= 0:
+                return -1
+            found = i
+        i += 1
+    return found
+
+
+@micropython.viper
+def next_changed(occ, exp, vis, i: int, n: int) -> int:
+    """The first site from i that differs from the game or was visited (n: none)."""
+    o = ptr8(occ)
+    e = ptr8(exp)
+    v = ptr8(vis)
+    while i < n:
+        if o[i] != e[i] or v[i]:
+            return i
+        i += 1
+    return n

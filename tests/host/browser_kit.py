@@ -1,0 +1,180 @@
+"""What every browser test needs, once: Debian's Chromium through
+Playwright (skipping the importing test module, and saying why, where either
+is missing), the simulator spawned as a process of its own, and the page's
+waits and hands (a cell's centre, a drag, a click, a whole move by its
+footprint).
+
+Importing this module from a test module skips that module when Playwright
+or Chromium is missing (`make browser-deps` installs Chromium)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+CHROMIUM = os.environ.get("TRIAD_CHROMIUM", "/usr/bin/chromium")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - requirements-dev.txt pins it
+    sync_playwright = None
+
+if sync_playwright is None:
+    pytest.skip("playwright is not installed (pip install -r requirements-dev.txt)", allow_module_level=True)
+if not os.path.exists(CHROMIUM):
+    pytest.skip(
+        "no Chromium at %s: `make browser-deps` installs Debian's chromium (needs root and apt)" % CHROMIUM,
+        allow_module_level=True,
+    )
+
+
+class Spawned:
+    """`python -m simulator --game GAME` in a process of its own, on a free
+    port with a fresh flash (removed by stop())."""
+
+    def __init__(self, game="nehren", seed=5):
+        self.state = tempfile.mkdtemp(prefix="triad-browser-%s-" % game)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "simulator", "--game", game, "--no-browser", "--port", "0",
+             "--state-dir", self.state, "--seed", str(seed)],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.url = None
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            if "running at " in line:
+                self.url = line.split("running at ", 1)[1].strip()
+                break
+        if self.url is None:
+            self.stop()
+            raise RuntimeError("the simulator for %s did not start" % game)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except Exception:
+                self.proc.kill()
+        shutil.rmtree(self.state, ignore_errors=True)
+
+
+def spawned_url(game):
+    """A module fixture's body: the game's simulator for the module's tests."""
+    sim = Spawned(game)
+    try:
+        yield sim.url
+    finally:
+        sim.stop()
+
+
+def chromium():
+    """A module fixture's body: Debian's Chromium, headless."""
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def open_page(browser, url, width=1360, height=900, timeout=15000):
+    """A new page of browser on url, once the page's live channel is up."""
+    pg = browser.new_page(viewport={"width": width, "height": height})
+    pg.set_default_timeout(timeout)
+    pg.goto(url)
+    pg.wait_for_selector("#conn[data-state=live]")
+    return pg
+
+
+def page_at(url, width=1360, height=900):
+    """A module fixture's body: one Chromium page on url, live."""
+    browsers = chromium()
+    b = next(browsers)
+    try:
+        yield open_page(b, url, width, height)
+    finally:
+        browsers.close()  # the browser closed, Playwright stopped
+
+
+# -- what the page shows --------------------------------------------------------
+
+
+def wait_state(page, state, timeout=15000):
+    page.wait_for_function("s => document.querySelector('#fw-state').textContent === s", arg=state, timeout=timeout)
+
+
+def wait_text(page, selector, text, timeout=15000):
+    page.wait_for_function(
+        "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)", arg=[selector, text], timeout=timeout
+    )
+
+
+def moves_text(page):
+    return " ".join(page.inner_text("#moves").split())
+
+
+def load(page, text):
+    """A position typed in the page's box and loaded: the board in play."""
+    if page.inner_text("#turn") == "Power off":
+        # A test that failed half-way may have left the board unpowered.
+        page.click("#power-on")
+        page.wait_for_function("() => document.querySelector('#turn').textContent !== 'Power off'")
+    page.fill("#load", text)
+    page.click("#load-btn")
+    page.wait_for_function("t => document.querySelector('#pos').value === t", arg=text)
+    wait_state(page, "play")
+
+
+# -- hands ------------------------------------------------------------------------
+
+
+def centre(page, cell):
+    # (A page taller than the window may have scrolled the board away.)
+    loc = page.locator('[data-cell="%s"]' % cell)
+    loc.scroll_into_view_if_needed()
+    b = loc.bounding_box()
+    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+
+def drag(page, fr, to, steps=12):
+    """Press on a piece and slide it along the board to another cell."""
+    x0, y0 = centre(page, fr)
+    x1, y1 = centre(page, to)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 8, y0, steps=2)
+    page.mouse.move(x1, y1, steps=steps)
+    page.mouse.up()
+
+
+def click(page, cell, **kw):
+    x, y = centre(page, cell)
+    page.mouse.click(x, y, **kw)
+
+
+def play(page, G, pos, m, settle_ms=900):
+    """Move m carried out with the mouse, step by step of its footprint:
+    the slide dragged, captured pieces knocked off (right click), a piece
+    of the role's colour taken from the box and put down. Returns the
+    landing cell."""
+    from array import array
+
+    from triad.games import LIFT, PLACE
+
+    fp = array("i", bytes(4 * 32))
+    steps = [((fp[j] >> 8) & 3, G.SITE_NAMES[fp[j] & 255], fp[j] >> 10) for j in range(G.footprint(pos, m, fp))]
+    assert steps[0][0] == LIFT and steps[1][0] == PLACE
+    drag(page, steps[0][1], steps[1][1])
+    for act_, site, role in steps[2:]:
+        page.wait_for_timeout(settle_ms)  # the landing settles: the board asks for what follows
+        if act_ == LIFT:
+            click(page, site, button="right")
+        else:
+            page.click('[data-take="%s"]' % G.SIDES[role - G.ROLE_RED])
+            click(page, site)
+    return steps[1][1]
