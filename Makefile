@@ -14,7 +14,8 @@
 #   make uf2 [BOARD=...]   a board's UF2 from Debian's sources: build/triad-board-<board>.uf2
 #                          (BOARD pico_v1, hex_v1, tri_v1 or all; default pico_v1, also build/triad-board.uf2)
 #   make unix32            32-bit unix port of the board's MicroPython: build/micropython32
-#   make test-pico         the UF2 on an emulated Pico + tests/fw under unix32 (.venv-pico)
+#   make test-pico         the UF2 on an emulated Pico + tests/fw under unix32 (.venv-pico),
+#                          with 19 HIL scripts (6-7 per board) vs the CPython target
 #   make test-hil-full     every HIL script on each board's UF2 vs the CPython target
 #   make hardware          netlist, checks, BOM, wiring, placement template per board
 #                          and the sensor-module PCB into hardware/ (.venv-hw, KiCad 6)
@@ -195,6 +196,11 @@ $(PICO_STAMP): requirements-pico.txt
 
 # Skips (exit 0, saying so) only when Debian's packages cannot be reached.
 # .venv too: tests/pico/test_emulated_flash.py runs `make flash`/`make dev` with it.
+# The HIL scripts and the stack measure run as subprocesses, TRIAD_PICO_JOBS
+# (default: 2, or 1 on a 1-core machine) at a time, beside the other tests
+# (tests/pico/conftest.py). Measured: 816 s of CPU in all (1 464 s of wall
+# time on the shared machine under load), so about 7 min on an idle 2-core
+# machine (docs/firmware-image.md, "Speed"); before: 905 s, one at a time.
 test-pico: $(PICO_STAMP) $(STAMP)
 	@rc=0; $(PYTHON) -m host_tools.pico_build uf2 --board all && $(PYTHON) -m host_tools.pico_build unix32 || rc=$$?; \
 	if [ $$rc -eq 3 ]; then \
@@ -203,7 +209,8 @@ test-pico: $(PICO_STAMP) $(STAMP)
 	TRIAD_PICO=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/pico $(PYTEST_ARGS)
 
 # Every HIL script (tests/scripts/hil/<game>/) on each board's UF2 in the
-# emulated RP2040 against the CPython target; make test-pico runs one per board.
+# emulated RP2040 against the CPython target, and every game's stack margin;
+# make test-pico runs the 19 that cover issue 22's list, and Nehren's margin.
 test-hil-full: $(PICO_STAMP)
 	$(PYTHON) -m host_tools.pico_build uf2 --board all
 	TRIAD_PICO=1 TRIAD_HIL_FULL=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/pico/test_hil.py tests/pico/test_stack_margin.py $(PYTEST_ARGS)

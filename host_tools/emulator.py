@@ -31,6 +31,8 @@ EXIT_MARK = "@@triad-exit "
 
 # The board's filesystem image (the RPI_PICO layout) is the simulator's too.
 from simulator.littlefs import LFS_BLOCK_COUNT, LFS_BLOCK_SIZE, make_littlefs  # noqa: E402,F401
+# A quiet console leaves the chip idle, as on a real USB host.
+from simulator.emulated_usb import host_waits_with_no_data  # noqa: E402
 
 # Runs the user's source under exec, with sys.argv set, so that sys.exit() and exceptions become
 # an exit status instead of ending the raw REPL session.
@@ -109,7 +111,7 @@ class Pico:
             else:
                 fs_image = littlefs
         board = resolve_firmware(BOARDS["pico"], "micropython", os.path.abspath(uf2))
-        self.device = MicroPythonDevice(board=board, filesystem=fs_image)
+        self.device = host_waits_with_no_data(MicroPythonDevice(board=board, filesystem=fs_image))
         self._started = False
 
     # -- lifecycle ------------------------------------------------------

@@ -269,6 +269,7 @@ class PicoSimulation(Simulation):
         from rp2040py.boards import BOARDS, resolve_firmware
         from rp2040py.device import MicroPythonDevice
 
+        from simulator.emulated_usb import host_waits_with_no_data
         from simulator.littlefs import make_littlefs
 
         empty = os.path.join(self._tmp.name, "empty")
@@ -277,7 +278,8 @@ class PicoSimulation(Simulation):
         # format it itself, at a cost of emulated seconds).
         lfs = make_littlefs(empty, os.path.join(self._tmp.name, "lfs.img"))
         board = resolve_firmware(BOARDS["pico"], "micropython", os.path.abspath(self.uf2))
-        self.device = MicroPythonDevice(board=board, filesystem=lfs)
+        # A quiet console leaves the chip idle, as on a real host (see there).
+        self.device = host_waits_with_no_data(MicroPythonDevice(board=board, filesystem=lfs))
         self.model = ModelledBoard(self.desc, self.board, self._sim_ms_now)
         self.model.on_row = self._on_row
         self.model.attach(self.device.mcu)

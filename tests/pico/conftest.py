@@ -41,3 +41,58 @@ def pytest_terminal_summary(terminalreporter):
 @pytest.fixture(scope="session")
 def figures():
     return FIGURES
+
+
+# -- the emulator runs in subprocesses, two at a time -------------------------
+# A script on the emulated chip is one CPU-bound subprocess (rp2040py runs
+# one core of the machine flat out). Tests that give their subprocess a
+# `background` attribute (a function of the test's parameters that returns
+# (weight, callable)) have it started as soon as the session's tests are
+# known, JOBS at a time, heaviest first, while the tests in this process run;
+# the test then waits for its own result (background_result). On the 2-core
+# CI machine that runs the HIL scripts and the stack measure on both cores
+# beside the in-process emulator tests. The emulated runs are exactly
+# repeatable, so a busy machine changes their wall time, never their output.
+JOBS = int(os.environ.get("TRIAD_PICO_JOBS") or min(2, os.cpu_count() or 1))
+_POOL = None
+_JOBS = {}
+
+
+def pytest_collection_finish(session):
+    global _POOL
+    if session.config.option.collectonly:
+        return
+    todo = []
+    for item in session.items:
+        start = getattr(getattr(item, "function", None), "background", None)
+        if start is not None:
+            callspec = getattr(item, "callspec", None)
+            weight, job = start(**(callspec.params if callspec else {}))
+            todo.append((-weight, len(todo), item.nodeid, job))
+    if not todo:
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    _POOL = ThreadPoolExecutor(max_workers=JOBS, thread_name_prefix="pico-job")
+    for _, _, nodeid, job in sorted(todo):
+        _JOBS[nodeid] = _POOL.submit(job)
+
+
+def pytest_sessionfinish(session):
+    if _POOL is not None:
+        _POOL.shutdown(wait=True, cancel_futures=True)
+
+
+@pytest.fixture
+def background_result(request):
+    """The result of this test's background job (started at collection),
+    waited for; or, when it was not started (the test run some other way),
+    run here."""
+    def get():
+        fut = _JOBS.get(request.node.nodeid)
+        if fut is None:
+            callspec = getattr(request.node, "callspec", None)
+            _, job = request.function.background(**(callspec.params if callspec else {}))
+            return job()
+        return fut.result()
+    return get
