@@ -536,11 +536,13 @@ def test_server_stopped_says_so(browser):
         pg.set_default_timeout(15000)
         pg.goto(sim.url)
         pg.wait_for_selector("#conn[data-state=live]")
-        sim.stop()
-        pg.wait_for_selector("#conn[data-state=lost]")
         # A click that asks the board for something: a set-up die put on its
         # home cell (a click on a plain empty cell asks nothing, issue 24.11).
+        # The page knows a1 is missing before the server goes (no frame
+        # comes after; under load the board tells its game late).
         pg.wait_for_function("() => (window.triadSim.frame.missing || []).includes('a1')")
+        sim.stop()
+        pg.wait_for_selector("#conn[data-state=lost]")
         click(pg, "a1")
         pg.wait_for_selector("#toast:not([hidden])")
         assert "not running" in pg.inner_text("#toast")
