@@ -742,3 +742,33 @@ def test_correcting_a_triad_move_before_the_removal_commits_the_corrected_move(b
     b.sim.run(SETTLE_WAIT_MS)
     assert b.state()[0] == "play"
     assert b.committed == ["c4e4"]
+
+
+# Note 2 with a Triad: Black's a2 cannot make a regular move; a2b1 forms the
+# column b1 b2 b3 (1 1 1) and takes b1 off again (stateful run, 400 examples).
+NOTE2_TRIAD = "....../....../....../w1w1..../b1w1..../...w2.. b 0 0"
+
+
+@pytest.mark.parametrize("gap_ms", [0, 300])
+def test_taking_back_a_note2_triad_move_then_turning_the_die_in_place(board, gap_ms):
+    # The player lands a2 on b1 (the board asks for the removal), takes the
+    # die back to a2 (at once, or with the die in the hand for a moment,
+    # shorter than the settle time) and then turns it in place: the board
+    # must offer the value pick. It stayed in play instead: the cell b1,
+    # visited and empty again, still counted as a2b1xb1's removal done, so
+    # that move stayed "under way" after everything was put back and the
+    # turn in place (a2=2, a2=3) could never be made.
+    assert sorted(R.legal_moves(NOTE2_TRIAD)) == ["a2=2", "a2=3", "a2a1", "a2b1xb1"]
+    b = board(NOTE2_TRIAD)
+    b.sim.lift("a2")
+    b.sim.run(60)
+    b.sim.place("b1")
+    b.sim.run(SETTLE_WAIT_MS)
+    assert b.state()[0] == "remove" and b.last_triad == "a2b1"
+    b.sim.lift("b1")
+    b.sim.run(gap_ms)
+    b.sim.place("a2")
+    b.sim.run(3000)
+    assert b.state() == ("play", NOTE2_TRIAD) and b.committed == []
+    assert b.play("a2=2")  # asserts the value pick, then the commit
+    assert b.committed == ["a2=2"]
