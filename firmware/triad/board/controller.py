@@ -1338,6 +1338,13 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) ->
             if act == _LIFT:
                 if o[s] == 0 or (v[s] != 0 and w[_W_LAST + j] == 0):
                     done = 1
+                if x[s] == 0 and ar[n + s] == 0:
+                    # A piece lifted from a site the game has empty must
+                    # have come down there this turn (the stamps): a site
+                    # visited before everything was put back is not a
+                    # removal done (a2b1xb1 stayed under way after the die
+                    # went back to a2, and a2=2 could not be made).
+                    done = 0
             elif v[s] != 0:
                 done = 1
             lifted_before = done
@@ -1387,7 +1394,9 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) ->
                 net += 1
                 if oo == final:
                     at_final += 1
-            elif v[s] and oo == x[s]:
+            elif v[s] and oo == x[s] and (act != _LIFT or w[_W_STEP + j]):
+                # (a lift that leaves its site as the game has it is
+                # hidden only when done: see the stamps above)
                 hidden += 1
             else:
                 ok = 0
