@@ -772,3 +772,32 @@ def test_taking_back_a_note2_triad_move_then_turning_the_die_in_place(board, gap
     assert b.state() == ("play", NOTE2_TRIAD) and b.committed == []
     assert b.play("a2=2")  # asserts the value pick, then the commit
     assert b.committed == ["a2=2"]
+
+
+@pytest.mark.parametrize("press_after_ms", [100, 110, 120, 130])
+def test_confirm_with_the_die_in_the_hand_picks_no_note2_value(board, press_after_ms):
+    # In a Note 2 position the player lifts a2 and presses confirm while the
+    # die is still in the hand, then puts it back. The value pick begins only
+    # once the die is back: nothing may be committed before the player has
+    # seen it. While the die was in the hand the board flipped between the
+    # value pick and play on every tick (an `evt state` line each 10 ms), and
+    # a confirm that fell on a value-pick tick committed a2=2 on the put-back
+    # (the first value on offer, never shown), whatever the die showed.
+    b = board(NOTE2_TRIAD)
+    b.sim.lift("a2")
+    b.sim.run(press_after_ms)
+    n = len(b.sim.events)
+    assert b.state()[0] == "play"  # a die in the hand: its moves are lit, no value pick
+    b.sim.press("confirm")
+    b.sim.run(100)
+    assert b.state()[0] == "play"
+    b.sim.place("a2")
+    b.sim.run(SETTLE_WAIT_MS)
+    assert b.state() == ("note2", NOTE2_TRIAD) and b.committed == []
+    states = [line for _, line in b.sim.events[n:] if line.startswith("evt state")]
+    assert states == ["evt state note2"], states  # one change of state: the put-back's
+    b.sim.press("menu")  # the second value on offer, 3
+    b.sim.run(50)
+    b.sim.press("confirm")
+    b.sim.run(100)
+    assert b.committed == ["a2=3"]
