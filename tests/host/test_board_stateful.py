@@ -800,4 +800,4 @@ def test_confirm_with_the_die_in_the_hand_picks_no_note2_value(board, press_afte
     b.sim.run(50)
     b.sim.press("confirm")
     b.sim.run(100)
-    assert b.committed == ["a2=3"]
+    assert b.state() == ("play", R.apply(NOTE2_TRIAD, "a2=3")) and b.committed == ["a2=3"]

@@ -1415,7 +1415,11 @@ def _match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) ->
         # begun only when that piece alone was lifted and put back.
         if not (w[_W_STEP] and only == (e & 255)):
             return r  # its piece went elsewhere too: not this turn
-        touched = 1
+        if o[e & 255] == x[e & 255]:
+            # Back where it stood: its outcome is picked now. (With the
+            # piece in the hand the pick flipped with play every tick, and
+            # a confirm then fixed a value never shown.)
+            touched = 1
     elif hit == 0 and hidden == 0:
         return r  # consistent only because nothing has happened
     r |= _M_STARTED
