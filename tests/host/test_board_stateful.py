@@ -140,6 +140,7 @@ class Board:
             self.ev += 1
             kind, _, arg = line[4:].partition(" ")
             assert kind != "error", "at %d ms: %s" % (ms, line)
+            assert kind != "lesson", "at %d ms: %s (a lesson: not the game this model follows)" % (ms, line)
             if kind in ("setup", "position"):
                 R.parse_position(arg)
                 self.loaded_at = ms
@@ -492,6 +493,12 @@ class Machine(RuleBasedStateMachine):
             # A long press makes the board play a side itself: its moves are
             # not modelled here.
             button, long = "menu", False
+        if button == "menu" and not long and self.b.state()[0] == "setup":
+            # In set-up a short menu starts the board's lessons, whose
+            # positions and moves follow the lesson, not the game modelled
+            # here (tests/host/test_lessons.py tests them).
+            self.sim.run(ms)
+            return
         self.sim.press(button, long)
         if long and button == "confirm":
             self.b.banner_until = self.sim.now_ms() + BANNER_MS + 300
@@ -801,3 +808,26 @@ def test_confirm_with_the_die_in_the_hand_picks_no_note2_value(board, press_afte
     b.sim.press("confirm")
     b.sim.run(100)
     assert b.state() == ("play", R.apply(NOTE2_TRIAD, "a2=3")) and b.committed == ["a2=3"]
+
+
+def test_the_machine_leaves_the_lessons_alone():
+    # Stateful run, 200 examples: a new game (set-up), then a short menu
+    # press. In set-up that starts the board's lessons (README, "Learning the
+    # game"), whose positions and moves follow the lesson (tests/host/
+    # test_lessons.py), not the game this model follows: a long new then
+    # left the lesson and resumed the saved game, which the model took for
+    # a resume out of nowhere. The machine's presses must not start one.
+    m = Machine()
+    try:
+        m.boot(position=START, seed=0)
+        assert m.b.play("a1a3")  # (the dice then differ from a new game's)
+        m.press(button="new", long=True, really=0, ms=0)
+        assert m.b.state()[0] == "setup"
+        m.press(button="menu", long=False, really=0, ms=0)
+        m.press(button="hint", long=True, really=0, ms=0)  # (the machine's menu too)
+        m.consistent()
+        assert m.b.state()[0] == "setup"
+        m.press(button="new", long=True, really=0, ms=0)
+        m.consistent()
+    finally:
+        m.teardown()
