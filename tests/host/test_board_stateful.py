@@ -831,3 +831,18 @@ def test_the_machine_leaves_the_lessons_alone():
         m.consistent()
     finally:
         m.teardown()
+
+
+def test_hint_for_a_side_without_dice_reports_no_engine_fault(board):
+    # Stateful run, 400 examples: Black's last die was taken off as its
+    # Triad's removal (from a loaded position: Black has no die, White has
+    # not won) and Black is to move, with no move at all. A hint press then
+    # said "evt error the engine found no move: a quick move instead": a
+    # fault that is none (no move exists to find).
+    pos = "....../....../....../w1w1..../.w1..../....w1. b 1 0"
+    assert R.legal_moves(pos) == [] and R.winner(pos) is None
+    b = board(pos)
+    b.sim.press("hint")
+    b.sim.run(500)
+    assert b.state() == ("play", pos)  # check(): no evt error
+    assert not _hint_cells(b.sim)
