@@ -140,6 +140,7 @@ class Board:
             self.ev += 1
             kind, _, arg = line[4:].partition(" ")
             assert kind != "error", "at %d ms: %s" % (ms, line)
+            assert kind != "lesson", "at %d ms: %s (a lesson: not the game this model follows)" % (ms, line)
             if kind in ("setup", "position"):
                 R.parse_position(arg)
                 self.loaded_at = ms
@@ -307,6 +308,9 @@ class Board:
         sim = self.sim
         state, pos = self.state()
         if state == "selftest":
+            # (a gap first: a press just before, with none between, is one
+            # hold to the board, as a person's two presses never are)
+            sim.run(300)
             sim.press("menu", long=True)
             sim.run(100)
             state, pos = self.state()
@@ -492,6 +496,12 @@ class Machine(RuleBasedStateMachine):
             # A long press makes the board play a side itself: its moves are
             # not modelled here.
             button, long = "menu", False
+        if button == "menu" and not long and self.b.state()[0] == "setup":
+            # In set-up a short menu starts the board's lessons, whose
+            # positions and moves follow the lesson, not the game modelled
+            # here (tests/host/test_lessons.py tests them).
+            self.sim.run(ms)
+            return
         self.sim.press(button, long)
         if long and button == "confirm":
             self.b.banner_until = self.sim.now_ms() + BANNER_MS + 300
@@ -742,3 +752,100 @@ def test_correcting_a_triad_move_before_the_removal_commits_the_corrected_move(b
     b.sim.run(SETTLE_WAIT_MS)
     assert b.state()[0] == "play"
     assert b.committed == ["c4e4"]
+
+
+# Note 2 with a Triad: Black's a2 cannot make a regular move; a2b1 forms the
+# column b1 b2 b3 (1 1 1) and takes b1 off again (stateful run, 400 examples).
+NOTE2_TRIAD = "....../....../....../w1w1..../b1w1..../...w2.. b 0 0"
+
+
+@pytest.mark.parametrize("gap_ms", [0, 300])
+def test_taking_back_a_note2_triad_move_then_turning_the_die_in_place(board, gap_ms):
+    # The player lands a2 on b1 (the board asks for the removal), takes the
+    # die back to a2 (at once, or with the die in the hand for a moment,
+    # shorter than the settle time) and then turns it in place: the board
+    # must offer the value pick. It stayed in play instead: the cell b1,
+    # visited and empty again, still counted as a2b1xb1's removal done, so
+    # that move stayed "under way" after everything was put back and the
+    # turn in place (a2=2, a2=3) could never be made.
+    assert sorted(R.legal_moves(NOTE2_TRIAD)) == ["a2=2", "a2=3", "a2a1", "a2b1xb1"]
+    b = board(NOTE2_TRIAD)
+    b.sim.lift("a2")
+    b.sim.run(60)
+    b.sim.place("b1")
+    b.sim.run(SETTLE_WAIT_MS)
+    assert b.state()[0] == "remove" and b.last_triad == "a2b1"
+    b.sim.lift("b1")
+    b.sim.run(gap_ms)
+    b.sim.place("a2")
+    b.sim.run(3000)
+    assert b.state() == ("play", NOTE2_TRIAD) and b.committed == []
+    assert b.play("a2=2")  # asserts the value pick, then the commit
+    assert b.committed == ["a2=2"]
+
+
+@pytest.mark.parametrize("press_after_ms", [100, 110, 120, 130])
+def test_confirm_with_the_die_in_the_hand_picks_no_note2_value(board, press_after_ms):
+    # In a Note 2 position the player lifts a2 and presses confirm while the
+    # die is still in the hand, then puts it back. The value pick begins only
+    # once the die is back: nothing may be committed before the player has
+    # seen it. While the die was in the hand the board flipped between the
+    # value pick and play on every tick (an `evt state` line each 10 ms), and
+    # a confirm that fell on a value-pick tick committed a2=2 on the put-back
+    # (the first value on offer, never shown), whatever the die showed.
+    b = board(NOTE2_TRIAD)
+    b.sim.lift("a2")
+    b.sim.run(press_after_ms)
+    n = len(b.sim.events)
+    assert b.state()[0] == "play"  # a die in the hand: its moves are lit, no value pick
+    b.sim.press("confirm")
+    b.sim.run(100)
+    assert b.state()[0] == "play"
+    b.sim.place("a2")
+    b.sim.run(SETTLE_WAIT_MS)
+    assert b.state() == ("note2", NOTE2_TRIAD) and b.committed == []
+    states = [line for _, line in b.sim.events[n:] if line.startswith("evt state")]
+    assert states == ["evt state note2"], states  # one change of state: the put-back's
+    b.sim.press("menu")  # the second value on offer, 3
+    b.sim.run(50)
+    b.sim.press("confirm")
+    b.sim.run(100)
+    assert b.state() == ("play", R.apply(NOTE2_TRIAD, "a2=3")) and b.committed == ["a2=3"]
+
+
+def test_the_machine_leaves_the_lessons_alone():
+    # Stateful run, 200 examples: a new game (set-up), then a short menu
+    # press. In set-up that starts the board's lessons (README, "Learning the
+    # game"), whose positions and moves follow the lesson (tests/host/
+    # test_lessons.py), not the game this model follows: a long new then
+    # left the lesson and resumed the saved game, which the model took for
+    # a resume out of nowhere. The machine's presses must not start one.
+    m = Machine()
+    try:
+        m.boot(position=START, seed=0)
+        assert m.b.play("a1a3")  # (the dice then differ from a new game's)
+        m.press(button="new", long=True, really=0, ms=0)
+        assert m.b.state()[0] == "setup"
+        m.press(button="menu", long=False, really=0, ms=0)
+        m.press(button="hint", long=True, really=0, ms=0)  # (the machine's menu too)
+        m.consistent()
+        assert m.b.state()[0] == "setup"
+        m.press(button="new", long=True, really=0, ms=0)
+        m.consistent()
+    finally:
+        m.teardown()
+
+
+def test_hint_for_a_side_without_dice_reports_no_engine_fault(board):
+    # Stateful run, 400 examples: Black's last die was taken off as its
+    # Triad's removal (from a loaded position: Black has no die, White has
+    # not won) and Black is to move, with no move at all. A hint press then
+    # said "evt error the engine found no move: a quick move instead": a
+    # fault that is none (no move exists to find).
+    pos = "....../....../....../w1w1..../.w1..../....w1. b 1 0"
+    assert R.legal_moves(pos) == [] and R.winner(pos) is None
+    b = board(pos)
+    b.sim.press("hint")
+    b.sim.run(500)
+    assert b.state() == ("play", pos)  # check(): no evt error
+    assert not _hint_cells(b.sim)

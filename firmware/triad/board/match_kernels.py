@@ -207,6 +207,13 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
             if act == _LIFT:
                 if o[s] == 0 or (v[s] != 0 and w[_W_LAST + j] == 0):
                     done = 1
+                if x[s] == 0 and ar[n + s] == 0:
+                    # A piece lifted from a site the game has empty must
+                    # have come down there this turn (the stamps): a site
+                    # visited before everything was put back is not a
+                    # removal done (a2b1xb1 stayed under way after the die
+                    # went back to a2, and a2=2 could not be made).
+                    done = 0
             elif v[s] != 0:
                 done = 1
             lifted_before = done
@@ -266,7 +273,9 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
                 net += 1
                 if oo == final:
                     at_final += 1
-            elif v[s] and oo == x[s]:
+            elif v[s] and oo == x[s] and (act != _LIFT or w[_W_STEP + j]):
+                # (a lift that leaves its site as the game has it is
+                # hidden only when done: see the stamps above)
                 hidden += 1
             else:
                 ok = 0
@@ -285,7 +294,11 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
         # begun only when that piece alone was lifted and put back.
         if not (w[_W_STEP] and only == (e & 255)):
             return r  # its piece went elsewhere too: not this turn
-        touched = 1
+        if o[e & 255] == x[e & 255]:
+            # Back where it stood: its outcome is picked now. (With the
+            # piece in the hand the pick flipped with play every tick, and
+            # a confirm then fixed a value never shown.)
+            touched = 1
     elif hit == 0 and hidden == 0:
         return r  # consistent only because nothing has happened
     r |= _M_STARTED

@@ -73,10 +73,14 @@ class Player:
                 m = eng.choose(pos, left, clock, keys, nodes)
                 if m:
                     return m
-                # The game goes on (the board asks only then), so a move
-                # exists: an engine that found none is a fault, said, and
-                # the quick move is played instead (issue 23).
-                events.event("error", "the engine found no move: a quick move instead")
+                # An engine that found no move where one exists is a fault,
+                # said, and the quick move is played instead (issue 23).
+                # Where none exists (a side left without pieces in a loaded
+                # position: the game goes on) there is no fault to say.
+                m = g.quick_move(pos)
+                if m:
+                    events.event("error", "the engine found no move: a quick move instead")
+                return m
         except MemoryError:
             self.engine = None
             events.event("error", "no memory for the engine: a quick hint instead")
