@@ -177,8 +177,7 @@ def _plotted(game, pos, exp, colour, marks):
 
 
 def _owner(game, pos, site):
-    owner = getattr(game, "owner", None)
-    return owner(pos, site) if owner is not None else -1
+    return game.owner(pos, site)  # (owner is on every game's face: games.face.REQUIRED)
 
 
 def _letter(game, pos, site):
