@@ -139,10 +139,17 @@ class Position:
 
     def set_from(self, o):
         """Become a copy of o (without its undo records) without allocating."""
-        self.posts[:] = o.posts
-        self.jewel[:] = o.jewel
-        self.flags[:] = o.flags
-        self.occ[:] = o.occ
+        # (element by element: a slice assignment allocates its slice on the
+        # RP2040's MicroPython, as the 32-bit unix build's heap-lock test shows)
+        posts = self.posts
+        for i in range(len(posts)):
+            posts[i] = o.posts[i]
+        for i in range(6):
+            self.jewel[i] = o.jewel[i]
+            self.flags[i] = o.flags[i]
+        occ = self.occ
+        for i in range(len(occ)):
+            occ[i] = o.occ[i]
         self.tally[0] = o.tally[0]
         self.tally[1] = o.tally[1]
         self.filled = o.filled
