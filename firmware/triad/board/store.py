@@ -262,18 +262,26 @@ def _atomic_write(fs, tmp, dst, data):
     fs.rename(tmp, dst)
 
 
+def _log_header(log):
+    """The header line "L id base crc" of a move log: (the index of its
+    newline, id, base, crc); id -1 when it is not one (torn, damaged, its
+    CRC wrong)."""
+    i = log.find(b"\n")
+    hdr = log[:i].split() if i >= 0 else []
+    if len(hdr) == 4 and hdr[0] == b"L" and len(hdr[3]) == 4:
+        try:
+            hcrc = int(hdr[3], 16)
+            if hcrc == crc16(log[: log.rfind(b" ", 0, i)]):
+                return i, int(hdr[1]), int(hdr[2]), hcrc
+        except ValueError:
+            pass
+    return i, -1, -1, 0
+
+
 def _header_is(b, gid, n):
-    """Is b exactly the log header "L gid n crc" of a snapshot of game gid
-    with n moves, its CRC right?"""
-    if b[-1:] != b"\n" or b.count(b"\n") != 1:
-        return False
-    f = b.split()
-    if len(f) != 4 or f[0] != b"L" or len(f[3]) != 4:
-        return False
-    try:
-        return int(f[1]) == gid and int(f[2]) == n and int(f[3], 16) == crc16(b[: b.rfind(b" ")])
-    except ValueError:
-        return False
+    """Is b exactly the log header of a snapshot of game gid with n moves?"""
+    i, lid, base, _ = _log_header(b)
+    return lid == gid and base == n and i == len(b) - 1
 
 
 def _line_ok(text, limit):
@@ -713,20 +721,11 @@ class GameStore:
             clean = False
             self._warn(_kept_of(n, "move log missing"))
         else:
-            i = log.find(b"\n")
-            hdr = log[:i].split() if i >= 0 else []
-            base = -1
-            lid = -1
-            if len(hdr) == 4 and hdr[0] == b"L":
-                try:
-                    hcrc = int(hdr[3], 16)
-                    if hcrc == crc16(log[: log.rfind(b" ", 0, i)]) and len(hdr[3]) == 4:
-                        lid = int(hdr[1])
-                        if lid == gid:
-                            base = int(hdr[2])
-                            crc = hcrc
-                except ValueError:
-                    lid = -1
+            i, lid, base, hcrc = _log_header(log)
+            if lid == gid:
+                crc = hcrc
+            else:
+                base = -1
             if lid < 0 or lid > gid:
                 # Emptied, unverifiable, or of no game before this one: the
                 # moves it held after the snapshot's cannot be read (a log of
