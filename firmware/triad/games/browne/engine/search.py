@@ -137,7 +137,7 @@ class Engine(engine_kit.EngineBase):
         self.l2 = bytearray(64)
         self.mark = bytearray(core.WIDTH * core.WIDTH)
         self.dmark = bytearray(core.WIDTH * core.WIDTH)  # _drops: cells listed
-        self.dropv = array("i", bytes(4 * 64))
+        self.dropv = array("h", bytes(2 * 64))  # (viper: 16 bits sign-extend alike on every port)
         self.dropq = bytearray(64)
         # _drops: captures and scores of the candidate's best landings
         self.lk = bytearray(64)
@@ -147,6 +147,9 @@ class Engine(engine_kit.EngineBase):
         self.lskip = bytearray(64)
         self.lidx = bytearray(b"\xff" * (core.WIDTH * core.WIDTH))
         self.hope_deadline = 0
+        # the viper kernels (MicroPython) or the plain methods (CPython);
+        # the tests play both on both interpreters
+        self.fast = MICROPYTHON
         self._init_kit(level, seed)
         self.root = 0
         self.gfrom = 0
@@ -378,15 +381,25 @@ class Engine(engine_kit.EngineBase):
         p = self.pos
         c = p.counts
         t = p.side
-        n = self._landings(t) & 255
-        if n == 0:
+        n = self._landings(t)
+        if n & 255 == 0:
             return _final(self.root, c[0], c[1], c[2], t, ply)
-        return self._reply(t, n, ply, c[0], c[1], c[2], 0, 0)
+        if self.fast:
+            r = self.root
+            self._view(c[0], c[1], c[2])
+            tr = t - r
+            if tr < 0:
+                tr += 3
+            return _reply0_v(self.lq, self.l1, self.l2, self.mt, n & 255, n >> 8, tr,
+                             self.m0, self.m1, self.m2, r, ply + 1)
+        return self._reply(t, n & 255, ply, c[0], c[1], c[2], 0, 0)
 
     def _drops(self, m, out, k, maxing, ply):
         """Write slide m completed with up to k drops into buf from out,
         best first for the mover (maxing: the mover is the engine); order[]
         gets their static scores. Return the new end. pos is unchanged."""
+        if self.fast:
+            return self._drops_fast(m, out, k, maxing, ply)
         p = self.pos
         board = p.board
         buf = self.buf
@@ -543,6 +556,52 @@ class Engine(engine_kit.EngineBase):
             out += 1
             j += 1
         return out
+
+    def _drops_fast(self, m, out, k, maxing, ply):
+        """_drops with its loops in viper (_lscores_v, _dropvals_v,
+        _keep_v): the same turns and scores; the clock is not read inside
+        a slide (it takes well under a tick's period on the chip)."""
+        p = self.pos
+        mover = p.side
+        p.make(m)  # the slide and its captures, no drop yet
+        c = p.counts
+        cand = p.side
+        bunny = 3 - mover - cand
+        c0 = c[0]
+        c1 = c[1]
+        c2 = c[2]
+        if bunny == 0:
+            c0 += 1
+        elif bunny == 1:
+            c1 += 1
+        else:
+            c2 += 1
+        n = _landings_fast(p.board, self.mark, self.lq, self.l1, self.l2, cand)
+        r = self.root
+        self._view(c0, c1, c2)
+        tr = cand - r
+        if tr < 0:
+            tr += 3
+        nt = _lscores_v(self.lq, self.l1, self.l2, self.lk, self.lv0, self.lvb, self.lidx, self.lord,
+                        self.mt, n & 255, n >> 8, tr, self.m0, self.m1, self.m2, r, ply + 2,
+                        bunny == cand + 1 or bunny == cand - 2)
+        nd = _dropvals_v(p.board, self.dmark, self.lq, self.lidx, self.lk, self.lv0, self.lvb, self.lord,
+                         self.lskip, self.dropq, self.dropv, nt, tr == 0, 1 << mover, QUIET if ply == 0 else 1)
+        if nd >> 16:
+            # a drop that blocks every landing looked at: the plain reply
+            dv = self.dropv
+            dq = self.dropq
+            j = 0
+            while j < (nd >> 8) & 255:
+                if dv[j] == NONE:
+                    v = self._reply(cand, n & 255, ply + 1, c0, c1, c2, dq[j], bunny)
+                    if v == NONE:
+                        # the candidate's only landing: it cannot move
+                        v = _final(r, c0, c1, c2, cand, ply + 2)
+                    dv[j] = v
+                j += 1
+        p.unmake(m)
+        return _keep_v(self.buf, self.order, self.dropv, self.dropq, nd & 255, k, maxing, m, out)
 
     def _gen(self, start, k, ply):
         """The node's turns (slides with up to k drops each, eliminating
@@ -926,6 +985,402 @@ def _sort2_v(buf: ptr32, order: ptr16, extra: ptr16, start: int, end: int):
         order[j + 1] = o
         extra[j + 1] = x
         i += 1
+
+
+# -- a node's hot loops in viper ----------------------------------------------
+#
+# Profiled on the MicroPython unix port (issue 26), a node's time was the
+# drops: every slide of an inner node scored up to 60 drops by _dropped (a
+# bytecode walk of the landings each), its landings by _lval (two bytecode
+# calls each), and every leaf's _reply walked its landings in bytecode. The
+# kernels below do the same in viper, with the same results (the plain
+# methods above stay the readable twins: tests/fw/test_browne_engine.py
+# plays both, on both interpreters, and holds them to the same turns, scores
+# and node counts). A material score not in the table yet is filled by
+# calling _mt_fill (plain Python) from the kernel, as _lval does.
+#
+# order[], lv0[] and lvb[] are array("h"): viper loads their entries as
+# 0..65535 and Python as -32768..32767; ((o + 0x8000) & 0xFFFF) - 0x8000 is
+# the signed value in both.
+
+
+def _mt_fill(mt, j, a0, a1, a2):
+    """_material for the engine's counts a0..a2, stored in the table mt at
+    j (j < 0: beyond the table, computed only)."""
+    v = _material(0, a0, a1, a2)
+    if j >= 0:
+        mt[j] = v - MT_BIAS
+    return v
+
+
+@micropython.viper
+def _lscores_v(lq: ptr8, l1: ptr8, l2: ptr8, lk: ptr8, lv0: ptr16, lvb: ptr16, lidx: ptr8, lord: ptr8,
+               mtobj, n: int, most: int, tr: int, m0: int, m1: int, m2: int, root: int, ply: int, raise1: int) -> int:
+    """_drops' first part: the landings lq[:n] within one of the most
+    captures (most) moved first, in the order _drops' swaps leave them;
+    for each of them lk (captures), lv0 and lvb (_lval as it is and with
+    the bunny's piece next to it: raise1 says which side's count the piece
+    raises), lidx and lord as _drops makes them. Returns their number nt."""
+    colour = ptr8(CELL_COLOUR)
+    mt = ptr16(mtobj)
+    nt = 0
+    i = 0
+    while i < n:
+        if int(l1[i]) + int(l2[i]) + 1 >= most:
+            if i != nt:
+                x = lq[i]
+                lq[i] = lq[nt]
+                lq[nt] = x
+                x = l1[i]
+                l1[i] = l1[nt]
+                l1[nt] = x
+                x = l2[i]
+                l2[i] = l2[nt]
+                l2[nt] = x
+            nt += 1
+        i += 1
+    i = 0
+    while i < nt:
+        sq = int(lq[i])
+        k1 = int(l1[i])
+        k2 = int(l2[i])
+        col = int(colour[sq])
+        lk[i] = k1 + k2
+        # two scores: as it is (pass 0), with the bunny's piece (pass 1)
+        ps = 0
+        v = 0
+        while ps < 2:
+            if ps == 1:
+                if raise1:
+                    k1 += 1
+                else:
+                    k2 += 1
+            # _lval(tr, m0, m1, m2, col, k1, k2, ply)
+            if tr == 0:
+                a0 = m0
+                a1 = m1 - k1
+                a2 = m2 - k2
+            elif tr == 1:
+                a0 = m0 - k2
+                a1 = m1
+                a2 = m2 - k1
+            else:
+                a0 = m0 - k1
+                a1 = m1 - k2
+                a2 = m2
+            if a0 <= 0 or a1 <= 0 or a2 <= 0:
+                # _final(0, a0, a1, a2, -1, ply), counts below 0 as 0
+                if a1 < 0:
+                    a1 = 0
+                if a2 < 0:
+                    a2 = 0
+                if a0 <= 0:
+                    v = ply - 20000  # ply - WIN (evaluate.py's constants)
+                elif a0 < a1 or a0 < a2:
+                    v = ply - 20000  # ply - WIN (evaluate.py's constants)
+                elif a0 == a1 or a0 == a2:
+                    v = -900  # TIE
+                else:
+                    v = 20000 - ply
+            else:
+                b = col - root
+                if b < 0:
+                    b += 3
+                b = 3 - tr - b
+                if b >= 3:
+                    b -= 3
+                if b == 0:
+                    a0 += 1
+                elif b == 1:
+                    a1 += 1
+                else:
+                    a2 += 1
+                if a0 < MC and a1 < MC and a2 < MC:
+                    j = (a0 * MC + a1) * MC + a2
+                    v = int(mt[j])
+                    if v == 0:
+                        v = int(_mt_fill(mtobj, j, a0, a1, a2))
+                    else:
+                        v = ((v + 0x8000) & 0xFFFF) - 0x8000 + MT_BIAS
+                else:
+                    v = int(_mt_fill(mtobj, -1, a0, a1, a2))
+            if ps == 0:
+                lv0[i] = v
+            else:
+                lvb[i] = v
+            ps += 1
+        k1 = int(lk[i])
+        lidx[sq] = i
+        # lord: by captures, then best first for the candidate (insertion)
+        v = ((int(lv0[i]) + 0x8000) & 0xFFFF) - 0x8000
+        j = i
+        while j > 0:
+            q = int(lord[j - 1])
+            kq = int(lk[q])
+            if kq > k1:
+                break
+            if kq == k1:
+                w = ((int(lv0[q]) + 0x8000) & 0xFFFF) - 0x8000
+                if tr == 0:
+                    if w >= v:
+                        break
+                elif w <= v:
+                    break
+            lord[j] = q
+            j -= 1
+        lord[j] = i
+        i += 1
+    return nt
+
+
+@micropython.viper
+def _dropvals_v(board: ptr8, dmark: ptr8, lq: ptr8, lidx: ptr8, lk: ptr8, lv0: ptr16, lvb: ptr16, lord: ptr8,
+                skip: ptr8, dq: ptr8, dv: ptr16, nt: int, cmax: int, own: int, nq: int) -> int:
+    """_drops' second part: each empty cell next to or on the landings
+    lq[:nt] (in _drops' order, at most 60) scored by _dropped into dv/dq,
+    NONE where the drop blocks every landing looked at (_drops asks _reply
+    for those), then nq quiet drops (_quiet_py's cells, scored as _dropped
+    scores a quiet drop); dmark and lidx are all clear again on return.
+    Returns the drops + 256 x the drops before the quiet ones + 65536 when
+    one of those is NONE."""
+    cells = ptr8(CELLS)
+    dist = ptr8(DIST)
+    dirs = ptr8(_DIRS12)
+    nd = 0
+    none = 0
+    i = 0
+    while i < nt:
+        x = int(lq[i])
+        i += 1
+        ei = 0
+        while ei < 7:
+            # the cells next to the landing, then the landing itself
+            if ei < 6:
+                y = x + int(dirs[ei]) - 12
+            else:
+                y = x
+            ei += 1
+            if int(board[y]) != 0 or int(dmark[y]) != 0 or nd >= 60:
+                continue
+            dmark[y] = 1
+            # _dropped(nt, y, cmax)
+            most = -1
+            val = 0
+            j = int(lidx[y])
+            if j != 255:
+                skip[j] = 1
+            e = 0
+            while e < 6:
+                j = int(lidx[y + int(dirs[e]) - 12])
+                e += 1
+                if j == 255:
+                    continue
+                skip[j] = 1
+                k = int(lk[j]) + 1
+                v = ((int(lvb[j]) + 0x8000) & 0xFFFF) - 0x8000
+                if k > most:
+                    most = k
+                    val = v
+                elif k == most:
+                    if cmax:
+                        if v > val:
+                            val = v
+                    elif v < val:
+                        val = v
+            f = 0
+            while f < nt:
+                j = int(lord[f])
+                f += 1
+                if skip[j]:
+                    continue
+                k = int(lk[j])
+                if k >= most:
+                    v = ((int(lv0[j]) + 0x8000) & 0xFFFF) - 0x8000
+                    if k > most:
+                        most = k
+                        val = v
+                    elif cmax:
+                        if v > val:
+                            val = v
+                    elif v < val:
+                        val = v
+                break
+            j = int(lidx[y])
+            if j != 255:
+                skip[j] = 0
+            e = 0
+            while e < 6:
+                j = int(lidx[y + int(dirs[e]) - 12])
+                e += 1
+                if j != 255:
+                    skip[j] = 0
+            if most < 0:
+                val = NONE
+                none = 1
+            dv[nd] = val
+            dq[nd] = y
+            nd += 1
+    ndm = nd
+    # the quiet drops: a quiet drop does not change the next reply
+    # (_dropped(nt, 0, cmax): the first of lord, NONE when there is none)
+    if nt > 0:
+        qval = ((int(lv0[int(lord[0])]) + 0x8000) & 0xFFFF) - 0x8000
+    else:
+        qval = NONE
+    while nq > 0 and nd < 60:
+        nq -= 1
+        # _quiet_py: the empty, unlisted cell next to most pieces own,
+        # then nearest the centre
+        qbest = 0
+        qv = -1000
+        ci = 0
+        while ci < 61:
+            sq = int(cells[ci])
+            ci += 1
+            if int(board[sq]) != 0 or int(dmark[sq]) != 0:
+                continue
+            v = 0
+            e = 0
+            while e < 6:
+                if int(board[sq + int(dirs[e]) - 12]) == own:
+                    v += 1
+                e += 1
+            v = v * 16 - int(dist[sq])
+            if v > qv:
+                qv = v
+                qbest = sq
+        if qbest == 0:
+            break
+        dv[nd] = qval
+        dq[nd] = qbest
+        dmark[qbest] = 1
+        nd += 1
+    j = 0
+    while j < nd:
+        dmark[int(dq[j])] = 0
+        j += 1
+    i = 0
+    while i < nt:
+        lidx[int(lq[i])] = 255
+        i += 1
+    return nd + (ndm << 8) + (none << 16)
+
+
+@micropython.viper
+def _keep_v(buf: ptr32, order: ptr16, dv: ptr16, dq: ptr8, nd: int, k: int, maxing: int, m: int, out: int) -> int:
+    """_drops' last part: slide m completed with the k best drops of
+    dq[:nd] for the mover (scores dv), best first, into buf/order from out
+    (order: the score for the mover). Returns the new end."""
+    site = ptr8(SITE_OF_SQ)
+    if k > nd:
+        k = nd
+    base = m & ~(63 << 12)
+    j = 0
+    while j < k:
+        b = j
+        i = j + 1
+        bv = ((int(dv[j]) + 0x8000) & 0xFFFF) - 0x8000
+        while i < nd:
+            v = ((int(dv[i]) + 0x8000) & 0xFFFF) - 0x8000
+            if maxing:
+                if v > bv:
+                    b = i
+                    bv = v
+            elif v < bv:
+                b = i
+                bv = v
+            i += 1
+        if b != j:
+            t = dv[b]
+            dv[b] = dv[j]
+            dv[j] = t
+            t = int(dq[b])
+            dq[b] = dq[j]
+            dq[j] = t
+        buf[out] = base | (int(site[int(dq[j])]) << 12)
+        if maxing:
+            order[out] = bv
+        else:
+            order[out] = 0 - bv
+        out += 1
+        j += 1
+    return out
+
+
+@micropython.viper
+def _reply0_v(lq: ptr8, l1: ptr8, l2: ptr8, mtobj, n: int, most: int, tr: int, m0: int, m1: int, m2: int,
+              root: int, ply: int) -> int:
+    """_reply without a drop (the leaf's): of the landings lq[:n] that
+    capture the most (most), the best score for the engine when tr is 0,
+    else the worst (_lval scores one)."""
+    colour = ptr8(CELL_COLOUR)
+    mt = ptr16(mtobj)
+    val = 0
+    got = 0
+    i = 0
+    while i < n:
+        k1 = int(l1[i])
+        k2 = int(l2[i])
+        col = int(colour[int(lq[i])])
+        i += 1
+        if k1 + k2 < most:
+            continue
+        if tr == 0:
+            a0 = m0
+            a1 = m1 - k1
+            a2 = m2 - k2
+        elif tr == 1:
+            a0 = m0 - k2
+            a1 = m1
+            a2 = m2 - k1
+        else:
+            a0 = m0 - k1
+            a1 = m1 - k2
+            a2 = m2
+        if a0 <= 0 or a1 <= 0 or a2 <= 0:
+            if a1 < 0:
+                a1 = 0
+            if a2 < 0:
+                a2 = 0
+            if a0 <= 0:
+                v = ply - 20000  # ply - WIN (evaluate.py's constants)
+            elif a0 < a1 or a0 < a2:
+                v = ply - 20000  # ply - WIN (evaluate.py's constants)
+            elif a0 == a1 or a0 == a2:
+                v = -900  # TIE
+            else:
+                v = 20000 - ply
+        else:
+            b = col - root
+            if b < 0:
+                b += 3
+            b = 3 - tr - b
+            if b >= 3:
+                b -= 3
+            if b == 0:
+                a0 += 1
+            elif b == 1:
+                a1 += 1
+            else:
+                a2 += 1
+            if a0 < MC and a1 < MC and a2 < MC:
+                j = (a0 * MC + a1) * MC + a2
+                v = int(mt[j])
+                if v == 0:
+                    v = int(_mt_fill(mtobj, j, a0, a1, a2))
+                else:
+                    v = ((v + 0x8000) & 0xFFFF) - 0x8000 + MT_BIAS
+            else:
+                v = int(_mt_fill(mtobj, -1, a0, a1, a2))
+        if got == 0:
+            val = v
+            got = 1
+        elif tr == 0:
+            if v > val:
+                val = v
+        elif v < val:
+            val = v
+    return val
 
 
 # MicroPython runs the viper forms; CPython (the host's matches) the plain
