@@ -390,8 +390,8 @@ class Engine(engine_kit.EngineBase):
             tr = t - r
             if tr < 0:
                 tr += 3
-            return _reply0_v(self.lq, self.l1, self.l2, self.mt, n & 255, n >> 8, tr,
-                             self.m0, self.m1, self.m2, r, ply + 1)
+            return _reply_v(self.lq, self.l1, self.l2, self.mt, n & 255, tr,
+                            self.m0, self.m1, self.m2, r, ply + 1, 0, 0)
         return self._reply(t, n & 255, ply, c[0], c[1], c[2], 0, 0)
 
     def _drops(self, m, out, k, maxing, ply):
@@ -594,7 +594,9 @@ class Engine(engine_kit.EngineBase):
             j = 0
             while j < (nd >> 8) & 255:
                 if dv[j] == NONE:
-                    v = self._reply(cand, n & 255, ply + 1, c0, c1, c2, dq[j], bunny)
+                    # (_reply(cand, n, ply + 1, c0, c1, c2, dq[j], bunny))
+                    v = _reply_v(self.lq, self.l1, self.l2, self.mt, n & 255, tr, self.m0, self.m1,
+                                 self.m2, r, ply + 2, dq[j], bunny == cand + 1 or bunny == cand - 2)
                     if v == NONE:
                         # the candidate's only landing: it cannot move
                         v = _final(r, c0, c1, c2, cand, ply + 2)
@@ -1308,22 +1310,35 @@ def _keep_v(buf: ptr32, order: ptr16, dv: ptr16, dq: ptr8, nd: int, k: int, maxi
 
 
 @micropython.viper
-def _reply0_v(lq: ptr8, l1: ptr8, l2: ptr8, mtobj, n: int, most: int, tr: int, m0: int, m1: int, m2: int,
-              root: int, ply: int) -> int:
-    """_reply without a drop (the leaf's): of the landings lq[:n] that
-    capture the most (most), the best score for the engine when tr is 0,
-    else the worst (_lval scores one)."""
+def _reply_v(lq: ptr8, l1: ptr8, l2: ptr8, mtobj, n: int, tr: int, m0: int, m1: int, m2: int,
+             root: int, ply: int, drop_sq: int, raise1: int) -> int:
+    """_reply in viper: of the landings lq[:n], those capturing the most
+    (a piece dropped on drop_sq, 0 for none, blocks its cell and raises the
+    captures next to it: raise1 says which side's count it raises), the
+    best score for the engine when tr is 0, else the worst (_lval scores
+    one); NONE when the drop blocked every landing. ply: the reply's."""
     colour = ptr8(CELL_COLOUR)
+    adj = ptr8(ADJ)
     mt = ptr16(mtobj)
+    most = -1
     val = 0
-    got = 0
     i = 0
     while i < n:
+        x = int(lq[i])
         k1 = int(l1[i])
         k2 = int(l2[i])
-        col = int(colour[int(lq[i])])
         i += 1
-        if k1 + k2 < most:
+        if drop_sq != 0:
+            if x == drop_sq:
+                continue
+            dd = x - drop_sq + 12
+            if dd >= 0 and dd < 25 and int(adj[dd]) != 0:
+                if raise1:
+                    k1 += 1
+                else:
+                    k2 += 1
+        k = k1 + k2
+        if k < most:
             continue
         if tr == 0:
             a0 = m0
@@ -1351,7 +1366,7 @@ def _reply0_v(lq: ptr8, l1: ptr8, l2: ptr8, mtobj, n: int, most: int, tr: int, m
             else:
                 v = 20000 - ply
         else:
-            b = col - root
+            b = int(colour[x]) - root
             if b < 0:
                 b += 3
             b = 3 - tr - b
@@ -1372,14 +1387,16 @@ def _reply0_v(lq: ptr8, l1: ptr8, l2: ptr8, mtobj, n: int, most: int, tr: int, m
                     v = ((v + 0x8000) & 0xFFFF) - 0x8000 + MT_BIAS
             else:
                 v = int(_mt_fill(mtobj, -1, a0, a1, a2))
-        if got == 0:
+        if k > most:
+            most = k
             val = v
-            got = 1
         elif tr == 0:
             if v > val:
                 val = v
         elif v < val:
             val = v
+    if most < 0:
+        return NONE
     return val
 
 
