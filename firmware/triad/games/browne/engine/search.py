@@ -398,8 +398,6 @@ class Engine(engine_kit.EngineBase):
         """Write slide m completed with up to k drops into buf from out,
         best first for the mover (maxing: the mover is the engine); order[]
         gets their static scores. Return the new end. pos is unchanged."""
-        if self.fast:
-            return self._drops_fast(m, out, k, maxing, ply)
         p = self.pos
         board = p.board
         buf = self.buf
@@ -565,11 +563,19 @@ class Engine(engine_kit.EngineBase):
         mover = p.side
         p.make(m)  # the slide and its captures, no drop yet
         c = p.counts
-        cand = p.side
-        bunny = 3 - mover - cand
         c0 = c[0]
         c1 = c[1]
         c2 = c[2]
+        if not (c0 and c1 and c2):
+            # an elimination: the whole turn, the finished game valued (as
+            # _gen's plain loop does after core.eliminates)
+            v = _final(self.root, c0, c1, c2, -1, ply + 1)
+            p.unmake(m)
+            self.buf[out] = m
+            self.order[out] = v if maxing else -v
+            return out + 1
+        cand = p.side
+        bunny = 3 - mover - cand
         if bunny == 0:
             c0 += 1
         elif bunny == 1:
@@ -635,6 +641,10 @@ class Engine(engine_kit.EngineBase):
                 break
             m = buf[i]
             i += 1
+            if self.fast:
+                # (_drops_fast values an eliminating slide itself)
+                out = self._drops_fast(m, out, k, maxing, ply)
+                continue
             if (m >> 12) & 63 == NO_DROP and core.eliminates(p, m):
                 # the whole turn: value the finished game
                 p.make(m)
@@ -849,7 +859,7 @@ class Engine(engine_kit.EngineBase):
         best = -INF if maxing else INF
         i = first
         while i < end:
-            _pick(buf, order, i, end)
+            _pick_fast(buf, order, i, end)
             m = buf[i]
             p.make(m)
             sc = self._search(depth - 1, ply + 1, alpha, beta, end)
@@ -1400,6 +1410,26 @@ def _reply_v(lq: ptr8, l1: ptr8, l2: ptr8, mtobj, n: int, tr: int, m0: int, m1: 
     return val
 
 
+@micropython.viper
+def _pick_v(buf: ptr32, order: ptr16, i: int, end: int):
+    """_pick in viper."""
+    bi = i
+    bo = ((int(order[i]) + 0x8000) & 0xFFFF) - 0x8000
+    j = i + 1
+    while j < end:
+        o = ((int(order[j]) + 0x8000) & 0xFFFF) - 0x8000
+        if o > bo:
+            bo = o
+            bi = j
+        j += 1
+    if bi != i:
+        m = buf[bi]
+        buf[bi] = buf[i]
+        buf[i] = m
+        order[bi] = order[i]
+        order[i] = bo
+
+
 # MicroPython runs the viper forms; CPython (the host's matches) the plain
 # ones, which tests/fw/test_browne_engine.py holds the viper source to.
 if MICROPYTHON:
@@ -1407,7 +1437,9 @@ if MICROPYTHON:
     _quiet_fast = _quiet_v
     _sort = _sort_v
     _sort2 = _sort2_v
+    _pick_fast = _pick_v
 else:
+    _pick_fast = _pick
     _landings_fast = core.landings_py
     _quiet_fast = _quiet_py
     _sort = _sort_py
