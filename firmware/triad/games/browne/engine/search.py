@@ -72,6 +72,12 @@ from triad.games.browne.engine.evaluate import TIE, WIN, WIN_BOUND, _clip, _fina
 from triad.games.browne.engine.tables import ADJ, DIST
 
 CELLS = core.CELLS
+# The viper forms the fast path calls directly (on CPython their source runs
+# as Python: the tests play the fast path there too).
+_landings_v = core.landings_v
+_make_v = core.make_v
+_unmake_v = core.unmake_v
+_gen_v = core.gen_viper
 DIRECTIONS = core.DIRECTIONS
 CELL_COLOUR = core.CELL_COLOUR
 SITE_OF_SQ = core.SITE_OF_SQ
@@ -381,18 +387,21 @@ class Engine(engine_kit.EngineBase):
         p = self.pos
         c = p.counts
         t = p.side
-        n = self._landings(t)
+        if not self.fast:
+            n = self._landings(t) & 255
+            if n == 0:
+                return _final(self.root, c[0], c[1], c[2], t, ply)
+            return self._reply(t, n, ply, c[0], c[1], c[2], 0, 0)
+        n = _landings_v(p.board, self.mark, self.lq, self.l1, self.l2, t)
         if n & 255 == 0:
             return _final(self.root, c[0], c[1], c[2], t, ply)
-        if self.fast:
-            r = self.root
-            self._view(c[0], c[1], c[2])
-            tr = t - r
-            if tr < 0:
-                tr += 3
-            return _reply_v(self.lq, self.l1, self.l2, self.mt, n & 255, tr,
-                            self.m0, self.m1, self.m2, r, ply + 1, 0, 0)
-        return self._reply(t, n & 255, ply, c[0], c[1], c[2], 0, 0)
+        r = self.root
+        self._view(c[0], c[1], c[2])
+        tr = t - r
+        if tr < 0:
+            tr += 3
+        return _reply_v(self.lq, self.l1, self.l2, self.mt, n & 255, tr,
+                        self.m0, self.m1, self.m2, r, ply + 1, 0, 0)
 
     def _drops(self, m, out, k, maxing, ply):
         """Write slide m completed with up to k drops into buf from out,
@@ -560,9 +569,10 @@ class Engine(engine_kit.EngineBase):
         _keep_v): the same turns and scores; the clock is not read inside
         a slide (it takes well under a tick's period on the chip)."""
         p = self.pos
-        mover = p.side
-        p.make(m)  # the slide and its captures, no drop yet
+        board = p.board
         c = p.counts
+        mover = p.side
+        cand = _make_v(board, c, m, mover)  # the slide and its captures, no drop yet
         c0 = c[0]
         c1 = c[1]
         c2 = c[2]
@@ -570,11 +580,10 @@ class Engine(engine_kit.EngineBase):
             # an elimination: the whole turn, the finished game valued (as
             # _gen's plain loop does after core.eliminates)
             v = _final(self.root, c0, c1, c2, -1, ply + 1)
-            p.unmake(m)
+            _unmake_v(board, c, m)
             self.buf[out] = m
             self.order[out] = v if maxing else -v
             return out + 1
-        cand = p.side
         bunny = 3 - mover - cand
         if bunny == 0:
             c0 += 1
@@ -582,16 +591,28 @@ class Engine(engine_kit.EngineBase):
             c1 += 1
         else:
             c2 += 1
-        n = _landings_fast(p.board, self.mark, self.lq, self.l1, self.l2, cand)
+        n = _landings_v(board, self.mark, self.lq, self.l1, self.l2, cand)
         r = self.root
-        self._view(c0, c1, c2)
+        # the counts seen from the engine (_view)
+        if r == 0:
+            m0 = c0
+            m1 = c1
+            m2 = c2
+        elif r == 1:
+            m0 = c1
+            m1 = c2
+            m2 = c0
+        else:
+            m0 = c2
+            m1 = c0
+            m2 = c1
         tr = cand - r
         if tr < 0:
             tr += 3
         nt = _lscores_v(self.lq, self.l1, self.l2, self.lk, self.lv0, self.lvb, self.lidx, self.lord,
-                        self.mt, n & 255, n >> 8, tr, self.m0, self.m1, self.m2, r, ply + 2,
+                        self.mt, n & 255, n >> 8, tr, m0, m1, m2, r, ply + 2,
                         bunny == cand + 1 or bunny == cand - 2)
-        nd = _dropvals_v(p.board, self.dmark, self.lq, self.lidx, self.lk, self.lv0, self.lvb, self.lord,
+        nd = _dropvals_v(board, self.dmark, self.lq, self.lidx, self.lk, self.lv0, self.lvb, self.lord,
                          self.lskip, self.dropq, self.dropv, nt, tr == 0, 1 << mover, QUIET if ply == 0 else 1)
         if nd >> 16:
             # a drop that blocks every landing looked at: the plain reply
@@ -601,14 +622,14 @@ class Engine(engine_kit.EngineBase):
             while j < (nd >> 8) & 255:
                 if dv[j] == NONE:
                     # (_reply(cand, n, ply + 1, c0, c1, c2, dq[j], bunny))
-                    v = _reply_v(self.lq, self.l1, self.l2, self.mt, n & 255, tr, self.m0, self.m1,
-                                 self.m2, r, ply + 2, dq[j], bunny == cand + 1 or bunny == cand - 2)
+                    v = _reply_v(self.lq, self.l1, self.l2, self.mt, n & 255, tr, m0, m1,
+                                 m2, r, ply + 2, dq[j], bunny == cand + 1 or bunny == cand - 2)
                     if v == NONE:
                         # the candidate's only landing: it cannot move
                         v = _final(r, c0, c1, c2, cand, ply + 2)
                     dv[j] = v
                 j += 1
-        p.unmake(m)
+        _unmake_v(board, c, m)  # (p.side was never changed)
         return _keep_v(self.buf, self.order, self.dropv, self.dropq, nd & 255, k, maxing, m, out)
 
     def _gen(self, start, k, ply):
@@ -619,7 +640,12 @@ class Engine(engine_kit.EngineBase):
         p = self.pos
         buf = self.buf
         order = self.order
-        e = p.gen_slides(buf, start)
+        fast = self.fast
+        if fast:
+            # (the counts are all > 0 here: what Position.gen_slides checks)
+            e = _gen_v(p.board, p.counts, buf, start, p.side, 0, core.MODE_SLIDES)
+        else:
+            e = p.gen_slides(buf, start)
         self.gfrom = e
         if e == start:
             return e
@@ -635,13 +661,16 @@ class Engine(engine_kit.EngineBase):
         # root a second of bytecode on the board): the clock is read per
         # slide (and per landing in _drops), which lends the board's scan
         # loop its ticks and stops the work once the time is up.
+        # With the viper kernels a slide takes well under a tick's period on
+        # the board, so below the root the clock is read per node (_node)
+        # only.
         i = start
         while i < e:
-            if self._past() and (ply or out > self.gfrom):
+            if (ply == 0 or not fast) and self._past() and (ply or out > self.gfrom):
                 break
             m = buf[i]
             i += 1
-            if self.fast:
+            if fast:
                 # (_drops_fast values an eliminating slide itself)
                 out = self._drops_fast(m, out, k, maxing, ply)
                 continue
@@ -857,13 +886,24 @@ class Engine(engine_kit.EngineBase):
         order = self.order
         maxing = p.side == self.root
         best = -INF if maxing else INF
+        fast = self.fast
+        board = p.board
         i = first
         while i < end:
-            _pick_fast(buf, order, i, end)
-            m = buf[i]
-            p.make(m)
-            sc = self._search(depth - 1, ply + 1, alpha, beta, end)
-            p.unmake(m)
+            if fast:
+                # (make_v/unmake_v called here, not through p.make: a
+                # Python call less per child on the board)
+                _pick_v(buf, order, i, end)
+                m = buf[i]
+                p.side = _make_v(board, c, m, p.side)
+                sc = self._search(depth - 1, ply + 1, alpha, beta, end)
+                p.side = _unmake_v(board, c, m)
+            else:
+                _pick(buf, order, i, end)
+                m = buf[i]
+                p.make(m)
+                sc = self._search(depth - 1, ply + 1, alpha, beta, end)
+                p.unmake(m)
             if self.stop:
                 return 0
             if maxing:
@@ -1437,9 +1477,7 @@ if MICROPYTHON:
     _quiet_fast = _quiet_v
     _sort = _sort_v
     _sort2 = _sort2_v
-    _pick_fast = _pick_v
 else:
-    _pick_fast = _pick
     _landings_fast = core.landings_py
     _quiet_fast = _quiet_py
     _sort = _sort_py
