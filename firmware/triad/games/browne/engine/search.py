@@ -786,7 +786,11 @@ class Engine(engine_kit.EngineBase):
         if depth <= 0 or start + MAX_SLIDES >= STACK:
             return _clip(self._leaf(ply))
         buf = self.buf
-        e = p.gen_slides(buf, start)
+        fast = self.fast
+        if fast:
+            e = _gen_v(p.board, c, buf, start, p.side, 0, core.MODE_SLIDES)
+        else:
+            e = p.gen_slides(buf, start)
         if e == start:
             return _clip(_final(self.root, c[0], c[1], c[2], p.side, ply))
         maxing = p.side == self.root
@@ -797,7 +801,10 @@ class Engine(engine_kit.EngineBase):
             m = buf[j]
             j += 1
             t = p.side
-            p.make(m)
+            if fast:
+                p.side = _make_v(p.board, c, m, t)
+            else:
+                p.make(m)
             if c[0] and c[1] and c[2]:
                 b = 3 - t - p.side
                 c[b] += 1
@@ -805,7 +812,10 @@ class Engine(engine_kit.EngineBase):
                 c[b] -= 1
             else:
                 v = _clip(_final(self.root, c[0], c[1], c[2], -1, ply + 1))
-            p.unmake(m)
+            if fast:
+                p.side = _unmake_v(p.board, c, m)
+            else:
+                p.unmake(m)
             tot += v
             if v > best:
                 best = v
