@@ -142,7 +142,7 @@ def test_respects_the_time_budget():
     # clock about fifty times here: the budget is beyond that)
     eng.choose(pos, 200, clock)
     # the clock is read at every node and while a node's drops are scored:
-    # the search stops within a look or two of three quarters of the budget,
+    # the search stops within a look or two of seven eighths of the budget,
     # and the ranking of the best turns (_hope) reads it at every step and
     # stops at the budget
     assert 150 < clock.t <= 200 + 3 and eng.nodes > 0
