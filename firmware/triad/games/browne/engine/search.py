@@ -575,7 +575,8 @@ class Engine(engine_kit.EngineBase):
         return out
 
     def _drops_fast(self, m, out, k, maxing, ply):
-        """_drops with its loops in viper (_drops_v, _keep_v): the same turns and scores; the clock is not read inside
+        """_drops with its loops in viper (_lscores_v, _dropvals_v,
+        _keep_v): the same turns and scores; the clock is not read inside
         a slide (it takes well under a tick's period on the chip)."""
         p = self.pos
         board = p.board
@@ -618,9 +619,11 @@ class Engine(engine_kit.EngineBase):
         tr = cand - r
         if tr < 0:
             tr += 3
-        nd = _drops_v(board, self.dmark, self.lq, self.l1, self.l2, self.lk, self.lv0, self.lvb, self.lidx,
-                      self.lord, self.lskip, self.dropq, self.dropv, self.mt, n & 255, n >> 8, tr, m0, m1, m2, r,
-                      ply + 2, bunny == cand + 1 or bunny == cand - 2, 1 << mover, QUIET if ply == 0 else 1)
+        nt = _lscores_v(self.lq, self.l1, self.l2, self.lk, self.lv0, self.lvb, self.lidx, self.lord,
+                        self.mt, n & 255, n >> 8, tr, m0, m1, m2, r, ply + 2,
+                        bunny == cand + 1 or bunny == cand - 2)
+        nd = _dropvals_v(board, self.dmark, self.lq, self.lidx, self.lk, self.lv0, self.lvb, self.lord,
+                         self.lskip, self.dropq, self.dropv, nt, tr == 0, 1 << mover, QUIET if ply == 0 else 1)
         if nd >> 16:
             # a drop that blocks every landing looked at: the plain reply
             dv = self.dropv
@@ -1085,22 +1088,13 @@ def _mt_fill(mt, j, a0, a1, a2):
 
 
 @micropython.viper
-def _drops_v(board: ptr8, dmark: ptr8, lq: ptr8, l1: ptr8, l2: ptr8, lk: ptr8, lv0: ptr16, lvb: ptr16, lidx: ptr8,
-             lord: ptr8, skip: ptr8, dq: ptr8, dv: ptr16, mtobj, n: int, most: int, tr: int, m0: int, m1: int,
-             m2: int, root: int, ply: int, raise1: int, own: int, nq: int) -> int:
-    """_drops' scoring after a slide, in one call (each call's arguments
-    cost the board time). First the landings lq[:n] within one of the most
-    captures (most) are moved first, in the order _drops' swaps leave them
-    (nt of them), and for each of them come lk (captures), lv0 and lvb
-    (_lval as it is and with the bunny's piece next to it: raise1 says
-    which side's count the piece raises), lidx and lord as _drops makes
-    them. Then each empty cell next to or on those landings (in _drops'
-    order, at most 60) is scored by _dropped into dv/dq, NONE where the
-    drop blocks every landing looked at (_drops asks _reply for those),
-    then nq quiet drops (_quiet_py's cells, scored as _dropped scores a
-    quiet drop); dmark and lidx are all clear again on return. Returns the
-    drops + 256 x the drops before the quiet ones + 65536 when one of those
-    is NONE."""
+def _lscores_v(lq: ptr8, l1: ptr8, l2: ptr8, lk: ptr8, lv0: ptr16, lvb: ptr16, lidx: ptr8, lord: ptr8,
+               mtobj, n: int, most: int, tr: int, m0: int, m1: int, m2: int, root: int, ply: int, raise1: int) -> int:
+    """_drops' first part: the landings lq[:n] within one of the most
+    captures (most) moved first, in the order _drops' swaps leave them;
+    for each of them lk (captures), lv0 and lvb (_lval as it is and with
+    the bunny's piece next to it: raise1 says which side's count the piece
+    raises), lidx and lord as _drops makes them. Returns their number nt."""
     colour = ptr8(CELL_COLOUR)
     mt = ptr16(mtobj)
     nt = 0
@@ -1210,9 +1204,19 @@ def _drops_v(board: ptr8, dmark: ptr8, lq: ptr8, l1: ptr8, l2: ptr8, lk: ptr8, l
             j -= 1
         lord[j] = i
         i += 1
-    cmax = 0
-    if tr == 0:
-        cmax = 1
+    return nt
+
+
+@micropython.viper
+def _dropvals_v(board: ptr8, dmark: ptr8, lq: ptr8, lidx: ptr8, lk: ptr8, lv0: ptr16, lvb: ptr16, lord: ptr8,
+                skip: ptr8, dq: ptr8, dv: ptr16, nt: int, cmax: int, own: int, nq: int) -> int:
+    """_drops' second part: each empty cell next to or on the landings
+    lq[:nt] (in _drops' order, at most 60) scored by _dropped into dv/dq,
+    NONE where the drop blocks every landing looked at (_drops asks _reply
+    for those), then nq quiet drops (_quiet_py's cells, scored as _dropped
+    scores a quiet drop); dmark and lidx are all clear again on return.
+    Returns the drops + 256 x the drops before the quiet ones + 65536 when
+    one of those is NONE."""
     cells = ptr8(CELLS)
     dist = ptr8(DIST)
     dirs = ptr8(_DIRS12)
