@@ -213,7 +213,3 @@ def test_viper_make_and_unmake_are_the_plain_ones():
             if core.m_mask(m):
                 captured += 1
     assert made > 500 and captured > 100, (made, captured)
-    if MICROPYTHON:
-        assert core._make_fast is core.make_v and core._unmake_fast is core.unmake_v
-    else:
-        assert core.Position.make is core.Position.make_plain

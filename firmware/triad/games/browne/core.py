@@ -606,10 +606,16 @@ class Position:
     # every child, issue 26), tests/fw/test_browne_fast.py holds them equal.
 
     def make(self, m):
-        self.side = _make_fast(self.board, self.counts, m, self.side)
+        if MICROPYTHON:
+            self.side = make_v(self.board, self.counts, m, self.side)
+        else:
+            self.make_plain(m)
 
     def unmake(self, m):
-        self.side = _unmake_fast(self.board, self.counts, m)
+        if MICROPYTHON:
+            self.side = unmake_v(self.board, self.counts, m)
+        else:
+            self.unmake_plain(m)
 
     def make_plain(self, m):
         board = self.board
@@ -742,16 +748,6 @@ def unmake_v(board: ptr8, counts: ptr8, m: int) -> int:
     board[to] = 0
     board[int(cells[m & 63])] = 1 << side
     return side
-
-
-# MicroPython makes and unmakes with the viper forms; CPython (the host's
-# matches and the simulator) with the plain methods.
-if MICROPYTHON:
-    _make_fast = make_v
-    _unmake_fast = unmake_v
-else:
-    Position.make = Position.make_plain
-    Position.unmake = Position.unmake_plain
 
 
 def outcome(pos):
