@@ -8,6 +8,7 @@ from triad.compat import micropython
 from triad.games.browne import core
 from triad.games import engine_kit
 from triad.games.browne.engine.search import Engine, WIN_BOUND
+from triad.games.browne.engine.evaluate import _final as E_final
 
 P = G.parse_position
 F = G.format_position
@@ -141,7 +142,7 @@ def test_respects_the_time_budget():
     # clock about fifty times here: the budget is beyond that)
     eng.choose(pos, 200, clock)
     # the clock is read at every node and while a node's drops are scored:
-    # the search stops within a look or two of three quarters of the budget,
+    # the search stops within a look or two of seven eighths of the budget,
     # and the ranking of the best turns (_hope) reads it at every step and
     # stops at the budget
     assert 150 < clock.t <= 200 + 3 and eng.nodes > 0
@@ -424,3 +425,77 @@ def test_the_viper_sorts_and_quiet_drop_are_the_plain_ones():
                 seen += 1
             pos.make(rnd.choose(pos, 1000, FakeClock(), None, 20))
     assert seen > 100
+
+
+def _no_clock():
+    return 0
+
+
+def test_the_viper_kernels_search_as_the_plain_methods():
+    # On MicroPython a node's drops, landing scores, leaf reply, pick and
+    # make/unmake run in viper (eng.fast); the plain methods are the
+    # readable twins (and CPython's). Both must search the same tree: the
+    # same turn, score, depth and node count from the same positions at
+    # the same node budget, at the level that plays for mistakes and at
+    # one that does not. (On CPython the viper source runs as Python.)
+    compared = 0
+    nodes = 0
+    for pos in _random_positions(6, 5) + [P(G.START)]:
+        for level in (5, 4):
+            got = []
+            for fast in (False, True):
+                eng = Engine(level)
+                eng.fast = fast
+                m = eng.choose(pos, 1 << 20, _no_clock, None, 150)
+                got.append((G.format_move(pos, m), eng.score, eng.depth, eng.nodes))
+            assert got[0] == got[1], (F(pos), level, got)
+            compared += 1
+            nodes += got[0][3]
+    assert compared == 14 and nodes > 700, (compared, nodes)
+
+
+def test_the_viper_drops_are_the_plain_drops():
+    # _drops_fast against _drops (and _gen's plain valuing of an
+    # eliminating slide) slide by slide: the same turns in the same order
+    # with the same scores, for the engine moving and for an opponent, at
+    # the root (three quiet drops) and below (one).
+    plain = Engine(5)
+    plain.ready()
+    plain.fast = False
+    fast = Engine(5)
+    fast.ready()
+    fast.fast = True
+    slides = array("i", bytes(4 * core.MAX_SLIDES))
+    checked = 0
+    eliminations = 0
+    for pos in _random_positions(24, 3) + [P("R:B2,C6 G:A3,E7,H8 B:E2 b")]:
+        n = pos.gen_slides(slides, 0)
+        for root in (0, 1, 2):
+            maxing = pos.side == root
+            for ply in (0, 1):
+                for e in (plain, fast):
+                    e.pos.set_from(pos)
+                    e.root = root
+                    e.now_ms = _no_clock
+                    e.deadline = 1000
+                    e.stop = False
+                for i in range(n):
+                    m = slides[i]
+                    if core.eliminates(pos, m):
+                        p = plain.pos
+                        p.make(m)
+                        c = p.counts
+                        v = E_final(root, c[0], c[1], c[2], -1, ply + 1)
+                        p.unmake(m)
+                        plain.buf[0] = m
+                        plain.order[0] = v if maxing else -v
+                        a = 1
+                        eliminations += 1
+                    else:
+                        a = plain._drops(m, 0, 5, maxing, ply)
+                    b = fast._drops_fast(m, 0, 5, maxing, ply)
+                    assert fast.pos == pos
+                    want = (list(plain.buf[:a]), list(plain.order[:a]))
+                    assert (list(fast.buf[:b]), list(fast.order[:b])) == want, (F(pos), root, ply, m)
+                    checked += 1
+    assert checked > 300 and eliminations > 0, (checked, eliminations)

@@ -182,3 +182,34 @@ def test_runtime_selects_viper_on_micropython():
         assert core._gen_fast is core.gen_viper
     else:
         assert core._gen_fast is core.gen_py
+
+
+def test_viper_make_and_unmake_are_the_plain_ones():
+    # Position.make/unmake are make_v/unmake_v on MicroPython (the engine
+    # makes a turn for every slide and child it looks at) and the plain
+    # methods on CPython: every turn of the positions above, captures,
+    # eliminations and drops, changes the board, the counts and the side to
+    # move alike, and unmaking it restores the position exactly.
+    buf = BUF
+    made = 0
+    captured = 0
+    for pos in positions()[::2]:
+        c = pos.counts
+        if not (c[0] and c[1] and c[2]):
+            continue
+        n = pos.gen(buf, 0)
+        for i in range(0, n, 1 + n // 40):
+            m = buf[i]
+            a = pos.copy()
+            b = pos.copy()
+            a.make_plain(m)
+            b.side = core.make_v(b.board, b.counts, m, b.side)
+            assert a == b, (notation.format_position(pos), m)
+            assert a != pos
+            a.unmake_plain(m)
+            b.side = core.unmake_v(b.board, b.counts, m)
+            assert a == pos and b == pos, (notation.format_position(pos), m)
+            made += 1
+            if core.m_mask(m):
+                captured += 1
+    assert made > 500 and captured > 100, (made, captured)

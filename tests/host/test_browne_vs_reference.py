@@ -219,3 +219,41 @@ def test_plain_bench_perft_matches_reference(text):
         if d == 2 and ref.perft(text, 1) > 400:
             break
         assert plain.perft(plain.parse(text), d) == ref.perft(text, d), (text, d)
+
+
+# ---------------------------------------------------------------------------
+# (g) the engine's viper path (MicroPython's; its source runs as Python
+#     here) plays only the reference's turns
+# ---------------------------------------------------------------------------
+
+
+def test_engine_fast_path_plays_reference_turns():
+    from triad.games.browne.engine.search import Engine
+
+    def no_clock():
+        return 0
+
+    engines = [Engine(5), Engine(4), Engine(5)]
+    for i, eng in enumerate(engines):
+        eng.fast = True  # the kernels, make_v/unmake_v and the viper generator
+        eng.seed(i + 3)
+    turns = 0
+    for game in range(3):
+        rng = random.Random(game)
+        pos = G.parse_position(START)
+        for _ in range(2):  # a random opening, so the games differ
+            pos.make(rng.choice(pos.legal_moves()))
+        while G.outcome(pos) < 0 and turns < 200:
+            before = G.format_position(pos)
+            m = engines[pos.side].choose(pos, 1 << 20, no_clock, None, 120)
+            assert G.format_position(pos) == before  # the engine searched its own copy
+            text = G.format_move(pos, m)
+            assert text in ref.legal_moves(before), (before, text)
+            board, counts = bytearray(pos.board), bytearray(pos.counts)
+            side = core.make_v(board, counts, m, pos.side)
+            pos.make(m)
+            assert (bytes(board), bytes(counts), side) == (bytes(pos.board), bytes(pos.counts), pos.side)
+            assert G.format_position(pos) == ref.apply(before, text), (before, text)
+            turns += 1
+        assert G.outcome(pos) == OUTCOME[ref.outcome(G.format_position(pos))]
+    assert turns > 20

@@ -599,8 +599,25 @@ class Position:
         return [buf[i] for i in range(n)]
 
     # -- make / unmake ------------------------------------------------------
+    #
+    # make_plain / unmake_plain are the readable forms; on MicroPython make
+    # and unmake are make_v / unmake_v below (the same changes, in viper: a
+    # node of Browne's engine makes and unmakes a turn for every slide and
+    # every child, issue 26), tests/fw/test_browne_fast.py holds them equal.
 
     def make(self, m):
+        if MICROPYTHON:
+            self.side = make_v(self.board, self.counts, m, self.side)
+        else:
+            self.make_plain(m)
+
+    def unmake(self, m):
+        if MICROPYTHON:
+            self.side = unmake_v(self.board, self.counts, m)
+        else:
+            self.unmake_plain(m)
+
+    def make_plain(self, m):
         board = self.board
         counts = self.counts
         side = self.side
@@ -628,7 +645,7 @@ class Position:
             counts[bunny] += 1
         self.side = cand
 
-    def unmake(self, m):
+    def unmake_plain(self, m):
         board = self.board
         counts = self.counts
         to = CELLS[(m >> 6) & 63]
@@ -654,6 +671,83 @@ class Position:
         board[to] = EMPTY
         board[CELLS[m & 63]] = 1 << side
         self.side = side
+
+
+@micropython.viper
+def make_v(board: ptr8, counts: ptr8, m: int, side: int) -> int:
+    """Position.make_plain on a board and counts: turn m by side; returns
+    the side to move next (the landing cell's owner)."""
+    cells = ptr8(CELLS)
+    colour = ptr8(CELL_COLOUR)
+    dirs = ptr8(_DIRS12)
+    fr = int(cells[m & 63])
+    to = int(cells[(m >> 6) & 63])
+    board[fr] = 0
+    board[to] = 1 << side
+    mask = (m >> 18) & 63
+    if mask != 0:
+        owners = (m >> 24) & 63
+        s1 = side + 1
+        if s1 == 3:
+            s1 = 0
+        s2 = s1 + 1
+        if s2 == 3:
+            s2 = 0
+        k = 0
+        while k < 6:
+            if mask & (1 << k):
+                board[to + int(dirs[k]) - 12] = 0
+                if owners & (1 << k):
+                    counts[s2] = int(counts[s2]) - 1
+                else:
+                    counts[s1] = int(counts[s1]) - 1
+            k += 1
+    cand = int(colour[to])
+    drop = (m >> 12) & 63
+    if drop != 63:
+        bunny = 3 - side - cand
+        board[int(cells[drop])] = 1 << bunny
+        counts[bunny] = int(counts[bunny]) + 1
+    return cand
+
+
+@micropython.viper
+def unmake_v(board: ptr8, counts: ptr8, m: int) -> int:
+    """Position.unmake_plain on a board and counts: undo turn m; returns
+    the side that played it (the piece on its landing cell)."""
+    cells = ptr8(CELLS)
+    colour = ptr8(CELL_COLOUR)
+    dirs = ptr8(_DIRS12)
+    sop = ptr8(SIDE_OF_PIECE)
+    to = int(cells[(m >> 6) & 63])
+    side = int(sop[int(board[to])])
+    drop = (m >> 12) & 63
+    if drop != 63:
+        bunny = 3 - side - int(colour[to])
+        board[int(cells[drop])] = 0
+        counts[bunny] = int(counts[bunny]) - 1
+    mask = (m >> 18) & 63
+    if mask != 0:
+        owners = (m >> 24) & 63
+        s1 = side + 1
+        if s1 == 3:
+            s1 = 0
+        s2 = s1 + 1
+        if s2 == 3:
+            s2 = 0
+        k = 0
+        while k < 6:
+            if mask & (1 << k):
+                if owners & (1 << k):
+                    board[to + int(dirs[k]) - 12] = 1 << s2
+                    counts[s2] = int(counts[s2]) + 1
+                else:
+                    board[to + int(dirs[k]) - 12] = 1 << s1
+                    counts[s1] = int(counts[s1]) + 1
+            k += 1
+    board[to] = 0
+    board[int(cells[m & 63])] = 1 << side
+    return side
 
 
 def outcome(pos):

@@ -52,10 +52,15 @@
 # at every CHECK_EVERY + 1 nodes), the root moves re-ordered by the last
 # depth's scores. There is no
 # transposition table (tt_entries is accepted for the face and ignored):
-# positions of this game almost never recur within a search. Pure Python,
-# nothing allocated per node (all buffers are made by the constructor), every
-# int below 2**30; it runs unchanged on the MicroPython unix port and the
-# board.
+# positions of this game almost never recur within a search. Nothing is
+# allocated per node (all buffers are made by the constructor), every int
+# is below 2**30; it runs unchanged on the MicroPython unix port and the
+# board. A node's hot loops (a slide's drops and their scores, the leaf's
+# reply, make/unmake, the pick of the next child) run in viper kernels on
+# MicroPython (self.fast; the kernels are at the end of this file), the
+# plain methods being their readable twins and CPython's: both search the
+# same tree (tests/fw/test_browne_engine.py). That made a node about eight
+# times cheaper (issue 26: 87 nodes a move on the emulated Pico before).
 #
 #   eng = Engine(level=5)
 #   m = eng.choose(pos, budget_ms, now_ms, keys=None, max_nodes=0)
@@ -72,6 +77,12 @@ from triad.games.browne.engine.evaluate import TIE, WIN, WIN_BOUND, _clip, _fina
 from triad.games.browne.engine.tables import ADJ, DIST
 
 CELLS = core.CELLS
+# The viper forms the fast path calls directly (on CPython their source runs
+# as Python: the tests play the fast path there too).
+_landings_v = core.landings_v
+_make_v = core.make_v
+_unmake_v = core.unmake_v
+_gen_v = core.gen_viper
 DIRECTIONS = core.DIRECTIONS
 CELL_COLOUR = core.CELL_COLOUR
 SITE_OF_SQ = core.SITE_OF_SQ
@@ -85,11 +96,13 @@ ROOT_DROPS = const(14)  # drops per slide at the root
 QUIET = const(3)  # quiet drops per slide at the root
 # _hope: the root turns within HOPE_MARGIN of the best are ranked by their
 # prospects against opponents who slide at random, looked at HOPE_DEPTH
-# slides deep (_expect); the search stops at SEARCH_QUARTERS / 4 of the
-# time budget, the ranking has the rest.
+# slides deep (_expect); the search stops at SEARCH_EIGHTHS / 8 of the
+# time budget, the ranking has the rest (on the emulated Pico it took about
+# 60 ms of the 625 a quarter left it, issue 26; it is cut at the budget,
+# keeping the best turn ranked so far).
 HOPE_MARGIN = const(100)
 HOPE_DEPTH = const(3)
-SEARCH_QUARTERS = const(3)
+SEARCH_EIGHTHS = const(7)
 _AROUND = tuple(DIRECTIONS) + (0,)  # _drops: a landing's neighbours, then itself
 NONE = const(-30001)  # _reply: no landing left to look at
 MC = const(16)  # the material table covers counts below MC
@@ -137,7 +150,7 @@ class Engine(engine_kit.EngineBase):
         self.l2 = bytearray(64)
         self.mark = bytearray(core.WIDTH * core.WIDTH)
         self.dmark = bytearray(core.WIDTH * core.WIDTH)  # _drops: cells listed
-        self.dropv = array("i", bytes(4 * 64))
+        self.dropv = array("h", bytes(2 * 64))  # (16 bits: read by viper the same on 64-bit ports and the chip)
         self.dropq = bytearray(64)
         # _drops: captures and scores of the candidate's best landings
         self.lk = bytearray(64)
@@ -147,6 +160,9 @@ class Engine(engine_kit.EngineBase):
         self.lskip = bytearray(64)
         self.lidx = bytearray(b"\xff" * (core.WIDTH * core.WIDTH))
         self.hope_deadline = 0
+        # the viper kernels (MicroPython) or the plain methods (CPython);
+        # the tests play both on both interpreters
+        self.fast = MICROPYTHON
         self._init_kit(level, seed)
         self.root = 0
         self.gfrom = 0
@@ -378,10 +394,24 @@ class Engine(engine_kit.EngineBase):
         p = self.pos
         c = p.counts
         t = p.side
-        n = self._landings(t) & 255
-        if n == 0:
+        if not self.fast:
+            n = self._landings(t) & 255
+            if n == 0:
+                return _final(self.root, c[0], c[1], c[2], t, ply)
+            return self._reply(t, n, ply, c[0], c[1], c[2], 0, 0)
+        n = _landings_v(p.board, self.mark, self.lq, self.l1, self.l2, t)
+        if n & 255 == 0:
             return _final(self.root, c[0], c[1], c[2], t, ply)
-        return self._reply(t, n, ply, c[0], c[1], c[2], 0, 0)
+        r = self.root
+        tr = t - r
+        if tr < 0:
+            tr += 3
+        # the counts seen from the engine (_view, without the call)
+        if r == 0:
+            return _reply_v(self.lq, self.l1, self.l2, self.mt, n & 255, tr, c[0], c[1], c[2], r, ply + 1, 0, 0)
+        if r == 1:
+            return _reply_v(self.lq, self.l1, self.l2, self.mt, n & 255, tr, c[1], c[2], c[0], r, ply + 1, 0, 0)
+        return _reply_v(self.lq, self.l1, self.l2, self.mt, n & 255, tr, c[2], c[0], c[1], r, ply + 1, 0, 0)
 
     def _drops(self, m, out, k, maxing, ply):
         """Write slide m completed with up to k drops into buf from out,
@@ -544,6 +574,74 @@ class Engine(engine_kit.EngineBase):
             j += 1
         return out
 
+    def _drops_fast(self, m, out, k, maxing, ply):
+        """_drops with its loops in viper (_lscores_v, _dropvals_v,
+        _keep_v): the same turns and scores; the clock is not read inside
+        a slide (it takes well under a tick's period on the chip)."""
+        p = self.pos
+        board = p.board
+        c = p.counts
+        mover = p.side
+        cand = _make_v(board, c, m, mover)  # the slide and its captures, no drop yet
+        c0 = c[0]
+        c1 = c[1]
+        c2 = c[2]
+        if not (c0 and c1 and c2):
+            # an elimination: the whole turn, the finished game valued (as
+            # _gen's plain loop does after core.eliminates)
+            v = _final(self.root, c0, c1, c2, -1, ply + 1)
+            _unmake_v(board, c, m)
+            self.buf[out] = m
+            self.order[out] = v if maxing else -v
+            return out + 1
+        bunny = 3 - mover - cand
+        if bunny == 0:
+            c0 += 1
+        elif bunny == 1:
+            c1 += 1
+        else:
+            c2 += 1
+        n = _landings_v(board, self.mark, self.lq, self.l1, self.l2, cand)
+        r = self.root
+        # the counts seen from the engine (_view)
+        if r == 0:
+            m0 = c0
+            m1 = c1
+            m2 = c2
+        elif r == 1:
+            m0 = c1
+            m1 = c2
+            m2 = c0
+        else:
+            m0 = c2
+            m1 = c0
+            m2 = c1
+        tr = cand - r
+        if tr < 0:
+            tr += 3
+        nt = _lscores_v(self.lq, self.l1, self.l2, self.lk, self.lv0, self.lvb, self.lidx, self.lord,
+                        self.mt, n & 255, n >> 8, tr, m0, m1, m2, r, ply + 2,
+                        bunny == cand + 1 or bunny == cand - 2)
+        nd = _dropvals_v(board, self.dmark, self.lq, self.lidx, self.lk, self.lv0, self.lvb, self.lord,
+                         self.lskip, self.dropq, self.dropv, nt, tr == 0, 1 << mover, QUIET if ply == 0 else 1)
+        if nd >> 16:
+            # a drop that blocks every landing looked at: the plain reply
+            dv = self.dropv
+            dq = self.dropq
+            j = 0
+            while j < (nd >> 8) & 255:
+                if dv[j] == NONE:
+                    # (_reply(cand, n, ply + 1, c0, c1, c2, dq[j], bunny))
+                    v = _reply_v(self.lq, self.l1, self.l2, self.mt, n & 255, tr, m0, m1,
+                                 m2, r, ply + 2, dq[j], bunny == cand + 1 or bunny == cand - 2)
+                    if v == NONE:
+                        # the candidate's only landing: it cannot move
+                        v = _final(r, c0, c1, c2, cand, ply + 2)
+                    dv[j] = v
+                j += 1
+        _unmake_v(board, c, m)  # (p.side was never changed)
+        return _keep_v(self.buf, self.order, self.dropv, self.dropq, nd & 255, k, maxing, m, out)
+
     def _gen(self, start, k, ply):
         """The node's turns (slides with up to k drops each, eliminating
         slides whole) into buf from the end of its slides; return (via
@@ -552,7 +650,12 @@ class Engine(engine_kit.EngineBase):
         p = self.pos
         buf = self.buf
         order = self.order
-        e = p.gen_slides(buf, start)
+        fast = self.fast
+        if fast:
+            # (the counts are all > 0 here: what Position.gen_slides checks)
+            e = _gen_v(p.board, p.counts, buf, start, p.side, 0, core.MODE_SLIDES)
+        else:
+            e = p.gen_slides(buf, start)
         self.gfrom = e
         if e == start:
             return e
@@ -568,12 +671,19 @@ class Engine(engine_kit.EngineBase):
         # root a second of bytecode on the board): the clock is read per
         # slide (and per landing in _drops), which lends the board's scan
         # loop its ticks and stops the work once the time is up.
+        # (With the viper kernels a slide is about 1-2 ms on the board, but a
+        # node's slides together were 28 ms between two clock reads once
+        # the clock was read per node only: emulated Pico.)
         i = start
         while i < e:
             if self._past() and (ply or out > self.gfrom):
                 break
             m = buf[i]
             i += 1
+            if fast:
+                # (_drops_fast values an eliminating slide itself)
+                out = self._drops_fast(m, out, k, maxing, ply)
+                continue
             if (m >> 12) & 63 == NO_DROP and core.eliminates(p, m):
                 # the whole turn: value the finished game
                 p.make(m)
@@ -606,10 +716,10 @@ class Engine(engine_kit.EngineBase):
         p.counts[1] = pos.counts[1]
         p.counts[2] = pos.counts[2]
         self.root = p.side
-        # the search stops at SEARCH_QUARTERS / 4 of the budget, _hope at
+        # the search stops at SEARCH_EIGHTHS / 8 of the budget, _hope at
         # the budget
         budget = budget_ms if budget_ms > 1 else 1
-        t0 = self._begin(now_ms, (budget * SEARCH_QUARTERS + 3) // 4, max_nodes)
+        t0 = self._begin(now_ms, (budget * SEARCH_EIGHTHS + 7) // 8, max_nodes)
         self.hope_deadline = ticks_add(t0, budget)
         c = p.counts
         if not (c[0] and c[1] and c[2]):
@@ -686,7 +796,11 @@ class Engine(engine_kit.EngineBase):
         if depth <= 0 or start + MAX_SLIDES >= STACK:
             return _clip(self._leaf(ply))
         buf = self.buf
-        e = p.gen_slides(buf, start)
+        fast = self.fast
+        if fast:
+            e = _gen_v(p.board, c, buf, start, p.side, 0, core.MODE_SLIDES)
+        else:
+            e = p.gen_slides(buf, start)
         if e == start:
             return _clip(_final(self.root, c[0], c[1], c[2], p.side, ply))
         maxing = p.side == self.root
@@ -697,7 +811,10 @@ class Engine(engine_kit.EngineBase):
             m = buf[j]
             j += 1
             t = p.side
-            p.make(m)
+            if fast:
+                p.side = _make_v(p.board, c, m, t)
+            else:
+                p.make(m)
             if c[0] and c[1] and c[2]:
                 b = 3 - t - p.side
                 c[b] += 1
@@ -705,7 +822,12 @@ class Engine(engine_kit.EngineBase):
                 c[b] -= 1
             else:
                 v = _clip(_final(self.root, c[0], c[1], c[2], -1, ply + 1))
-            p.unmake(m)
+            if fast:
+                p.side = _unmake_v(p.board, c, m)
+            else:
+                p.unmake(m)
+            if self.stop:
+                return 0  # (out of time: _hope keeps what it had, no more siblings)
             tot += v
             if v > best:
                 best = v
@@ -786,13 +908,24 @@ class Engine(engine_kit.EngineBase):
         order = self.order
         maxing = p.side == self.root
         best = -INF if maxing else INF
+        fast = self.fast
+        board = p.board
         i = first
         while i < end:
-            _pick(buf, order, i, end)
-            m = buf[i]
-            p.make(m)
-            sc = self._search(depth - 1, ply + 1, alpha, beta, end)
-            p.unmake(m)
+            if fast:
+                # (make_v/unmake_v called here, not through p.make: a
+                # Python call less per child on the board)
+                _pick_v(buf, order, i, end)
+                m = buf[i]
+                p.side = _make_v(board, c, m, p.side)
+                sc = self._search(depth - 1, ply + 1, alpha, beta, end)
+                p.side = _unmake_v(board, c, m)
+            else:
+                _pick(buf, order, i, end)
+                m = buf[i]
+                p.make(m)
+                sc = self._search(depth - 1, ply + 1, alpha, beta, end)
+                p.unmake(m)
             if self.stop:
                 return 0
             if maxing:
@@ -926,6 +1059,437 @@ def _sort2_v(buf: ptr32, order: ptr16, extra: ptr16, start: int, end: int):
         order[j + 1] = o
         extra[j + 1] = x
         i += 1
+
+
+# -- a node's hot loops in viper ----------------------------------------------
+#
+# Profiled on the MicroPython unix port (issue 26), a node's time was the
+# drops: every slide of an inner node scored up to 60 drops by _dropped (a
+# bytecode walk of the landings each), its landings by _lval (two bytecode
+# calls each), and every leaf's _reply walked its landings in bytecode. The
+# kernels below do the same in viper, with the same results (the plain
+# methods above stay the readable twins: tests/fw/test_browne_engine.py
+# plays both, on both interpreters, and holds them to the same turns, scores
+# and node counts). A material score not in the table yet is filled by
+# calling _mt_fill (plain Python) from the kernel, as _lval does.
+#
+# order[], lv0[] and lvb[] are array("h"): viper loads their entries as
+# 0..65535 and Python as -32768..32767; ((o + 0x8000) & 0xFFFF) - 0x8000 is
+# the signed value in both.
+
+
+def _mt_fill(mt, j, a0, a1, a2):
+    """_material for the engine's counts a0..a2, stored in the table mt at
+    j (j < 0: beyond the table, computed only)."""
+    v = _material(0, a0, a1, a2)
+    if j >= 0:
+        mt[j] = v - MT_BIAS
+    return v
+
+
+@micropython.viper
+def _lscores_v(lq: ptr8, l1: ptr8, l2: ptr8, lk: ptr8, lv0: ptr16, lvb: ptr16, lidx: ptr8, lord: ptr8,
+               mtobj, n: int, most: int, tr: int, m0: int, m1: int, m2: int, root: int, ply: int, raise1: int) -> int:
+    """_drops' first part: the landings lq[:n] within one of the most
+    captures (most) moved first, in the order _drops' swaps leave them;
+    for each of them lk (captures), lv0 and lvb (_lval as it is and with
+    the bunny's piece next to it: raise1 says which side's count the piece
+    raises), lidx and lord as _drops makes them. Returns their number nt."""
+    colour = ptr8(CELL_COLOUR)
+    mt = ptr16(mtobj)
+    nt = 0
+    i = 0
+    while i < n:
+        if int(l1[i]) + int(l2[i]) + 1 >= most:
+            if i != nt:
+                x = lq[i]
+                lq[i] = lq[nt]
+                lq[nt] = x
+                x = l1[i]
+                l1[i] = l1[nt]
+                l1[nt] = x
+                x = l2[i]
+                l2[i] = l2[nt]
+                l2[nt] = x
+            nt += 1
+        i += 1
+    i = 0
+    while i < nt:
+        sq = int(lq[i])
+        k1 = int(l1[i])
+        k2 = int(l2[i])
+        col = int(colour[sq])
+        lk[i] = k1 + k2
+        # two scores: as it is (pass 0), with the bunny's piece (pass 1)
+        ps = 0
+        v = 0
+        while ps < 2:
+            if ps == 1:
+                if raise1:
+                    k1 += 1
+                else:
+                    k2 += 1
+            # _lval(tr, m0, m1, m2, col, k1, k2, ply)
+            if tr == 0:
+                a0 = m0
+                a1 = m1 - k1
+                a2 = m2 - k2
+            elif tr == 1:
+                a0 = m0 - k2
+                a1 = m1
+                a2 = m2 - k1
+            else:
+                a0 = m0 - k1
+                a1 = m1 - k2
+                a2 = m2
+            if a0 <= 0 or a1 <= 0 or a2 <= 0:
+                # _final(0, a0, a1, a2, -1, ply), counts below 0 as 0
+                if a1 < 0:
+                    a1 = 0
+                if a2 < 0:
+                    a2 = 0
+                if a0 <= 0:
+                    v = ply - 20000  # ply - WIN (evaluate.py's constants)
+                elif a0 < a1 or a0 < a2:
+                    v = ply - 20000  # ply - WIN (evaluate.py's constants)
+                elif a0 == a1 or a0 == a2:
+                    v = -900  # TIE
+                else:
+                    v = 20000 - ply
+            else:
+                b = col - root
+                if b < 0:
+                    b += 3
+                b = 3 - tr - b
+                if b >= 3:
+                    b -= 3
+                if b == 0:
+                    a0 += 1
+                elif b == 1:
+                    a1 += 1
+                else:
+                    a2 += 1
+                if a0 < MC and a1 < MC and a2 < MC:
+                    j = (a0 * MC + a1) * MC + a2
+                    v = int(mt[j])
+                    if v == 0:
+                        v = int(_mt_fill(mtobj, j, a0, a1, a2))
+                    else:
+                        v = ((v + 0x8000) & 0xFFFF) - 0x8000 + MT_BIAS
+                else:
+                    v = int(_mt_fill(mtobj, -1, a0, a1, a2))
+            if ps == 0:
+                lv0[i] = v
+            else:
+                lvb[i] = v
+            ps += 1
+        k1 = int(lk[i])
+        lidx[sq] = i
+        # lord: by captures, then best first for the candidate (insertion)
+        v = ((int(lv0[i]) + 0x8000) & 0xFFFF) - 0x8000
+        j = i
+        while j > 0:
+            q = int(lord[j - 1])
+            kq = int(lk[q])
+            if kq > k1:
+                break
+            if kq == k1:
+                w = ((int(lv0[q]) + 0x8000) & 0xFFFF) - 0x8000
+                if tr == 0:
+                    if w >= v:
+                        break
+                elif w <= v:
+                    break
+            lord[j] = q
+            j -= 1
+        lord[j] = i
+        i += 1
+    return nt
+
+
+@micropython.viper
+def _dropvals_v(board: ptr8, dmark: ptr8, lq: ptr8, lidx: ptr8, lk: ptr8, lv0: ptr16, lvb: ptr16, lord: ptr8,
+                skip: ptr8, dq: ptr8, dv: ptr16, nt: int, cmax: int, own: int, nq: int) -> int:
+    """_drops' second part: each empty cell next to or on the landings
+    lq[:nt] (in _drops' order, at most 60) scored by _dropped into dv/dq,
+    NONE where the drop blocks every landing looked at (_drops asks _reply
+    for those), then nq quiet drops (_quiet_py's cells, scored as _dropped
+    scores a quiet drop); dmark and lidx are all clear again on return.
+    Returns the drops + 256 x the drops before the quiet ones + 65536 when
+    one of those is NONE."""
+    cells = ptr8(CELLS)
+    dist = ptr8(DIST)
+    dirs = ptr8(_DIRS12)
+    nd = 0
+    none = 0
+    i = 0
+    while i < nt:
+        x = int(lq[i])
+        i += 1
+        ei = 0
+        while ei < 7:
+            # the cells next to the landing, then the landing itself
+            if ei < 6:
+                y = x + int(dirs[ei]) - 12
+            else:
+                y = x
+            ei += 1
+            if int(board[y]) != 0 or int(dmark[y]) != 0 or nd >= 60:
+                continue
+            dmark[y] = 1
+            # _dropped(nt, y, cmax)
+            most = -1
+            val = 0
+            j = int(lidx[y])
+            if j != 255:
+                skip[j] = 1
+            e = 0
+            while e < 6:
+                j = int(lidx[y + int(dirs[e]) - 12])
+                e += 1
+                if j == 255:
+                    continue
+                skip[j] = 1
+                k = int(lk[j]) + 1
+                v = ((int(lvb[j]) + 0x8000) & 0xFFFF) - 0x8000
+                if k > most:
+                    most = k
+                    val = v
+                elif k == most:
+                    if cmax:
+                        if v > val:
+                            val = v
+                    elif v < val:
+                        val = v
+            f = 0
+            while f < nt:
+                j = int(lord[f])
+                f += 1
+                if skip[j]:
+                    continue
+                k = int(lk[j])
+                if k >= most:
+                    v = ((int(lv0[j]) + 0x8000) & 0xFFFF) - 0x8000
+                    if k > most:
+                        most = k
+                        val = v
+                    elif cmax:
+                        if v > val:
+                            val = v
+                    elif v < val:
+                        val = v
+                break
+            j = int(lidx[y])
+            if j != 255:
+                skip[j] = 0
+            e = 0
+            while e < 6:
+                j = int(lidx[y + int(dirs[e]) - 12])
+                e += 1
+                if j != 255:
+                    skip[j] = 0
+            if most < 0:
+                val = NONE
+                none = 1
+            dv[nd] = val
+            dq[nd] = y
+            nd += 1
+    ndm = nd
+    # the quiet drops: a quiet drop does not change the next reply
+    # (_dropped(nt, 0, cmax): the first of lord, NONE when there is none)
+    if nt > 0:
+        qval = ((int(lv0[int(lord[0])]) + 0x8000) & 0xFFFF) - 0x8000
+    else:
+        qval = NONE
+    while nq > 0 and nd < 60:
+        nq -= 1
+        # _quiet_py: the empty, unlisted cell next to most pieces own,
+        # then nearest the centre
+        qbest = 0
+        qv = -1000
+        ci = 0
+        while ci < 61:
+            sq = int(cells[ci])
+            ci += 1
+            if int(board[sq]) != 0 or int(dmark[sq]) != 0:
+                continue
+            v = 0
+            e = 0
+            while e < 6:
+                if int(board[sq + int(dirs[e]) - 12]) == own:
+                    v += 1
+                e += 1
+            v = v * 16 - int(dist[sq])
+            if v > qv:
+                qv = v
+                qbest = sq
+        if qbest == 0:
+            break
+        dv[nd] = qval
+        dq[nd] = qbest
+        dmark[qbest] = 1
+        nd += 1
+    j = 0
+    while j < nd:
+        dmark[int(dq[j])] = 0
+        j += 1
+    i = 0
+    while i < nt:
+        lidx[int(lq[i])] = 255
+        i += 1
+    return nd + (ndm << 8) + (none << 16)
+
+
+@micropython.viper
+def _keep_v(buf: ptr32, order: ptr16, dv: ptr16, dq: ptr8, nd: int, k: int, maxing: int, m: int, out: int) -> int:
+    """_drops' last part: slide m completed with the k best drops of
+    dq[:nd] for the mover (scores dv), best first, into buf/order from out
+    (order: the score for the mover). Returns the new end."""
+    site = ptr8(SITE_OF_SQ)
+    if k > nd:
+        k = nd
+    base = m & ~(63 << 12)
+    j = 0
+    while j < k:
+        b = j
+        i = j + 1
+        bv = ((int(dv[j]) + 0x8000) & 0xFFFF) - 0x8000
+        while i < nd:
+            v = ((int(dv[i]) + 0x8000) & 0xFFFF) - 0x8000
+            if maxing:
+                if v > bv:
+                    b = i
+                    bv = v
+            elif v < bv:
+                b = i
+                bv = v
+            i += 1
+        if b != j:
+            t = dv[b]
+            dv[b] = dv[j]
+            dv[j] = t
+            t = int(dq[b])
+            dq[b] = dq[j]
+            dq[j] = t
+        buf[out] = base | (int(site[int(dq[j])]) << 12)
+        if maxing:
+            order[out] = bv
+        else:
+            order[out] = 0 - bv
+        out += 1
+        j += 1
+    return out
+
+
+@micropython.viper
+def _reply_v(lq: ptr8, l1: ptr8, l2: ptr8, mtobj, n: int, tr: int, m0: int, m1: int, m2: int,
+             root: int, ply: int, drop_sq: int, raise1: int) -> int:
+    """_reply in viper: of the landings lq[:n], those capturing the most
+    (a piece dropped on drop_sq, 0 for none, blocks its cell and raises the
+    captures next to it: raise1 says which side's count it raises), the
+    best score for the engine when tr is 0, else the worst (_lval scores
+    one); NONE when the drop blocked every landing. ply: the reply's."""
+    colour = ptr8(CELL_COLOUR)
+    adj = ptr8(ADJ)
+    mt = ptr16(mtobj)
+    most = -1
+    val = 0
+    i = 0
+    while i < n:
+        x = int(lq[i])
+        k1 = int(l1[i])
+        k2 = int(l2[i])
+        i += 1
+        if drop_sq != 0:
+            if x == drop_sq:
+                continue
+            dd = x - drop_sq + 12
+            if dd >= 0 and dd < 25 and int(adj[dd]) != 0:
+                if raise1:
+                    k1 += 1
+                else:
+                    k2 += 1
+        k = k1 + k2
+        if k < most:
+            continue
+        if tr == 0:
+            a0 = m0
+            a1 = m1 - k1
+            a2 = m2 - k2
+        elif tr == 1:
+            a0 = m0 - k2
+            a1 = m1
+            a2 = m2 - k1
+        else:
+            a0 = m0 - k1
+            a1 = m1 - k2
+            a2 = m2
+        if a0 <= 0 or a1 <= 0 or a2 <= 0:
+            if a1 < 0:
+                a1 = 0
+            if a2 < 0:
+                a2 = 0
+            if a0 <= 0:
+                v = ply - 20000  # ply - WIN (evaluate.py's constants)
+            elif a0 < a1 or a0 < a2:
+                v = ply - 20000  # ply - WIN (evaluate.py's constants)
+            elif a0 == a1 or a0 == a2:
+                v = -900  # TIE
+            else:
+                v = 20000 - ply
+        else:
+            b = int(colour[x]) - root
+            if b < 0:
+                b += 3
+            b = 3 - tr - b
+            if b >= 3:
+                b -= 3
+            if b == 0:
+                a0 += 1
+            elif b == 1:
+                a1 += 1
+            else:
+                a2 += 1
+            if a0 < MC and a1 < MC and a2 < MC:
+                j = (a0 * MC + a1) * MC + a2
+                v = int(mt[j])
+                if v == 0:
+                    v = int(_mt_fill(mtobj, j, a0, a1, a2))
+                else:
+                    v = ((v + 0x8000) & 0xFFFF) - 0x8000 + MT_BIAS
+            else:
+                v = int(_mt_fill(mtobj, -1, a0, a1, a2))
+        if k > most:
+            most = k
+            val = v
+        elif tr == 0:
+            if v > val:
+                val = v
+        elif v < val:
+            val = v
+    if most < 0:
+        return NONE
+    return val
+
+
+@micropython.viper
+def _pick_v(buf: ptr32, order: ptr16, i: int, end: int):
+    """_pick in viper."""
+    bi = i
+    bo = ((int(order[i]) + 0x8000) & 0xFFFF) - 0x8000
+    j = i + 1
+    while j < end:
+        o = ((int(order[j]) + 0x8000) & 0xFFFF) - 0x8000
+        if o > bo:
+            bo = o
+            bi = j
+        j += 1
+    if bi != i:
+        m = buf[bi]
+        buf[bi] = buf[i]
+        buf[i] = m
+        order[bi] = order[i]
+        order[i] = bo
 
 
 # MicroPython runs the viper forms; CPython (the host's matches) the plain
