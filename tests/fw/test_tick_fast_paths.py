@@ -1,10 +1,11 @@
 # The viper loops of the main-loop tick (match_kernels.diff, fastbytes.zero,
-# app._copy_if_changed, rp2._chain_sum/_scale_into) give exactly what their
+# app._copy_if_changed, rp2._chain_sum/_scale_into, scan._integrate) give exactly what their
 # plain-Python meaning gives, on both runtimes (on CPython the shim runs the
 # viper source as Python; on MicroPython it is machine code).
 from triad.board import match_kernels as K
 from triad import app
 from triad.board import fastbytes
+from triad.board import scan
 from triad.boards import pico_v1
 
 FRAME_BYTES = 3 * (pico_v1.N_SITES + pico_v1.N_STATUS)
@@ -51,6 +52,30 @@ def test_diff_equals_the_plain_loop():
     assert K.diff(empty, full, 36) == 36 | (36 << 16)
     assert K.diff(full, empty, 36) == (36 << 8) | (36 << 23)
     assert K.diff(full, full, 36) == 0
+
+
+def test_scan_integrators_equal_the_plain_loop():
+    # Every board's matrix size, a shuffled matrix-to-site map, every
+    # debounce from 1 to 5: 60 scans of random switches, mostly steady.
+    rng = Lcg(11)
+    for n in (36, 64, 110):
+        for limit in (1, 2, 3, 5):
+            cmap = bytearray(range(n))
+            for i in range(n - 1, 0, -1):
+                j = rng.next(i + 1)
+                cmap[i], cmap[j] = cmap[j], cmap[i]
+            raw = bytearray(n)
+            count = [bytearray(n), bytearray(n)]
+            stable = [bytearray(n), bytearray(n)]
+            flips = 0
+            for k in range(60):
+                for _ in range(rng.next(6)):
+                    raw[rng.next(n)] ^= 1
+                a = scan._integrate(raw, count[0], stable[0], cmap, n, limit)
+                b = scan.integrate_py(raw, count[1], stable[1], cmap, n, limit)
+                assert a == b and count[0] == count[1] and stable[0] == stable[1], (n, limit, k)
+                flips += b
+            assert flips > 5  # the stable snapshot did change along the way
 
 
 def test_clear_and_copy_if_changed():
