@@ -78,6 +78,36 @@ def test_scan_integrators_equal_the_plain_loop():
             assert flips > 5  # the stable snapshot did change along the way
 
 
+def test_word_loops_equal_the_byte_loops():
+    # fastbytes' zero, copy_if_changed and next_diff (four bytes at a time
+    # on MicroPython) against their byte loops: every length 0..40 and the
+    # frame sizes, buffers aligned and one byte off (memoryview slices: the
+    # byte loop then), differences anywhere.
+    rng = Lcg(3)
+    for n in list(range(41)) + [132, 201, 423]:
+        for off in (0, 1, 3):
+            for k in range(3):
+                a0 = bytearray(n + 8)
+                for i in range(n + 8):
+                    a0[i] = rng.next(3)
+                b0 = bytearray(a0)
+                for _ in range(rng.next(3)):
+                    b0[rng.next(n + 8)] ^= 1 + rng.next(200)
+                a = memoryview(a0)[off:off + n] if off else a0
+                b = memoryview(b0)[off:off + n] if off else b0
+                c0 = bytearray(b0)
+                c = memoryview(c0)[off:off + n] if off else c0
+                start = rng.next(n + 1)
+                assert fastbytes.next_diff(a, b, start, n) == fastbytes.next_diff_bytes(a, c, start, n), (n, off)
+                want = fastbytes.copy_bytes_if_changed(a, c, n)
+                assert fastbytes.copy_if_changed(a, b, n) == want, (n, off)
+                assert b0 == c0, (n, off)
+                assert fastbytes.next_diff(a, b, 0, n) == n
+                fastbytes.zero(b, n)
+                fastbytes.zero_bytes(c, n)
+                assert b0 == c0 and bytes(b0[off:off + n]) == bytes(n), (n, off)
+
+
 def test_clear_and_copy_if_changed():
     f = bytearray(b"\x07" * FRAME_BYTES)
     fastbytes.zero(f, FRAME_BYTES)
@@ -292,3 +322,38 @@ def test_stamps_equal_their_plain_meaning():
             assert a1[n + i] <= a1[i] and (a1[n + i] == 0) == (a1[i] == 0), k
         assert p1 == occ
     assert s1 > 0 and (max(a1) == s1 or max(d1) == s1)
+
+
+def _think_loop(sites, frame, now):
+    # The thinking light as the loop over every site drew it (the reference).
+    from triad.board import palette as pal
+
+    k = len(sites)
+    ring = k if k > 2 else 3
+    head = (now // pal.THINK_STEP_MS) % ring
+    tail = (head + ring - 1) % ring
+    for i in range(k):
+        j = 3 * sites[i]
+        if i == head:
+            rgb = pal.THINK
+            frame[j], frame[j + 1], frame[j + 2] = rgb[0], rgb[1], rgb[2]
+        elif i == tail:
+            rgb = pal.THINK
+            frame[j], frame[j + 1], frame[j + 2] = rgb[0] * 64 // 255, rgb[1] * 64 // 255, rgb[2] * 64 // 255
+
+
+def test_thinking_light_equals_the_loop_over_the_sites():
+    from triad.board import lights
+
+    rng = Lcg(9)
+    for k in range(1, 9):
+        for _ in range(4):
+            # (sites may repeat: a small board's ring of one or two)
+            sites = bytes(rng.next(20) for _ in range(k))
+            for step in range(12):
+                now = step * 200 + rng.next(200)
+                a = bytearray(60)
+                b = bytearray(60)
+                lights._render_think(sites, a, now)
+                _think_loop(sites, b, now)
+                assert a == b, (sites, now)
