@@ -211,6 +211,31 @@ def test_button_events_queue_in_order_and_overflow_drops_oldest():
     assert got == [(i % 4) * 2 for i in range(2, 10)]
 
 
+def test_buttons_idle_skip_changes_nothing():
+    # update() skips the per-button loop when no button is down or
+    # counting; the same presses through the loop every tick (_update)
+    # give the same events and states, long presses included.
+    d = Desc()
+    a = scan.Buttons(d)
+    b = scan.Buttons(d)
+    lv = bytearray(4)
+    rng = 7
+    now = 0
+    events = 0
+    for k in range(3000):
+        rng = (rng * 1103515245 + 12345) & 0x7FFFFFFF
+        if (rng >> 12) % 9 == 0:  # a button goes down or up now and then
+            lv[(rng >> 4) % 4] ^= 1
+        a.update(lv, now)
+        b._update(lv, now)
+        ea = a.pop()
+        assert ea == b.pop(), k
+        events += ea >= 0
+        assert a.pressed == b.pressed and a._count == b._count, k
+        now += 10 if k % 50 else 900  # long holds too
+    assert events > 50
+
+
 def test_buttons_reject_wrong_names():
     raises(ValueError, scan.Buttons, Desc(BUTTON_NAMES=("new", "confirm", "hint", "menu")))
 

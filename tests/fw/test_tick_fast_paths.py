@@ -47,6 +47,22 @@ def test_diff_equals_the_plain_loop():
             i = rng.next(36)
             occ[i] ^= 1
         assert K.diff(occ, exp, 36) == diff_py(occ, exp, 36), (k, occ, exp)
+    # Every board's size, aligned and one byte off (the byte loop then),
+    # against the byte loop too (diff takes words on MicroPython).
+    for n in (36, 61, 109):
+        for off in (0, 1):
+            for k in range(100):
+                occ = bytearray(n + 1)
+                exp = bytearray(n + 1)
+                for i in range(n + 1):
+                    exp[i] = 1 if rng.next(3) == 0 else 0
+                    occ[i] = exp[i]
+                for _ in range(rng.next(4)):
+                    occ[rng.next(n + 1)] ^= 1
+                o = memoryview(occ)[off:off + n] if off else occ
+                e = memoryview(exp)[off:off + n] if off else exp
+                want = diff_py(o, e, n)
+                assert K.diff(o, e, n) == want == K.diff_bytes(o, e, n), (n, off, k)
     full = bytearray(b"\x01" * 36)
     empty = bytearray(36)
     assert K.diff(empty, full, 36) == 36 | (36 << 16)

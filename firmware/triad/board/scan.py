@@ -136,6 +136,19 @@ def _integrate(raw, count, stable, cmap, n: int, limit: int) -> int:
     return changed
 
 
+@micropython.viper
+def _any_set(a, b, n: int) -> int:
+    """1 when a[i] or b[i] is not zero for some i < n, else 0."""
+    x = ptr8(a)
+    y = ptr8(b)
+    i = 0
+    while i < n:
+        if x[i] or y[i]:
+            return 1
+        i += 1
+    return 0
+
+
 class Buttons:
     def __init__(self, desc, now=0):
         names = desc.BUTTON_NAMES
@@ -166,8 +179,15 @@ class Buttons:
         ring[(self._head + self._len) % _RING] = ev
         self._len += 1
 
-    @micropython.native
     def update(self, raw, now):
+        # No button down and none counting: nothing can change (a held
+        # button has a count above 0), and the tick skips the loop below
+        # (0.1 ms of every tick on the emulated chip).
+        if _any_set(raw, self._count, self.n):
+            self._update(raw, now)
+
+    @micropython.native
+    def _update(self, raw, now):
         count = self._count
         pressed = self.pressed
         limit = self._limit
