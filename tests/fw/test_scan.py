@@ -20,6 +20,17 @@ class Desc:
             setattr(self, k, over[k])
 
 
+class Like:
+    """A board description with overrides."""
+
+    def __init__(self, desc, **over):
+        for k in dir(desc):
+            if not k.startswith("_"):
+                setattr(self, k, getattr(desc, k))
+        for k in over:
+            setattr(self, k, over[k])
+
+
 def feed(sc, raw, now, seq, step=10):
     """Apply a sequence of 0/1 readings to matrix position 0 (cell via map)."""
     changes = 0
@@ -198,6 +209,31 @@ def test_button_events_queue_in_order_and_overflow_drops_oldest():
         got.append(ev)
     # 10 presses into a ring of 8: the first two are gone.
     assert got == [(i % 4) * 2 for i in range(2, 10)]
+
+
+def test_buttons_idle_skip_changes_nothing():
+    # update() skips the per-button loop when no button is down or
+    # counting; the same presses through the loop every tick (_update)
+    # give the same events and states, long presses included.
+    d = Desc()
+    a = scan.Buttons(d)
+    b = scan.Buttons(d)
+    lv = bytearray(4)
+    rng = 7
+    now = 0
+    events = 0
+    for k in range(3000):
+        rng = (rng * 1103515245 + 12345) & 0x7FFFFFFF
+        if (rng >> 12) % 9 == 0:  # a button goes down or up now and then
+            lv[(rng >> 4) % 4] ^= 1
+        a.update(lv, now)
+        b._update(lv, now)
+        ea = a.pop()
+        assert ea == b.pop(), k
+        events += ea >= 0
+        assert a.pressed == b.pressed and a._count == b._count, k
+        now += 10 if k % 50 else 900  # long holds too
+    assert events > 50
 
 
 def test_buttons_reject_wrong_names():
@@ -424,6 +460,169 @@ def test_rp2_buttons_are_active_low():
         w.buttons_down[1] = 1
         bp.read_into(lv)
         assert lv == bytearray([0, 1, 0, 0])
+    finally:
+        forget_rp2()
+
+
+# -- the register path (on the RP2040: SIO and TIMER instead of Pin calls) ----
+
+class FakeChip:
+    """The SIO registers the register path uses (word 1 GPIO_IN, 9 / 10 the
+    output-enable set / clear aliases) over a World, and the timer's low
+    word (reads advance it 3 us). Records what a careful engineer checks
+    on a scope: the rows driven at each GPIO_IN read and for how long."""
+
+    def __init__(self, world):
+        self.w = world
+        self.oe = 0
+        self.t = 0
+        self.driven_at = 0
+        self.reads = []  # (rows driven (mask), us since the last drive)
+        self.timer = FakeTimer(self)
+
+    def __getitem__(self, k):
+        assert k == 1, k  # only GPIO_IN is read
+        d = self.w.desc
+        self.reads.append((self.oe, self.t - self.driven_at))
+        level = (1 << 30) - 1  # pulled up
+        nc = len(d.COL_PINS)
+        for c in range(nc):
+            for r in range(len(d.ROW_PINS)):
+                if (self.oe >> d.ROW_PINS[r]) & 1 and self.w.closed[r * nc + c]:
+                    level &= ~(1 << d.COL_PINS[c])
+        for b in range(len(d.BUTTON_PINS)):
+            if self.w.buttons_down[b]:
+                level &= ~(1 << d.BUTTON_PINS[b])
+        return level
+
+    def __setitem__(self, k, v):
+        if k == 9:
+            self.oe |= v
+            self.driven_at = self.t
+        elif k == 10:
+            self.oe &= ~v
+        else:
+            raise AssertionError("register %d written" % k)
+
+
+class FakeTimer:
+    def __init__(self, chip):
+        self.chip = chip
+
+    def __getitem__(self, k):
+        self.chip.t += 3
+        return self.chip.t
+
+
+def _boards():
+    from triad.boards import hex_v1, tri_v1
+
+    return (pico_v1, hex_v1, tri_v1)
+
+
+def _regs(world, levels):
+    """(SIO, timer) for the register path. CPython: FakeChip over the world.
+    MicroPython compiles the path to machine code, which takes addresses or
+    buffers: a register block whose GPIO_IN is `levels` whatever the rows
+    (every row then reads the same columns) and a timer that stands still
+    (the settle wait must then be 0)."""
+    if not MICROPYTHON:
+        chip = FakeChip(world)
+        return chip, chip.timer
+    block = bytearray(64)
+    for i in range(4):
+        block[4 + i] = (levels >> (8 * i)) & 255
+    return block, bytearray(4)
+
+
+def test_rp2_register_scan_equals_the_pin_scan_on_every_board():
+    rng = 12345
+    for d in _boards():
+        nr = len(d.ROW_PINS)
+        nc = len(d.COL_PINS)
+        w = World(d)
+        try:
+            rp2 = fresh_rp2(w)
+            for k in range(25):
+                cols = 0
+                for i in range(nr * nc):
+                    rng = (rng * 1103515245 + 12345) & 0x7FFFFFFF
+                    if MICROPYTHON:  # the same columns closed on every row
+                        w.closed[i] = (rng >> 9) & 1 if i < nc else w.closed[i % nc]
+                    else:
+                        w.closed[i] = 1 if (rng >> 9) % 4 == 0 else 0
+                levels = (1 << 30) - 1
+                for c in range(nc):
+                    if w.closed[c]:
+                        levels &= ~(1 << d.COL_PINS[c])
+                regs = _regs(w, levels)
+                fast = rp2.Matrix(Like(d, SETTLE_US=0) if MICROPYTHON else d, regs)
+                # (made last: the world's pins are the last ones made)
+                plain = rp2.Matrix(d)
+                assert plain._sio is None  # off the chip: the Pin path
+                want = bytearray(nr * nc)
+                plain.read_into(want)
+                got = bytearray(b"\x07" * (nr * nc))
+                fast.read_into(got)
+                assert got == want, (d.NAME, k)
+                assert [i for i in range(nr * nc) if got[i]] == [i for i in range(nr * nc) if w.closed[i]]
+                if not MICROPYTHON:
+                    chip = regs[0]
+                    assert chip.oe == 0  # every row released afterwards
+                    assert len(chip.reads) == nr  # one read a row
+                    for r in range(nr):
+                        rows, waited = chip.reads[r]
+                        assert rows == 1 << d.ROW_PINS[r]  # that row alone, driven
+                        assert waited >= d.SETTLE_US  # after the settle time
+        finally:
+            forget_rp2()
+
+
+def test_rp2_register_buttons_equal_the_pin_buttons():
+    for d in _boards():
+        w = World(d)
+        try:
+            rp2 = fresh_rp2(w)
+            plain = rp2.ButtonPins(d)
+            assert plain._sio is None
+            for k in range(16):
+                levels = (1 << 30) - 1
+                for b in range(4):
+                    w.buttons_down[b] = (k >> b) & 1
+                    if w.buttons_down[b]:
+                        levels &= ~(1 << d.BUTTON_PINS[b])
+                fast = rp2.ButtonPins(d, _regs(w, levels))
+                want = bytearray(4)
+                plain.read_into(want)
+                got = bytearray(b"\x07" * 4)
+                fast.read_into(got)
+                assert got == want == bytearray([(k >> b) & 1 for b in range(4)]), (d.NAME, k)
+        finally:
+            forget_rp2()
+
+
+def test_rp2_register_path_allocates_nothing():
+    d = pico_v1
+    w = World(d)
+    try:
+        rp2 = fresh_rp2(w)
+        if MICROPYTHON:
+            regs = _regs(w, (1 << 30) - 1)
+            d2 = Like(d, SETTLE_US=0)
+        else:
+            regs = _regs(w, 0)
+            d2 = d
+        m = rp2.Matrix(d2, regs)
+        bp = rp2.ButtonPins(d2, regs)
+        raw = bytearray(36)
+        lv = bytearray(4)
+        m.read_into(raw)
+        micropython.heap_lock()
+        try:
+            m.read_into(raw)
+            bp.read_into(lv)
+        finally:
+            micropython.heap_unlock()
     finally:
         forget_rp2()
 

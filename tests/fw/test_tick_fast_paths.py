@@ -1,10 +1,11 @@
 # The viper loops of the main-loop tick (match_kernels.diff, fastbytes.zero,
-# app._copy_if_changed, rp2._chain_sum/_scale_into) give exactly what their
+# app._copy_if_changed, rp2._chain_sum/_scale_into, scan._integrate) give exactly what their
 # plain-Python meaning gives, on both runtimes (on CPython the shim runs the
 # viper source as Python; on MicroPython it is machine code).
 from triad.board import match_kernels as K
 from triad import app
 from triad.board import fastbytes
+from triad.board import scan
 from triad.boards import pico_v1
 
 FRAME_BYTES = 3 * (pico_v1.N_SITES + pico_v1.N_STATUS)
@@ -46,11 +47,81 @@ def test_diff_equals_the_plain_loop():
             i = rng.next(36)
             occ[i] ^= 1
         assert K.diff(occ, exp, 36) == diff_py(occ, exp, 36), (k, occ, exp)
+    # Every board's size, aligned and one byte off (the byte loop then),
+    # against the byte loop too (diff takes words on MicroPython).
+    for n in (36, 61, 109):
+        for off in (0, 1):
+            for k in range(100):
+                occ = bytearray(n + 1)
+                exp = bytearray(n + 1)
+                for i in range(n + 1):
+                    exp[i] = 1 if rng.next(3) == 0 else 0
+                    occ[i] = exp[i]
+                for _ in range(rng.next(4)):
+                    occ[rng.next(n + 1)] ^= 1
+                o = memoryview(occ)[off:off + n] if off else occ
+                e = memoryview(exp)[off:off + n] if off else exp
+                want = diff_py(o, e, n)
+                assert K.diff(o, e, n) == want == K.diff_bytes(o, e, n), (n, off, k)
     full = bytearray(b"\x01" * 36)
     empty = bytearray(36)
     assert K.diff(empty, full, 36) == 36 | (36 << 16)
     assert K.diff(full, empty, 36) == (36 << 8) | (36 << 23)
     assert K.diff(full, full, 36) == 0
+
+
+def test_scan_integrators_equal_the_plain_loop():
+    # Every board's matrix size, a shuffled matrix-to-site map, every
+    # debounce from 1 to 5: 60 scans of random switches, mostly steady.
+    rng = Lcg(11)
+    for n in (36, 64, 110):
+        for limit in (1, 2, 3, 5):
+            cmap = bytearray(range(n))
+            for i in range(n - 1, 0, -1):
+                j = rng.next(i + 1)
+                cmap[i], cmap[j] = cmap[j], cmap[i]
+            raw = bytearray(n)
+            count = [bytearray(n), bytearray(n)]
+            stable = [bytearray(n), bytearray(n)]
+            flips = 0
+            for k in range(60):
+                for _ in range(rng.next(6)):
+                    raw[rng.next(n)] ^= 1
+                a = scan._integrate(raw, count[0], stable[0], cmap, n, limit)
+                b = scan.integrate_py(raw, count[1], stable[1], cmap, n, limit)
+                assert a == b and count[0] == count[1] and stable[0] == stable[1], (n, limit, k)
+                flips += b
+            assert flips > 5  # the stable snapshot did change along the way
+
+
+def test_word_loops_equal_the_byte_loops():
+    # fastbytes' zero, copy_if_changed and next_diff (four bytes at a time
+    # on MicroPython) against their byte loops: every length 0..40 and the
+    # frame sizes, buffers aligned and one byte off (memoryview slices: the
+    # byte loop then), differences anywhere.
+    rng = Lcg(3)
+    for n in list(range(41)) + [132, 201, 423]:
+        for off in (0, 1, 3):
+            for k in range(3):
+                a0 = bytearray(n + 8)
+                for i in range(n + 8):
+                    a0[i] = rng.next(3)
+                b0 = bytearray(a0)
+                for _ in range(rng.next(3)):
+                    b0[rng.next(n + 8)] ^= 1 + rng.next(200)
+                a = memoryview(a0)[off:off + n] if off else a0
+                b = memoryview(b0)[off:off + n] if off else b0
+                c0 = bytearray(b0)
+                c = memoryview(c0)[off:off + n] if off else c0
+                start = rng.next(n + 1)
+                assert fastbytes.next_diff(a, b, start, n) == fastbytes.next_diff_bytes(a, c, start, n), (n, off)
+                want = fastbytes.copy_bytes_if_changed(a, c, n)
+                assert fastbytes.copy_if_changed(a, b, n) == want, (n, off)
+                assert b0 == c0, (n, off)
+                assert fastbytes.next_diff(a, b, 0, n) == n
+                fastbytes.zero(b, n)
+                fastbytes.zero_bytes(c, n)
+                assert b0 == c0 and bytes(b0[off:off + n]) == bytes(n), (n, off)
 
 
 def test_clear_and_copy_if_changed():
@@ -267,3 +338,38 @@ def test_stamps_equal_their_plain_meaning():
             assert a1[n + i] <= a1[i] and (a1[n + i] == 0) == (a1[i] == 0), k
         assert p1 == occ
     assert s1 > 0 and (max(a1) == s1 or max(d1) == s1)
+
+
+def _think_loop(sites, frame, now):
+    # The thinking light as the loop over every site drew it (the reference).
+    from triad.board import palette as pal
+
+    k = len(sites)
+    ring = k if k > 2 else 3
+    head = (now // pal.THINK_STEP_MS) % ring
+    tail = (head + ring - 1) % ring
+    for i in range(k):
+        j = 3 * sites[i]
+        if i == head:
+            rgb = pal.THINK
+            frame[j], frame[j + 1], frame[j + 2] = rgb[0], rgb[1], rgb[2]
+        elif i == tail:
+            rgb = pal.THINK
+            frame[j], frame[j + 1], frame[j + 2] = rgb[0] * 64 // 255, rgb[1] * 64 // 255, rgb[2] * 64 // 255
+
+
+def test_thinking_light_equals_the_loop_over_the_sites():
+    from triad.board import lights
+
+    rng = Lcg(9)
+    for k in range(1, 9):
+        for _ in range(4):
+            # (sites may repeat: a small board's ring of one or two)
+            sites = bytes(rng.next(20) for _ in range(k))
+            for step in range(12):
+                now = step * 200 + rng.next(200)
+                a = bytearray(60)
+                b = bytearray(60)
+                lights._render_think(sites, a, now)
+                _think_loop(sites, b, now)
+                assert a == b, (sites, now)

@@ -282,11 +282,17 @@ def _render_think(sites, frame, now):
     ring = k if k > 2 else 3
     head = (now // pal.THINK_STEP_MS) % ring
     tail = (head + ring - 1) % ring
-    for i in range(k):
-        if i == head:
-            _set(frame, sites[i], pal.THINK)
-        elif i == tail:
-            _set_dim(frame, sites[i], pal.THINK, 64)
+    # The two lit sites drawn straight, in site order (as a loop over the
+    # sites would: 0.17 ms of every tick while the board thinks, on tri_v1).
+    if tail < head and tail < k:
+        _set(frame, sites[tail], _THINK_TAIL)
+    if head < k:
+        _set(frame, sites[head], pal.THINK)
+    if head < tail < k:
+        _set(frame, sites[tail], _THINK_TAIL)
+
+
+_THINK_TAIL = (pal.THINK[0] * 64 // 255, pal.THINK[1] * 64 // 255, pal.THINK[2] * 64 // 255)  # _set_dim's 64
 
 
 def _render_banner(lt, ctl, frame, shown):

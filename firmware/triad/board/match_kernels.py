@@ -8,6 +8,7 @@
 # layout are this module's own consts, checked against triad.games here.
 from triad.compat import const, micropython, ptr8, ptr32
 from triad.games import LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE
+from triad.board.fastbytes import _WORDS
 
 # The matcher's scratch bytes (Matcher.work): per footprint step "done" and
 # "last on its site", then one move's figures, then the pieces in the hand.
@@ -385,7 +386,7 @@ def forfeit(fp, nf, step, occ, dep, n):
 
 
 @micropython.viper
-def diff(occ, exp, n: int) -> int:
+def diff_bytes(occ, exp, n: int) -> int:
     """Compares the sensed sites with the expected ones: missing pieces
     (expected, not sensed) and extra objects, packed into one small int
     (30 bits): count missing | count extra << 8 | (last missing site + 1)
@@ -410,6 +411,42 @@ def diff(occ, exp, n: int) -> int:
                 extra = i + 1
         i += 1
     return nmiss | (nextra << 8) | (miss << 16) | (extra << 23)
+
+
+@micropython.viper
+def _diff_words(occ, exp, n: int) -> int:
+    """diff, skipping four equal sites at a time where both buffers are
+    word-aligned (the board equals the game on almost every tick; 109 sites
+    byte by byte were 0.07 ms of tri_v1's tick). Machine code only: see
+    fastbytes._WORDS."""
+    o = ptr8(occ)
+    e = ptr8(exp)
+    ow = ptr32(occ)
+    ew = ptr32(exp)
+    aligned = ((int(o) | int(e)) & 3) == 0
+    nmiss = 0
+    nextra = 0
+    miss = 0
+    extra = 0
+    i = 0
+    while i < n:
+        if aligned and (i & 3) == 0 and i + 4 <= n and ow[i >> 2] == ew[i >> 2]:
+            i += 4
+            continue
+        if o[i] != e[i]:
+            if e[i]:
+                if nmiss < 255:
+                    nmiss += 1
+                miss = i + 1
+            else:
+                if nextra < 255:
+                    nextra += 1
+                extra = i + 1
+        i += 1
+    return nmiss | (nextra << 8) | (miss << 16) | (extra << 23)
+
+
+diff = _diff_words if _WORDS else diff_bytes
 
 
 @micropython.viper

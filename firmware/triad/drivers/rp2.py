@@ -5,8 +5,10 @@
 # read_into()/show() run every scan: Pin objects and bound methods are made
 # once in __init__ and the loops allocate nothing.
 import os
+import sys
+from array import array
 
-from triad.compat import micropython, ptr8
+from triad.compat import micropython, const, ptr8, ptr32
 
 try:
     import machine
@@ -25,6 +27,30 @@ except ImportError:
         pass
 
 
+# On the RP2040 itself the matrix and the buttons are read through the
+# single-cycle IO block (SIO) instead of one machine.Pin call per pin: a row
+# is driven and released with one write to the output-enable set / clear
+# aliases (what Pin.value does for an OPEN_DRAIN pin: gpio_set_dir), and
+# all columns are one read of GPIO_IN. Pin by pin the scan took 0.6-1.5 ms
+# of every 10 ms tick on the emulated chip (docs/performance.md, "The tick
+# while the board thinks"). The Pin objects are still made: they set the
+# pins' modes and pulls. Addresses from the RP2040 datasheet (2.3.1.7 SIO,
+# 4.6.5 TIMER); word offsets below are from SIO_BASE.
+SIO_BASE = 0xD0000000
+TIMERAWL = 0x40054028  # the microsecond timer's low word (what sleep_us reads)
+_GPIO_IN = const(1)  # 0x004
+_GPIO_OE_SET = const(9)  # 0x024
+_GPIO_OE_CLR = const(10)  # 0x028
+
+
+def chip_registers():
+    """(SIO, TIMERAWL) where the board's own chip runs this, else None (the
+    simulator's and the tests' stand-in pins: the Pin-by-Pin path)."""
+    if sys.platform == "rp2":
+        return (SIO_BASE, TIMERAWL)
+    return None
+
+
 def _need(mod, name):
     if mod is None:
         raise OSError("no %s module on this port" % name)
@@ -35,7 +61,7 @@ class Matrix:
     """Drives one row low at a time and reads the columns; raw[row*ncols+col]
     becomes 1 where a closed switch pulls the column low."""
 
-    def __init__(self, desc):
+    def __init__(self, desc, regs=None):
         m = _need(machine, "machine")
         Pin = m.Pin
         # Open drain: a released row floats instead of being driven high, so
@@ -48,9 +74,25 @@ class Matrix:
         self.nrows = len(self._rows)
         self.ncols = len(self._cols)
         self._settle = desc.SETTLE_US
+        # regs: (SIO, timer) as addresses, or stand-ins in tests; None: the
+        # pins one by one (read_pins).
+        regs = chip_registers() if regs is None else regs
+        self._sio = None
+        if regs:
+            self._sio, self._timer = regs
+            self._row_mask = array("I", [1 << p for p in desc.ROW_PINS])
+            self._col_pin = bytes(desc.COL_PINS)
+
+    def read_into(self, raw):
+        sio = self._sio
+        if sio is not None:
+            _scan_rows(sio, self._timer, self._row_mask, self._col_pin, raw, self.nrows, self.ncols, self._settle)
+        else:
+            self.read_pins(raw)
 
     @micropython.native
-    def read_into(self, raw):
+    def read_pins(self, raw):
+        """The plain path: every pin through machine.Pin."""
         row_set = self._row_set
         col_get = self._col_get
         nc = self.ncols
@@ -67,13 +109,24 @@ class Matrix:
 
 
 class ButtonPins:
-    def __init__(self, desc):
+    def __init__(self, desc, regs=None):
         Pin = _need(machine, "machine").Pin
         self._pins = [Pin(p, Pin.IN, Pin.PULL_UP) for p in desc.BUTTON_PINS]
         self._get = [p.value for p in self._pins]
         self.n = len(self._pins)
+        regs = chip_registers() if regs is None else regs
+        self._sio = regs[0] if regs else None
+        self._pin_no = bytes(desc.BUTTON_PINS)
 
     def read_into(self, levels):
+        sio = self._sio
+        if sio is not None:
+            _read_levels(sio, self._pin_no, levels, self.n)  # one read of GPIO_IN
+        else:
+            self.read_pins(levels)
+
+    def read_pins(self, levels):
+        """The plain path: every pin through machine.Pin."""
         get = self._get
         for i in range(self.n):
             levels[i] = 0 if get[i]() else 1
@@ -177,10 +230,10 @@ class Buzzer:
 
 
 class Hardware:
-    def __init__(self, desc, brightness=None):
+    def __init__(self, desc, brightness=None, regs=None):
         self.desc = desc
-        self.matrix = Matrix(desc)
-        self.buttons = ButtonPins(desc)
+        self.matrix = Matrix(desc, regs)
+        self.buttons = ButtonPins(desc, regs)
         self.leds = Leds(desc, brightness)
         # The optional piezo (BUZZER_PIN None or absent: no pin was free).
         pin = getattr(desc, "BUZZER_PIN", None)
@@ -224,3 +277,51 @@ def _scale_into(buf, frame, chain, n: int, bpp: int, order: int, scale: int):
         b[d + o_g] = (f[s + 1] * scale) // 255
         b[d + o_b] = (f[s + 2] * scale) // 255
         p += 1
+
+
+@micropython.viper
+def _scan_rows(sio, timer, rows, cols, raw, nrows: int, ncols: int, settle: int):
+    """Matrix.read_pins through the SIO registers: row r (its mask rows[r])
+    is driven low, and after `settle` us of the timer every column is read
+    at once from GPIO_IN (cols: the column pins); raw[r * ncols + c] = 1
+    where column c reads low. Row r is released before row r + 1 is
+    driven, as read_pins does; row r's bits are unpacked while row r + 1
+    settles."""
+    io = ptr32(sio)
+    tm = ptr32(timer)
+    rm = ptr32(rows)
+    cp = ptr8(cols)
+    out = ptr8(raw)
+    i = 0
+    r = 0
+    if nrows > 0:
+        io[_GPIO_OE_SET] = rm[0]
+    t0 = tm[0]
+    while r < nrows:
+        while tm[0] - t0 < settle:
+            pass
+        v = io[_GPIO_IN]
+        io[_GPIO_OE_CLR] = rm[r]
+        r += 1
+        if r < nrows:
+            io[_GPIO_OE_SET] = rm[r]
+            t0 = tm[0]
+        c = 0
+        while c < ncols:
+            out[i] = ((v >> cp[c]) & 1) ^ 1
+            i += 1
+            c += 1
+
+
+@micropython.viper
+def _read_levels(sio, pins, levels, n: int):
+    """ButtonPins.read_pins from one read of GPIO_IN: levels[i] = 1 where
+    pin pins[i] reads low (pressed)."""
+    io = ptr32(sio)
+    v = io[_GPIO_IN]
+    p = ptr8(pins)
+    out = ptr8(levels)
+    i = 0
+    while i < n:
+        out[i] = ((v >> p[i]) & 1) ^ 1
+        i += 1
