@@ -562,60 +562,24 @@ class Position:
     # -- make / unmake ----------------------------------------------------
 
     def make(self, m):
+        # The turn's whole change of the posts and jewels is one call
+        # (_make_turn: the undo record, the capture chain, the steps, the
+        # opponent's trapped jewels); here only what Python keeps.
         side = self.side
-        ring = self._ring
-        r = (self._ply % RING) * REC
-        jewel = self.jewel
-        flags = self.flags
-        occ = self.occ
-        _save_jewels(ring, r, jewel, flags)
-        p = m & 63
-        if p != NO_POST:
-            keep = (m >> KEEP_SHIFT) & 63
-            ring[r] = self._place(p, ring, r + 8, keep - 1 if keep else 99)
+        tally = self.tally
+        x = _make_turn(m, side, self.mode, tally[side], self.posts, self.jewel, self.flags, self.occ, self._ring,
+                       (self._ply % RING) * REC)
+        cnt = x & 255
+        if cnt:
             self.filled += 1
-        else:
-            ring[r] = 0
-        mode = self.mode
-        if ring[r] > 1 and self._capture_wins():
-            self.result = side
-            self.reason = WHY_CAPTURE
-        elif m & STUCK:
-            self.result = side ^ 1
-            self.reason = WHY_STUCK
-        else:
-            base = side * 3
-            for i in range((m >> 6) & 3):
-                c = (m >> (8 + 4 * i)) & 15
-                slot = base + (c & 3)
-                s = jewel[slot]
-                x = s * 3 + (c >> 2)
-                t = _EXIT_TO[x]
-                occ[s] = 0
-                occ[t] = slot + 1
-                jewel[slot] = t
-                flags[slot] = 1 if _EXIT_BORDER[x] == NONE else 0
-                if _DOCK_OWNER[t] == 2 - side:
-                    self.result = side
-                    self.reason = WHY_BREACH
-            if self.result == -1 and mode & RULE_JEWELS:
-                ob = (side ^ 1) * 3
-                tm = _trapped_mask(jewel, flags, self.posts, occ, ob, 3, mode & RULE_BREACH)
-                if tm:
-                    if mode & RULE_TRAP:
-                        self.result = side
-                        self.reason = WHY_TRAP
-                    else:
-                        # (a side's own jewels never block it: removing one
-                        # traps or frees no other)
-                        for slot in range(ob, ob + 3):
-                            if (tm >> (slot - ob)) & 1:
-                                occ[jewel[slot]] = 0
-                                jewel[slot] = NONE
-                                flags[slot] = 0
-            if self.result == -1 and self.filled == g.N_POSTS and not self.jewels_in_play():
-                self.result = DRAW
-                self.reason = WHY_FULL
+            tally[side] += cnt - 1
+        why = x >> 8
+        if why:
+            self.result = side ^ 1 if why == WHY_STUCK else side
+            self.reason = why
+        elif self.filled == g.N_POSTS and self.result == -1 and not self.jewels_in_play():
+            self.result = DRAW
+            self.reason = WHY_FULL
         self.side = side ^ 1
         self._ply += 1
 
@@ -623,14 +587,10 @@ class Position:
         self._ply -= 1
         side = self.side ^ 1
         self.side = side
-        ring = self._ring
-        r = (self._ply % RING) * REC
-        jewel = self.jewel
-        flags = self.flags
-        occ = self.occ
-        _restore_jewels(ring, r, jewel, flags, occ)
-        if m & 63 != NO_POST:
-            self._unplace(ring, r + 8, ring[r])
+        cnt = _unmake_turn(self._ring, (self._ply % RING) * REC, self.posts, self.jewel, self.flags, self.occ,
+                           2 - side)
+        if cnt:
+            self.tally[side] -= cnt - 1
             self.filled -= 1
         self.result = -1
         self.reason = WHY_NONE
@@ -799,17 +759,6 @@ def _save_jewels_py(ring, r, jewel, flags):
     ring[r + 7] = fl
 
 
-@micropython.viper
-def _save_jewels_v(ring: ptr8, r: int, jewel: ptr8, flags: ptr8):
-    fl = 0
-    i = 0
-    while i < 6:
-        ring[r + 1 + i] = jewel[i]
-        fl |= flags[i] << i
-        i += 1
-    ring[r + 7] = fl
-
-
 def _restore_jewels_py(ring, r, jewel, flags, occ):
     """Back to the jewels of the undo record at r (occ follows)."""
     for i in range(6):
@@ -823,25 +772,6 @@ def _restore_jewels_py(ring, r, jewel, flags, occ):
         flags[i] = (fl >> i) & 1
         if s != NONE:
             occ[s] = i + 1
-
-
-@micropython.viper
-def _restore_jewels_v(ring: ptr8, r: int, jewel: ptr8, flags: ptr8, occ: ptr8):
-    i = 0
-    while i < 6:
-        s = jewel[i]
-        if s != _NO:
-            occ[s] = 0
-        i += 1
-    fl = int(ring[r + 7])
-    i = 0
-    while i < 6:
-        s = ring[r + 1 + i]
-        jewel[i] = s
-        flags[i] = (fl >> i) & 1
-        if s != _NO:
-            occ[s] = i + 1
-        i += 1
 
 
 def _combine3_py(out, nout, org, cn, ct, cc):
@@ -1032,22 +962,230 @@ def _trapped_mask_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, first: int
     return mask
 
 
+def _make_turn_py(m, side, mode, t, posts, jewel, flags, occ, ring, r):
+    """Turn m of side (tally t before it) on posts and jewels: the undo
+    record at ring[r] (the jewels, then the capture chain: [r] its length,
+    0 without a placement), the gem and its captures, the jewel steps, and
+    the opponent's jewels left without an exit (a Trap, or removed from play
+    without RULE_TRAP). Returns the chain's length | why << 8, why the game
+    ended (a WHY_*, WHY_STUCK for the mover's loss) or 0."""
+    _save_jewels_py(ring, r, jewel, flags)
+    cnt = 0
+    p = m & 63
+    if p != NO_POST:
+        keep = (m >> KEEP_SHIFT) & 63
+        cnt = _place_chain_py(posts, ring, r + 8, p, side + 1, 2 - side, keep - 1 if keep else 99)
+    ring[r] = cnt
+    if cnt > 1 and t + cnt - 1 >= WIN_TALLY and mode & RULE_CAPTURE:
+        return cnt | (WHY_CAPTURE << 8)
+    if m & STUCK:
+        return cnt | (WHY_STUCK << 8)
+    why = 0
+    base = side * 3
+    for i in range((m >> 6) & 3):
+        c = (m >> (8 + 4 * i)) & 15
+        slot = base + (c & 3)
+        s = jewel[slot]
+        x = s * 3 + (c >> 2)
+        to = _EXIT_TO[x]
+        occ[s] = 0
+        occ[to] = slot + 1
+        jewel[slot] = to
+        flags[slot] = 1 if _EXIT_BORDER[x] == NONE else 0
+        if _DOCK_OWNER[to] == 2 - side:
+            why = WHY_BREACH
+    if why == 0 and mode & RULE_JEWELS:
+        ob = (side ^ 1) * 3
+        tm = _trapped_mask_py(jewel, flags, posts, occ, ob, 3, mode & RULE_BREACH)
+        if tm:
+            if mode & RULE_TRAP:
+                why = WHY_TRAP
+            else:
+                # (a side's own jewels never block it: removing one traps or
+                # frees no other)
+                for slot in range(ob, ob + 3):
+                    if (tm >> (slot - ob)) & 1:
+                        occ[jewel[slot]] = 0
+                        jewel[slot] = NONE
+                        flags[slot] = 0
+    return cnt | (why << 8)
+
+
+@micropython.viper
+def _make_turn_v(m: int, side: int, mode: int, t: int, posts: ptr8, jewel: ptr8, flags: ptr8, occ: ptr8, ring: ptr8,
+                 r: int) -> int:
+    """_make_turn_py in one viper body (every node's make: the record, the
+    chain and the trap check were three calls and a page of bytecode)."""
+    exit_to = ptr8(_EXIT_TO)
+    exit_border = ptr8(_EXIT_BORDER)
+    dock_owner = ptr8(_DOCK_OWNER)
+    l1 = ptr8(_LINE1)
+    l2 = ptr8(_LINE2)
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    fl = 0
+    i = 0
+    while i < 6:
+        ring[r + 1 + i] = jewel[i]
+        fl |= int(flags[i]) << i
+        i += 1
+    ring[r + 7] = fl
+    cnt = 0
+    p = m & 63
+    if p != NO_POST:
+        keep = (m >> KEEP_SHIFT) & 63
+        limit = keep - 1 if keep != 0 else 99
+        own = side + 1
+        opp = 2 - side
+        q = r + 8
+        posts[p] = own
+        ring[q] = p
+        head = q
+        tail = q + 1
+        while head < tail:
+            i = int(ring[head]) * 6
+            e = i + 6
+            head += 1
+            while i < e:
+                a = l1[i]
+                if a != _NO and posts[a] == opp and posts[l2[i]] == own:
+                    if tail - q > limit:
+                        break
+                    posts[a] = own
+                    ring[tail] = a
+                    tail += 1
+                i += 1
+        cnt = tail - q
+    ring[r] = cnt
+    if cnt > 1 and t + cnt - 1 >= WIN_TALLY and (mode & RULE_CAPTURE) != 0:
+        return cnt | (WHY_CAPTURE << 8)
+    if m & STUCK:
+        return cnt | (WHY_STUCK << 8)
+    why = 0
+    base = side * 3
+    n = (m >> 6) & 3
+    k = 0
+    while k < n:
+        c = (m >> (8 + 4 * k)) & 15
+        slot = base + (c & 3)
+        s = int(jewel[slot])
+        x = s * 3 + (c >> 2)
+        to = int(exit_to[x])
+        occ[s] = 0
+        occ[to] = slot + 1
+        jewel[slot] = to
+        flags[slot] = 1 if int(exit_border[x]) == _NO else 0
+        if int(dock_owner[to]) == 2 - side:
+            why = WHY_BREACH
+        k += 1
+    if why == 0 and (mode & RULE_JEWELS) != 0:
+        # _trapped_mask_v for the opponent's three slots
+        breach = mode & RULE_BREACH
+        ob = (side ^ 1) * 3
+        jside = side ^ 1
+        mover_gem = 2 - jside
+        tm = 0
+        k = 0
+        while k < 3:
+            slot = ob + k
+            s = int(jewel[slot])
+            if s != _NO:
+                free = 0
+                e = 0
+                while e < 3:
+                    i = s * 3 + e
+                    e += 1
+                    to = int(exit_to[i])
+                    if to == _NO:
+                        continue
+                    dk = int(dock_owner[to])
+                    if dk != 0 and (dk == jside + 1 or breach == 0):
+                        continue
+                    b = int(exit_border[i])
+                    if b == _NO:
+                        if flags[slot] != 0:
+                            continue
+                    elif int(posts[bu[b]]) == mover_gem and int(posts[bv[b]]) == mover_gem:
+                        continue
+                    o = int(occ[to])
+                    if o != 0 and (1 if o > 3 else 0) != jside:
+                        continue
+                    free = 1
+                    break
+                if free == 0:
+                    tm |= 1 << k
+            k += 1
+        if tm != 0:
+            if mode & RULE_TRAP:
+                why = WHY_TRAP
+            else:
+                k = 0
+                while k < 3:
+                    if (tm >> k) & 1:
+                        slot = ob + k
+                        occ[jewel[slot]] = 0
+                        jewel[slot] = _NO
+                        flags[slot] = 0
+                    k += 1
+    return cnt | (why << 8)
+
+
+def _unmake_turn_py(ring, r, posts, jewel, flags, occ, opp):
+    """Back to the posts and jewels before the turn whose undo record is at
+    ring[r] (opp: the opponent's gem, the colour captured gems get back).
+    Returns the chain's length (0 without a placement)."""
+    _restore_jewels_py(ring, r, jewel, flags, occ)
+    cnt = ring[r]
+    if cnt:
+        _unplace_chain_py(posts, ring, r + 8, cnt, opp)
+    return cnt
+
+
+@micropython.viper
+def _unmake_turn_v(ring: ptr8, r: int, posts: ptr8, jewel: ptr8, flags: ptr8, occ: ptr8, opp: int) -> int:
+    i = 0
+    while i < 6:
+        s = jewel[i]
+        if s != _NO:
+            occ[s] = 0
+        i += 1
+    fl = int(ring[r + 7])
+    i = 0
+    while i < 6:
+        s = ring[r + 1 + i]
+        jewel[i] = s
+        flags[i] = (fl >> i) & 1
+        if s != _NO:
+            occ[s] = i + 1
+        i += 1
+    cnt = int(ring[r])
+    if cnt != 0:
+        q = r + 8
+        i = q + 1
+        e = q + cnt
+        while i < e:
+            posts[ring[i]] = opp
+            i += 1
+        posts[ring[q]] = 0
+    return cnt
+
+
 if MICROPYTHON:
     _trapped_mask = _trapped_mask_v
     _mark_caps = _mark_caps_v
     _place_chain = _place_chain_v
     _unplace_chain = _unplace_chain_v
-    _save_jewels = _save_jewels_v
-    _restore_jewels = _restore_jewels_v
     _combine3_f = _combine3_v
+    _make_turn = _make_turn_v
+    _unmake_turn = _unmake_turn_v
 else:
     _trapped_mask = _trapped_mask_py
     _mark_caps = _mark_caps_py
     _place_chain = _place_chain_py
     _unplace_chain = _unplace_chain_py
-    _save_jewels = _save_jewels_py
-    _restore_jewels = _restore_jewels_py
     _combine3_f = _combine3_py
+    _make_turn = _make_turn_py
+    _unmake_turn = _unmake_turn_py
 
 
 class MoveStack(engine_kit.MoveStack):
