@@ -232,56 +232,16 @@ class Position:
         """The jewel part of every legal turn for the current posts, as ints
         to OR with a placement: breach singles, then each executable set
         once in one executable order (or the STUCK turn). Returns the count."""
-        side = self.side
         mode = self.mode
-        jewel = self.jewel
-        flags = self.flags
-        occ = self.occ
-        posts = self.posts
-        opp_gem = 2 - side
-        base = side * 3
-        org = self._org
-        cn = self._cn
-        ct = self._ct
-        cc = self._cc
-        n = 0
-        nout = 0
-        for k in range(3):
-            s = jewel[base + k]
-            if s == NONE:
-                continue
-            org[n] = s
-            c = 0
-            for e in range(3):
-                i = s * 3 + e
-                t = _EXIT_TO[i]
-                if t == NONE:
-                    continue
-                b = _EXIT_BORDER[i]
-                if b == NONE:
-                    if flags[base + k]:
-                        continue
-                elif posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
-                    continue
-                o = occ[t]
-                if o and (o - 1) // 3 != side:
-                    continue
-                dk = _DOCK_OWNER[t]
-                if dk:
-                    if dk == side + 1 or not mode & RULE_BREACH:
-                        continue
-                    out[nout] = 64 | ((k | (e << 2)) << 8)
-                    nout += 1
-                    continue
-                ct[n * 3 + c] = t
-                cc[n * 3 + c] = k | (e << 2)
-                c += 1
-            cn[n] = c
-            n += 1
+        # Each jewel's open exits, and the sets of all three (the usual
+        # case) in one call: _jewel_sets.
+        x = _jewel_sets(self.jewel, self.flags, self.posts, self.occ, self.side, mode & RULE_BREACH, self._org,
+                        self._cn, self._ct, self._cc, out)
+        end = x & 63
+        nout = (x >> 6) & 63
+        n = x >> 12
         full = (1 << n) - 1
-        if n == 3:
-            end = self._combine3(out, nout)
-        else:
+        if n < 3:
             end = self._combine(out, nout, n, full)
         if end > nout:
             return end
@@ -300,11 +260,6 @@ class Position:
             out[0] = STUCK
             return 1
         return nout
-
-    def _combine3(self, out, nout):
-        """_combine for the usual case, all three jewels stepping
-        (_combine3_py / _combine3_v)."""
-        return _combine3_f(out, nout, self._org, self._cn, self._ct, self._cc)
 
     def _combine(self, out, nout, n, mask):
         """Append each executable set in which exactly the jewels of mask
@@ -530,20 +485,8 @@ class Position:
 
     def _mark_barriers(self, v):
         """Set _barrier[post] = v for the posts of the Barriers on the mover's
-        jewels' exits (v = 0 clears what v = 1 marked)."""
-        barrier = self._barrier
-        posts = self.posts
-        opp_gem = 2 - self.side
-        base = self.side * 3
-        for k in range(base, base + 3):
-            s = self.jewel[k]
-            if s == NONE:
-                continue
-            for e in range(3):
-                b = _EXIT_BORDER[s * 3 + e]
-                if b != NONE and posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
-                    barrier[_BU[b]] = v
-                    barrier[_BV[b]] = v
+        jewels' exits (v = 0 clears what v = 1 marked): _mark_bars."""
+        _mark_bars(self._barrier, self.posts, self.jewel, self.side, v)
 
     def first_site(self, m):
         p = m & 63
@@ -822,62 +765,163 @@ def _combine3_py(out, nout, org, cn, ct, cc):
     return nout
 
 
-@micropython.viper
-def _combine3_v(out: ptr32, nout: int, org: ptr8, cn: ptr8, ct: ptr8, cc: ptr8) -> int:
-    o0 = int(org[0])
-    o1 = int(org[1])
-    o2 = int(org[2])
-    e0 = int(cn[0])
-    e1 = 3 + int(cn[1])
-    e2 = 6 + int(cn[2])
-    a = 0
-    while a < e0:
-        t0 = int(ct[a])
-        d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
-        b = 3
-        while b < e1:
-            t1 = int(ct[b])
-            if t1 == t0:
-                b += 1
+def _jewel_sets_py(jewel, flags, posts, occ, side, breach, org, cn, ct, cc, out):
+    """The first part of Position._step_sets: each in-play jewel of side
+    (n of them) in org[], its count of open exits (neither a breach nor a
+    transfer back) in cn[] and those exits' targets and step codes in
+    ct[]/cc[] (three places a jewel); each breach step into out[] as a turn
+    of its own (nout of them); then, when all three jewels are in play, the
+    sets of three steps after those (_combine3_py). Returns end | nout << 6
+    | n << 12, end the count written (nout when n < 3)."""
+    opp_gem = 2 - side
+    base = side * 3
+    n = 0
+    nout = 0
+    for k in range(3):
+        s = jewel[base + k]
+        if s == NONE:
+            continue
+        org[n] = s
+        c = 0
+        for e in range(3):
+            i = s * 3 + e
+            t = _EXIT_TO[i]
+            if t == NONE:
                 continue
-            d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
-            c = 6
-            while c < e2:
-                t2 = int(ct[c])
-                if t2 == t0 or t2 == t1:
-                    c += 1
+            b = _EXIT_BORDER[i]
+            if b == NONE:
+                if flags[base + k]:
                     continue
-                d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
-                if d0 == 3 and d1 == 3 and d2 == 3:
-                    out[nout] = 192 | (int(cc[a]) << 8) | (int(cc[b]) << 12) | (int(cc[c]) << 16)
-                    nout += 1
-                    c += 1
+            elif posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
+                continue
+            o = occ[t]
+            if o and (o - 1) // 3 != side:
+                continue
+            dk = _DOCK_OWNER[t]
+            if dk:
+                if dk == side + 1 or not breach:
                     continue
-                done = 0
-                code = 192
-                sh = 8
-                k = 0
-                while k < 3:
-                    if not (done & 1) and (d0 == 3 or (done >> d0) & 1):
-                        code |= int(cc[a]) << sh
-                        done |= 1
-                    elif not (done & 2) and (d1 == 3 or (done >> d1) & 1):
-                        code |= int(cc[b]) << sh
-                        done |= 2
-                    elif not (done & 4) and (d2 == 3 or (done >> d2) & 1):
-                        code |= int(cc[c]) << sh
-                        done |= 4
-                    else:
-                        break
-                    sh += 4
-                    k += 1
-                if done == 7:
-                    out[nout] = code
+                out[nout] = 64 | ((k | (e << 2)) << 8)
+                nout += 1
+                continue
+            ct[n * 3 + c] = t
+            cc[n * 3 + c] = k | (e << 2)
+            c += 1
+        cn[n] = c
+        n += 1
+    end = nout
+    if n == 3:
+        end = _combine3_py(out, nout, org, cn, ct, cc)
+    return end | (nout << 6) | (n << 12)
+
+
+@micropython.viper
+def _jewel_sets_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, side: int, breach: int, org: ptr8, cn: ptr8,
+                  ct: ptr8, cc: ptr8, out: ptr32) -> int:
+    """_jewel_sets_py in one viper body (every node's step sets)."""
+    exit_to = ptr8(_EXIT_TO)
+    exit_border = ptr8(_EXIT_BORDER)
+    dock_owner = ptr8(_DOCK_OWNER)
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    opp_gem = 2 - side
+    base = side * 3
+    n = 0
+    nout = 0
+    k = 0
+    while k < 3:
+        s = int(jewel[base + k])
+        if s != _NO:
+            org[n] = s
+            c = 0
+            e = 0
+            while e < 3:
+                i = s * 3 + e
+                code = k | (e << 2)
+                e += 1
+                t = int(exit_to[i])
+                if t == _NO:
+                    continue
+                b = int(exit_border[i])
+                if b == _NO:
+                    if flags[base + k] != 0:
+                        continue
+                elif int(posts[bu[b]]) == opp_gem and int(posts[bv[b]]) == opp_gem:
+                    continue
+                o = int(occ[t])
+                if o != 0 and (1 if o > 3 else 0) != side:
+                    continue
+                dk = int(dock_owner[t])
+                if dk != 0:
+                    if dk == side + 1 or breach == 0:
+                        continue
+                    out[nout] = 64 | (code << 8)
                     nout += 1
+                    continue
+                ct[n * 3 + c] = t
+                cc[n * 3 + c] = code
                 c += 1
-            b += 1
-        a += 1
-    return nout
+            cn[n] = c
+            n += 1
+        k += 1
+    end = nout
+    if n == 3:
+        # _combine3_py: d_i names the jewel standing on jewel i's target
+        # (3: none), which must step before it.
+        o0 = int(org[0])
+        o1 = int(org[1])
+        o2 = int(org[2])
+        e0 = int(cn[0])
+        e1 = 3 + int(cn[1])
+        e2 = 6 + int(cn[2])
+        a = 0
+        while a < e0:
+            t0 = int(ct[a])
+            d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
+            b = 3
+            while b < e1:
+                t1 = int(ct[b])
+                if t1 == t0:
+                    b += 1
+                    continue
+                d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
+                c = 6
+                while c < e2:
+                    t2 = int(ct[c])
+                    if t2 == t0 or t2 == t1:
+                        c += 1
+                        continue
+                    d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
+                    if d0 == 3 and d1 == 3 and d2 == 3:
+                        out[end] = 192 | (int(cc[a]) << 8) | (int(cc[b]) << 12) | (int(cc[c]) << 16)
+                        end += 1
+                        c += 1
+                        continue
+                    done = 0
+                    code = 192
+                    sh = 8
+                    k = 0
+                    while k < 3:
+                        if not (done & 1) and (d0 == 3 or (done >> d0) & 1):
+                            code |= int(cc[a]) << sh
+                            done |= 1
+                        elif not (done & 2) and (d1 == 3 or (done >> d1) & 1):
+                            code |= int(cc[b]) << sh
+                            done |= 2
+                        elif not (done & 4) and (d2 == 3 or (done >> d2) & 1):
+                            code |= int(cc[c]) << sh
+                            done |= 4
+                        else:
+                            break
+                        sh += 4
+                        k += 1
+                    if done == 7:
+                        out[end] = code
+                        end += 1
+                    c += 1
+                b += 1
+            a += 1
+    return end | (nout << 6) | (n << 12)
 
 
 def _trapped_mask_py(jewel, flags, posts, occ, first, n, breach):
@@ -960,6 +1004,44 @@ def _trapped_mask_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, first: int
                 mask |= 1 << k
         k += 1
     return mask
+
+
+def _mark_bars_py(barrier, posts, jewel, side, v):
+    """barrier[post] = v for both posts of each Barrier (two opponent gems)
+    across an exit of one of side's jewels."""
+    opp_gem = 2 - side
+    base = side * 3
+    for k in range(base, base + 3):
+        s = jewel[k]
+        if s == NONE:
+            continue
+        for e in range(3):
+            b = _EXIT_BORDER[s * 3 + e]
+            if b != NONE and posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
+                barrier[_BU[b]] = v
+                barrier[_BV[b]] = v
+
+
+@micropython.viper
+def _mark_bars_v(barrier: ptr8, posts: ptr8, jewel: ptr8, side: int, v: int):
+    exit_border = ptr8(_EXIT_BORDER)
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    opp_gem = 2 - side
+    k = side * 3
+    end = k + 3
+    while k < end:
+        s = int(jewel[k])
+        if s != _NO:
+            i = s * 3
+            e = i + 3
+            while i < e:
+                b = int(exit_border[i])
+                if b != _NO and int(posts[bu[b]]) == opp_gem and int(posts[bv[b]]) == opp_gem:
+                    barrier[bu[b]] = v
+                    barrier[bv[b]] = v
+                i += 1
+        k += 1
 
 
 def _make_turn_py(m, side, mode, t, posts, jewel, flags, occ, ring, r):
@@ -1175,7 +1257,8 @@ if MICROPYTHON:
     _mark_caps = _mark_caps_v
     _place_chain = _place_chain_v
     _unplace_chain = _unplace_chain_v
-    _combine3_f = _combine3_v
+    _jewel_sets = _jewel_sets_v
+    _mark_bars = _mark_bars_v
     _make_turn = _make_turn_v
     _unmake_turn = _unmake_turn_v
 else:
@@ -1183,7 +1266,8 @@ else:
     _mark_caps = _mark_caps_py
     _place_chain = _place_chain_py
     _unplace_chain = _unplace_chain_py
-    _combine3_f = _combine3_py
+    _jewel_sets = _jewel_sets_py
+    _mark_bars = _mark_bars_py
     _make_turn = _make_turn_py
     _unmake_turn = _unmake_turn_py
 
