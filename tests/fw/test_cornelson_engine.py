@@ -300,14 +300,16 @@ def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
                 V._open_all_py(pos.jewel, pos.flags, pos.posts, pos.occ, breach, opens[0])
                 V._open_all_v(pos.jewel, pos.flags, pos.posts, pos.occ, breach, opens[1])
                 assert opens[0] == opens[1], (mode, breach)
-                for side in (0, 1):
-                    for rules in (core.MODE_STANDARD, core.MODE_BREACH, core.MODE_TRAP):
-                        a = V._eval_board_py(pos.jewel, pos.posts, opens[0], side, rules, T.MOB_STM, T.MOB_MOVED, T.PROG_S,
-                                             T.PROG_N, g.OUTER_BORDER)
-                        b = V._eval_board_v(pos.jewel, pos.posts, opens[0], side, rules, T.MOB_STM, T.MOB_MOVED, T.PROG_S,
-                                            T.PROG_N, g.OUTER_BORDER)
-                        assert a == b, (mode, side, rules)
-                        checked += 1
+            for side in (0, 1):
+                for rules in (core.MODE_STANDARD, core.MODE_BREACH, core.MODE_TRAP, core.MODE_CAPTURE):
+                    t = rng.below(10)
+                    to = rng.below(10)
+                    a = V._eval_all_py(pos.jewel, pos.flags, pos.posts, pos.occ, opens[0], side, rules, t, to)
+                    b = V._eval_all_v(pos.jewel, pos.flags, pos.posts, pos.occ, opens[1], side, rules, t, to)
+                    assert a == b, (mode, side, rules)
+                    if a != V.BREACH_NEXT:  # (else the viper one stops at the breach)
+                        assert opens[0] == opens[1], (mode, side, rules)
+                    checked += 1
             for i in range(len(bw)):
                 bw[i] = rng.below(4000)
                 bm[i] = rng.below(200)

@@ -21,7 +21,7 @@ WIN = const(20000)  # a win at ply p scores WIN - p
 BIG = const(10000)  # ordering score of a win
 _NONE = const(255)
 _N_POSTS = const(37)  # g.N_POSTS, for viper
-_BREACH_NEXT = const(30000)  # _eval_board: the side to move breaches next turn
+BREACH_NEXT = const(30000)  # _eval_board: the side to move breaches next turn
 _NO_POST = const(63)
 _STUCK = const(1 << 20)
 _RULE_BREACH = const(1)
@@ -67,22 +67,13 @@ class Evaluator:
         """Score of the position for the side to move."""
         p = self.pos
         side = p.side
-        mode = p.mode
         tally = p.tally
-        v = 0
-        if mode & _RULE_JEWELS:
-            opens = self.opens
-            _open_all(p.jewel, p.flags, p.posts, p.occ, mode & _RULE_BREACH, opens)
-            v = _eval_board(p.jewel, p.posts, opens, side, mode, MOB_STM, MOB_MOVED, PROG_S, PROG_N, g.OUTER_BORDER)
-            if v == _BREACH_NEXT:
-                return WIN - ply - 1  # a breach next turn
-        if mode & _RULE_CAPTURE:
-            t = tally[side]
-            v += (t - tally[side ^ 1]) * TALLY_W + t * t - tally[side ^ 1] * tally[side ^ 1]
-            if t >= TALLY_LATE and t + self._max_capture() >= core.WIN_TALLY:
-                return WIN - ply - 1
-        else:
-            v += (tally[side] - tally[side ^ 1]) * TALLY_W0
+        t = tally[side]
+        v = _eval_all(p.jewel, p.flags, p.posts, p.occ, self.opens, side, p.mode, t, tally[side ^ 1])
+        if v == BREACH_NEXT:
+            return WIN - ply - 1  # a breach next turn
+        if t >= TALLY_LATE and p.mode & _RULE_CAPTURE and t + self._max_capture() >= core.WIN_TALLY:
+            return WIN - ply - 1
         return v
 
     # -- candidate turns below the root ----------------------------------------
@@ -272,7 +263,7 @@ def _eval_board_py(jewel, posts, opens, side, mode, mob_stm, mob_moved, prog_s, 
     and its open exits (MOB_STM for the side to move, MOB_MOVED for the one
     that just moved), breach threats against the side to move, jewels in
     play without the Trap rule, gems on and Barriers across each side's own
-    dock borders. _BREACH_NEXT when the side to move has a breach open."""
+    dock borders. BREACH_NEXT when the side to move has a breach open."""
     v = 0
     threats = 0
     nj = 0
@@ -289,7 +280,7 @@ def _eval_board_py(jewel, posts, opens, side, mode, mob_stm, mob_moved, prog_s, 
             x = prog_s[s] if js == 0 else prog_n[s]
         if js == side:
             if code & 4:
-                return _BREACH_NEXT
+                return BREACH_NEXT
             v += x + mob_stm[c]
             nj += 1
         else:
@@ -319,67 +310,127 @@ def _eval_board_py(jewel, posts, opens, side, mode, mob_stm, mob_moved, prog_s, 
     return v
 
 
-# mob_stm and mob_moved are array("h"): viper loads their entries as
-# 0..65535, Python as -32768..32767; ((x + 0x8000) & 0xFFFF) - 0x8000 is
-# the signed value in both.
-@micropython.viper
-def _eval_board_v(jewel: ptr8, posts: ptr8, opens: ptr8, side: int, mode: int, mob_stm: ptr16, mob_moved: ptr16,
-                  prog_s: ptr8, prog_n: ptr8, ob: ptr8) -> int:
-    bu = ptr8(_BU)
-    bv = ptr8(_BV)
+def _eval_all_py(jewel, flags, posts, occ, opens, side, mode, t, to):
+    """evaluate's score without the late capture look (t, to: the tallies of
+    the side to move and of the other): the jewels' and dock borders' part
+    (_open_all into opens, then _eval_board) and the tallies';
+    BREACH_NEXT when the side to move has a breach open."""
     v = 0
-    threats = 0
-    nj = 0
-    breach = mode & _RULE_BREACH
-    slot = 0
-    while slot < 6:
-        s = int(jewel[slot])
-        if s != _NONE:
-            js = 1 if slot >= 3 else 0
-            code = int(opens[slot])
-            c = code & 3
-            x = 0
-            if breach != 0:
-                x = int(prog_s[s]) if js == 0 else int(prog_n[s])
-            if js == side:
-                if code & 4:
-                    return _BREACH_NEXT
-                v += x + ((int(mob_stm[c]) + 0x8000) & 0xFFFF) - 0x8000
-                nj += 1
+    if mode & _RULE_JEWELS:
+        _open_all_py(jewel, flags, posts, occ, mode & _RULE_BREACH, opens)
+        v = _eval_board_py(jewel, posts, opens, side, mode, MOB_STM, MOB_MOVED, PROG_S, PROG_N, g.OUTER_BORDER)
+        if v == BREACH_NEXT:
+            return v
+    if mode & _RULE_CAPTURE:
+        return v + (t - to) * TALLY_W + t * t - to * to
+    return v + (t - to) * TALLY_W0
+
+
+@micropython.viper
+def _eval_all_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, opens: ptr8, side: int, mode: int, t: int,
+                to: int) -> int:
+    """_eval_all_py in one viper body (_open_all_v and _eval_board_py
+    inline: every leaf). MOB_STM and MOB_MOVED are array("h"): viper loads
+    their entries as 0..65535, Python as -32768..32767; ((x + 0x8000) &
+    0xFFFF) - 0x8000 is the signed value in both."""
+    v = 0
+    if mode & _RULE_JEWELS:
+        exit_to = ptr8(_EXIT_TO)
+        exit_border = ptr8(_EXIT_BORDER)
+        dock_owner = ptr8(_DOCK_OWNER)
+        bu = ptr8(_BU)
+        bv = ptr8(_BV)
+        mob_stm = ptr16(MOB_STM)
+        mob_moved = ptr16(MOB_MOVED)
+        breach = mode & _RULE_BREACH
+        prog = ptr8(PROG_S)
+        prog_n = ptr8(PROG_N)
+        ob = ptr8(g.OUTER_BORDER)
+        threats = 0
+        nj = 0
+        slot = 0
+        while slot < 6:
+            s = int(jewel[slot])
+            if s != _NONE:
+                # _open_all_v: the jewel's open exits against the other side
+                js = 1 if slot >= 3 else 0
+                bg = 2 - js
+                c = 0
+                br = 0
+                mask = 0
+                e = 0
+                while e < 3:
+                    i = s * 3 + e
+                    bit = 8 << e
+                    e += 1
+                    to_s = int(exit_to[i])
+                    if to_s == _NONE:
+                        continue
+                    dk = int(dock_owner[to_s])
+                    if dk != 0:
+                        if dk == js + 1 or breach == 0:
+                            continue
+                    b = int(exit_border[i])
+                    if b == _NONE:
+                        if flags[slot] != 0:
+                            continue
+                    elif int(posts[bu[b]]) == bg and int(posts[bv[b]]) == bg:
+                        continue
+                    o = int(occ[to_s])
+                    if o != 0 and (1 if o > 3 else 0) != js:
+                        continue
+                    c += 1
+                    mask |= bit
+                    if dk != 0:
+                        br = 4
+                opens[slot] = c | br | mask
+                # _eval_board_py's part of the jewel
+                x = 0
+                if breach != 0:
+                    x = int(prog[s]) if js == 0 else int(prog_n[s])
+                if js == side:
+                    if br != 0:
+                        return BREACH_NEXT
+                    v += x + ((int(mob_stm[c]) + 0x8000) & 0xFFFF) - 0x8000
+                    nj += 1
+                else:
+                    if br != 0:
+                        threats += 1
+                    v -= x + ((int(mob_moved[c]) + 0x8000) & 0xFFFF) - 0x8000
+                    nj -= 1
             else:
-                if code & 4:
-                    threats += 1
-                v -= x + ((int(mob_moved[c]) + 0x8000) & 0xFFFF) - 0x8000
-                nj -= 1
-        slot += 1
-    if threats == 1:
-        v -= THREAT1
-    elif threats > 1:
-        v -= THREAT2
-    if not (mode & _RULE_TRAP):
-        v += nj * JEWEL_V
-    k = 0
-    while k < 4:
-        x = int(posts[k])
-        if x != 0:
-            v += DOCK_POST if (x - 1) == side else 0 - DOCK_POST
-        x = int(posts[33 + k])
-        if x != 0:
-            v += DOCK_POST if (x - 1) == side else 0 - DOCK_POST
-        k += 1
-    k = 0
-    while k < 6:
-        b = int(ob[k])
-        x = int(posts[bu[b]])
-        if x != 0 and int(posts[bv[b]]) == x:
-            ks = 1 if k >= 3 else 0
-            if (x - 1) == side:
-                if ks == side:
-                    v += DOCK_BAR
-            elif ks != side:
-                v -= DOCK_BAR
-        k += 1
-    return v
+                opens[slot] = 0
+            slot += 1
+        if threats == 1:
+            v -= THREAT1
+        elif threats > 1:
+            v -= THREAT2
+        if not (mode & _RULE_TRAP):
+            v += nj * JEWEL_V
+        k = 0
+        while k < 4:
+            x = int(posts[k])
+            if x != 0:
+                v += DOCK_POST if (x - 1) == side else 0 - DOCK_POST
+            x = int(posts[33 + k])
+            if x != 0:
+                v += DOCK_POST if (x - 1) == side else 0 - DOCK_POST
+            k += 1
+        k = 0
+        while k < 6:
+            b = int(ob[k])
+            x = int(posts[bu[b]])
+            if x != 0 and int(posts[bv[b]]) == x:
+                ks = 1 if k >= 3 else 0
+                if (x - 1) == side:
+                    if ks == side:
+                        v += DOCK_BAR
+                elif ks != side:
+                    v -= DOCK_BAR
+            k += 1
+    if mode & _RULE_CAPTURE:
+        return v + (t - to) * TALLY_W + t * t - to * to
+    return v + (t - to) * TALLY_W0
 
 
 def _post_base_py(posts, pv, pflag, bw, bm, own, dock):
@@ -630,11 +681,11 @@ if MICROPYTHON:
     _prepare_tables = _prepare_tables_v
     _set_vals = _set_vals_v
     _open_all = _open_all_v
-    _eval_board = _eval_board_v
+    _eval_all = _eval_all_v
     _post_base = _post_base_v
 else:
     _prepare_tables = _prepare_tables_py
     _set_vals = _set_vals_py
     _open_all = _open_all_py
-    _eval_board = _eval_board_py
+    _eval_all = _eval_all_py
     _post_base = _post_base_py

@@ -203,7 +203,7 @@ class Engine(Evaluator, engine_kit.EngineBase):
             b = noise[i]
             p.make(m)
             if depth == 1:
-                sc = -self._search(0, 1, -INF, INF)
+                sc = -self._leaf(1)
             else:
                 a = alpha - b
                 sc = -self._search(depth - 1, 1, -a - 1, -a)
@@ -255,7 +255,14 @@ class Engine(Evaluator, engine_kit.EngineBase):
         for i in range(start, end):
             m = mv[i]
             p.make(m)
-            if i == start:
+            if depth == 1:
+                # The children are leaves: _search's leaf case without the
+                # call (most nodes are leaves). The null window's re-search
+                # of a leaf gives the same score; it counts its node.
+                sc = -self._leaf(ply + 1)
+                if i != start and alpha < sc < beta and not self.stop:
+                    self._node()
+            elif i == start:
                 sc = -self._search(depth - 1, ply + 1, -beta, -alpha)
             else:
                 sc = -self._search(depth - 1, ply + 1, -alpha - 1, -alpha)
@@ -271,6 +278,19 @@ class Engine(Evaluator, engine_kit.EngineBase):
                     if sc >= beta:
                         break
         return best
+
+    def _leaf(self, ply):
+        """_search(0, ply, ...): a node, its score for the side to move (0
+        when the search stops)."""
+        if self._node():
+            return 0
+        p = self.pos
+        r = p.result
+        if r == -1:
+            return self.evaluate(ply)
+        if r == core.DRAW:
+            return 0
+        return WIN - ply if r == p.side else ply - WIN
 
     def _cands(self, start):
         """Candidate turns of the side to move into mv[start:], best first;
