@@ -370,6 +370,64 @@ def test_the_viper_top_lists_are_the_plain_ones():
         assert all(not posts[x] for x in out[0][:a])
 
 
+def test_the_viper_pairing_sort_and_table_clearing_are_the_plain_ones():
+    # A node's candidates (_pair: posts with the best step sets, stopping at
+    # a post whose captures change the sets), their stable sort and the undo
+    # of the per-node tables, viper and plain, on random values (negative
+    # set values, ties, sums above BIG).
+    from array import array
+    from triad.games.cornelson.engine import evaluate as V
+    from triad.games.cornelson.engine import search as S
+    from triad.games import engine_kit
+    from triad.games.engine_kit import Rng
+
+    assert getattr(S, "_BIG", V.BIG) == V.BIG  # (the viper one's copy; CPython sees it)
+    rng = Rng(11)
+    for trial in range(300):
+        pv = array("h", [rng.below(V.BIG + 1) if rng.below(3) else rng.below(40) for _ in range(37)])
+        pflag = bytearray(rng.below(8) // 3 if rng.below(2) else 0 for _ in range(37))
+        ns = 1 + rng.below(27)
+        sets = array("i", [rng.below(1 << 20) << 6 for _ in range(32)])
+        sv = array("h", [rng.below(2 * V.BIG) - V.BIG if rng.below(4) else rng.below(5) for _ in range(32)])
+        pi = bytearray(rng.below(37) for _ in range(8))
+        np_ = rng.below(6)
+        si = bytearray(rng.below(ns) for _ in range(8))
+        nsel = rng.below(5)
+        a0 = rng.below(3)
+        start = 24 * rng.below(3)
+        got = []
+        for f in (S._pair_py, S._pair_v):
+            mv = array("i", bytes(4 * 100))
+            mo = array("h", bytes(2 * 100))
+            x = f(mv, mo, start, pi, a0, np_, pflag, pv, si, nsel, sets, sv)
+            got.append((x, list(mv), list(mo)))
+        assert got[0] == got[1], trial
+        end = got[0][0] & 0xFFFF
+        # the sort, with ties (few distinct values) half of the time
+        mo = array("h", [(rng.below(7) - 3) if trial % 2 else rng.below(60001) - 30000 for _ in range(100)])
+        mv = array("i", range(100))
+        a = (array("i", mv), array("h", mo))
+        b = (array("i", mv), array("h", mo))
+        engine_kit.sort(a[0], a[1], start, end)
+        S._sort_v(b[0], b[1], start, end)
+        assert [list(x) for x in a] == [list(x) for x in b], trial
+        # the tables' undo
+        tb = bytearray(rng.below(128) for _ in range(64))
+        ts = bytearray(rng.below(72) for _ in range(16))
+        ntb = rng.below(65)
+        nts = rng.below(17)
+        w = [rng.below(900) for _ in range(128)]
+        t = []
+        for f in (V._clear_tables_py, V._clear_tables_v):
+            bw = array("h", w)
+            bm = array("h", w)
+            blk = array("h", w[:72])
+            f(bw, bm, blk, tb, ntb, ts, nts)
+            t.append((list(bw), list(bm), list(blk)))
+        assert t[0] == t[1], trial
+        assert t[0][0].count(0) >= (1 if ntb else 0)
+
+
 def test_choose_returns_the_gem_on_a1_when_it_is_the_turn():
     # Issue 23, case 6: in capture mode the gem on A1 alone was the turn 0,
     # which the board reads as "no move": the board's side never moved.

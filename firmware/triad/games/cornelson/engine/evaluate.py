@@ -93,17 +93,7 @@ class Evaluator:
         self.nts = r >> 8
 
     def _unprepare(self):
-        bw = self.bw
-        bm = self.bm
-        tb = self.tb
-        for i in range(self.ntb):
-            b = tb[i]
-            bw[b] = 0
-            bm[b] = 0
-        blk = self.blk
-        ts = self.ts
-        for i in range(self.nts):
-            blk[ts[i]] = 0
+        _clear_tables(self.bw, self.bm, self.blk, self.tb, self.ntb, self.ts, self.nts)
         self.ntb = 0
         self.nts = 0
 
@@ -677,14 +667,41 @@ def _prepare_tables_v(jewel: ptr8, posts: ptr8, opens: ptr8, side: int, mode: in
         slot += 1
     return ntb | (nts << 8)
 
+def _clear_tables_py(bw, bm, blk, tb, ntb, ts, nts):
+    """Undo _prepare_tables: bw and bm of the ntb borders in tb, blk of the
+    nts spaces in ts, back to 0."""
+    for i in range(ntb):
+        b = tb[i]
+        bw[b] = 0
+        bm[b] = 0
+    for i in range(nts):
+        blk[ts[i]] = 0
+
+
+@micropython.viper
+def _clear_tables_v(bw: ptr16, bm: ptr16, blk: ptr16, tb: ptr8, ntb: int, ts: ptr8, nts: int):
+    i = 0
+    while i < ntb:
+        b = tb[i]
+        bw[b] = 0
+        bm[b] = 0
+        i += 1
+    i = 0
+    while i < nts:
+        blk[ts[i]] = 0
+        i += 1
+
+
 if MICROPYTHON:
     _prepare_tables = _prepare_tables_v
+    _clear_tables = _clear_tables_v
     _set_vals = _set_vals_v
     _open_all = _open_all_v
     _eval_all = _eval_all_v
     _post_base = _post_base_v
 else:
     _prepare_tables = _prepare_tables_py
+    _clear_tables = _clear_tables_py
     _set_vals = _set_vals_py
     _open_all = _open_all_py
     _eval_all = _eval_all_py
