@@ -341,6 +341,57 @@ def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
     assert checked > 300
 
 
+def test_the_viper_leaf_is_the_plain_one_and_the_made_turns_score():
+    # _leaf_score (a leaf's turn made, evaluated and taken back in one
+    # call), viper and plain, over every turn of the positions of random
+    # games in every mode: the same score as making the turn with the
+    # Position and evaluating it as the search does, and the position
+    # unchanged after.
+    from triad.games.cornelson.engine import evaluate as V
+    from triad.games.engine_kit import Rng
+
+    rng = Rng(5)
+    buf = core.MoveStack(1).buf
+    eng = Engine(5)
+    checked = 0
+    slow = 0
+    for mode in G.MODE_NAMES:
+        for game in range(2):
+            pos = P(G.START, mode)
+            for ply in range(70):
+                n = pos.gen(buf, 0)
+                if n == 0:
+                    break
+                side = pos.side
+                text = G.format_position(pos)
+                r = (pos._ply % core.RING) * core.REC
+                for i in range(0, n, 1 + n // 12):
+                    m = buf[i]
+                    args = (m, side, pos.mode, pos.tally[side], pos.tally[side ^ 1], pos.filled, 3, pos.posts, pos.jewel,
+                            pos.flags, pos.occ, pos._ring, r, eng.opens)
+                    a = V._leaf_py(*args)
+                    b = V._leaf_v(*args)
+                    assert a == b, (mode, text, m)
+                    assert G.format_position(pos) == text
+                    eng.pos.set_from(pos)
+                    eng.pos.make(m)
+                    res = eng.pos.result
+                    if res == -1:
+                        want = eng.evaluate(3)
+                    elif res == core.DRAW:
+                        want = 0
+                    else:
+                        want = V.WIN - 3 if res == eng.pos.side else 3 - V.WIN
+                    if a == V.LEAF_SLOW:
+                        slow += 1
+                        assert res == -1 and pos.tally[side ^ 1] >= V.TALLY_LATE
+                    else:
+                        assert a == want, (mode, text, m)
+                    checked += 1
+                pos.make(buf[rng.below(n)])
+    assert checked > 1000 and slow > 0, (checked, slow)
+
+
 def test_the_viper_top_lists_are_the_plain_ones():
     # The best step sets (_top: signed values, ties, k above n) and the best
     # vacant posts (_top_posts) of a node, viper and plain, on random values.

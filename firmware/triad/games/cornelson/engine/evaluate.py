@@ -13,6 +13,7 @@
 # the per-node tables the Engine's constructor makes. Nothing allocated.
 from triad.compat import MICROPYTHON, const, micropython, ptr8, ptr16, ptr32
 from triad.games.cornelson import core
+from triad.games.cornelson.core import _make_turn, _unmake_turn
 from triad.games.cornelson import geometry as g
 from triad.games.cornelson.engine.tables import BLOCK_W, BORDER_AT, MOB_MOVED, MOB_STM, PROG_N, PROG_S, _ZERO72
 from triad.games.cornelson.engine.tables import _BU, _BV, _DOCK_OWNER, _EXIT_BORDER, _EXIT_TO, _NB  # (the geometry's, once)
@@ -38,6 +39,8 @@ TALLY_W0 = const(6)
 CAP_W = const(40)  # ordering: a captured gem
 DOCK_POST = const(35)  # a gem on a post of one's own dock borders (A or G row)
 TALLY_LATE = const(6)  # from this tally the evaluation looks for a capture win
+LEAF_SLOW = const(0x10000)  # _leaf: the caller evaluates (beyond every score)
+WHY_STUCK = const(4)  # core.WHY_STUCK, for viper
 
 
 
@@ -423,6 +426,77 @@ def _eval_all_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, opens: ptr8, s
     return v + (t - to) * TALLY_W0
 
 
+def _leaf_py(m, side, mode, ts, to, filled, ply, posts, jewel, flags, occ, ring, r, opens):
+    """The score of a leaf, turn m of side from a position at ply - 1 (ts,
+    to: the tallies of side and of the other; filled: its gems; ring, r:
+    the undo record the Position's make would use), for the side to move
+    after it, as the search's leaf gives it (a finished game, else
+    evaluate); the position is left as it was. LEAF_SLOW when evaluate
+    would look for a capture win (a tally of TALLY_LATE: the caller makes
+    the turn and evaluates)."""
+    x = _make_turn(m, side, mode, ts, posts, jewel, flags, occ, ring, r)
+    cnt = x & 255
+    why = x >> 8
+    if why:
+        # the game ended: a win of side, or (stuck) of the side to move
+        v = WIN - ply if why == core.WHY_STUCK else ply - WIN
+    elif filled + (1 if cnt else 0) == _N_POSTS and not _in_play(jewel, mode):
+        v = 0  # a draw
+    elif to >= TALLY_LATE and mode & _RULE_CAPTURE:
+        v = LEAF_SLOW
+    else:
+        v = _eval_all(jewel, flags, posts, occ, opens, side ^ 1, mode, to, ts + cnt - 1 if cnt else ts)
+        if v == BREACH_NEXT:
+            v = WIN - ply - 1
+    _unmake_turn(ring, r, posts, jewel, flags, occ, 2 - side)
+    return v
+
+
+def _in_play(jewel, mode):
+    """Whether a jewel is in play (Position.jewels_in_play)."""
+    if not mode & _RULE_JEWELS:
+        return False
+    for i in range(6):
+        if jewel[i] != _NONE:
+            return True
+    return False
+
+
+@micropython.viper
+def _leaf_v(m: int, side: int, mode: int, ts: int, to: int, filled: int, ply: int, posts, jewel, flags, occ, ring,
+            r: int, opens) -> int:
+    """_leaf_py in viper: the turn, the evaluation and the undo, one call
+    from the search for each leaf (three viper calls inside: they take the
+    buffers as objects)."""
+    x = int(_make_turn(m, side, mode, ts, posts, jewel, flags, occ, ring, r))
+    cnt = x & 255
+    why = x >> 8
+    v = 0
+    if why != 0:
+        v = WIN - ply if why == WHY_STUCK else ply - WIN
+    else:
+        draw = 0
+        if filled + (1 if cnt != 0 else 0) == _N_POSTS:
+            draw = 1
+            if mode & _RULE_JEWELS:
+                jw = ptr8(jewel)
+                i = 0
+                while i < 6:
+                    if jw[i] != _NONE:
+                        draw = 0
+                    i += 1
+        if draw != 0:
+            v = 0
+        elif to >= TALLY_LATE and (mode & _RULE_CAPTURE) != 0:
+            v = LEAF_SLOW
+        else:
+            v = int(_eval_all(jewel, flags, posts, occ, opens, side ^ 1, mode, to, ts + cnt - 1 if cnt != 0 else ts))
+            if v == BREACH_NEXT:
+                v = WIN - ply - 1
+    _unmake_turn(ring, r, posts, jewel, flags, occ, 2 - side)
+    return v
+
+
 def _post_base_py(posts, pv, pflag, bw, bm, own, dock):
     """pv[p] (at most BIG) for each vacant post p before captures: the
     Barrier values bw of the borders it closes with an own gem (an eighth
@@ -698,6 +772,7 @@ if MICROPYTHON:
     _set_vals = _set_vals_v
     _open_all = _open_all_v
     _eval_all = _eval_all_v
+    _leaf_score = _leaf_v
     _post_base = _post_base_v
 else:
     _prepare_tables = _prepare_tables_py
@@ -705,4 +780,5 @@ else:
     _set_vals = _set_vals_py
     _open_all = _open_all_py
     _eval_all = _eval_all_py
+    _leaf_score = _leaf_py
     _post_base = _post_base_py

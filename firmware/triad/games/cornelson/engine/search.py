@@ -35,7 +35,7 @@ from triad.games import engine_kit
 from triad.games.engine_kit import CHECK_EVERY  # noqa: F401 (the node grain, for tests)
 from triad.games.cornelson import core
 from triad.games.cornelson import geometry as g
-from triad.games.cornelson.engine.evaluate import BIG, WIN, Evaluator
+from triad.games.cornelson.engine.evaluate import BIG, LEAF_SLOW, WIN, Evaluator, _leaf_score
 
 INF = const(30000)
 WIN_BOUND = const(19000)
@@ -199,20 +199,23 @@ class Engine(Evaluator, engine_kit.EngineBase):
         noise = self.rnoise
         alpha = -INF
         best_i = -1
-        for i in range(end):
+        n = end
+        if depth == 1:
+            n = self._leaves(1, root, 0, end, -INF, INF, rsc)  # (every turn's score, up to a stop)
+        for i in range(n):
             m = root[i]
             b = noise[i]
-            p.make(m)
             if depth == 1:
-                sc = -self._leaf(1)
+                sc = rsc[i]
             else:
+                p.make(m)
                 a = alpha - b
                 sc = -self._search(depth - 1, 1, -a - 1, -a)
                 if sc > a and not self.stop:
                     sc = -self._search(depth - 1, 1, -INF, -a)
-            p.unmake(m)
-            if self.stop:
-                break
+                p.unmake(m)
+                if self.stop:
+                    break
             if -WIN_BOUND < sc < WIN_BOUND:
                 sc += b
             rsc[i] = sc
@@ -253,17 +256,12 @@ class Engine(Evaluator, engine_kit.EngineBase):
             return self.evaluate(ply)
         mv = self.mv
         best = -INF
+        if depth == 1:
+            return self._leaves(ply + 1, mv, start, end, alpha, beta)
         for i in range(start, end):
             m = mv[i]
             p.make(m)
-            if depth == 1:
-                # The children are leaves: _search's leaf case without the
-                # call (most nodes are leaves). The null window's re-search
-                # of a leaf gives the same score; it counts its node.
-                sc = -self._leaf(ply + 1)
-                if i != start and alpha < sc < beta and not self.stop:
-                    self._node()
-            elif i == start:
+            if i == start:
                 sc = -self._search(depth - 1, ply + 1, -beta, -alpha)
             else:
                 sc = -self._search(depth - 1, ply + 1, -alpha - 1, -alpha)
@@ -280,18 +278,50 @@ class Engine(Evaluator, engine_kit.EngineBase):
                         break
         return best
 
-    def _leaf(self, ply):
-        """_search(0, ply, ...): a node, its score for the side to move (0
-        when the search stops)."""
-        if self._node():
-            return 0
+    def _leaves(self, ply, buf, start, end, alpha, beta, out=None):
+        """_search's loop over the turns buf[start:end] when they lead to
+        leaves at ply (most nodes are leaves): each one's node, then its
+        score by one call that makes the turn, evaluates and takes it back
+        (_leaf_score). The null window's re-search of a leaf gives the same
+        score; it counts its node. Returns the best score (0 when stopped).
+        With out (the root's first pass): every turn's score into out, no
+        window; returns how many were scored before a stop."""
         p = self.pos
-        r = p.result
-        if r == -1:
-            return self.evaluate(ply)
-        if r == core.DRAW:
-            return 0
-        return WIN - ply if r == p.side else ply - WIN
+        side = p.side
+        mode = p.mode
+        ts = p.tally[side]
+        to = p.tally[side ^ 1]
+        filled = p.filled
+        posts = p.posts
+        jewel = p.jewel
+        flags = p.flags
+        occ = p.occ
+        ring = p._ring
+        r = (p._ply % core.RING) * core.REC
+        opens = self.opens
+        best = -INF
+        for i in range(start, end):
+            m = buf[i]
+            if self._node():
+                return i - start if out is not None else 0
+            sc = _leaf_score(m, side, mode, ts, to, filled, ply, posts, jewel, flags, occ, ring, r, opens)
+            if sc == LEAF_SLOW:
+                p.make(m)
+                sc = self.evaluate(ply)
+                p.unmake(m)
+            sc = -sc
+            if out is not None:
+                out[i] = sc
+                continue
+            if i != start and alpha < sc < beta and self._node():
+                return 0
+            if sc > best:
+                best = sc
+                if sc > alpha:
+                    alpha = sc
+                    if sc >= beta:
+                        break
+        return end - start if out is not None else best
 
     def _cands(self, start):
         """Candidate turns of the side to move into mv[start:], best first;
