@@ -245,6 +245,20 @@ def test_the_written_out_tables_are_what_the_geometry_gives():
     s, n = E._progress()
     assert E.PROG_S == s and E.PROG_N == n
     assert len(E.BORDER_AT) == 6 * 37 and len(E.PROG_S) == len(E.PROG_N) == 72
+    # _leaf_v's one table: each part at the offset its viper body reads it
+    from triad.games.cornelson import geometry as g
+    from triad.games.cornelson.engine import evaluate as V
+
+    geo = V.LEAF_GEO
+    at = 0
+    for name, part in (("", g.EXIT_TO), ("_O_EXIT_BORDER", g.EXIT_BORDER), ("_O_DOCK_OWNER", g.DOCK_OWNER),
+                       ("_O_BU", g.BORDER_U), ("_O_BV", g.BORDER_V), ("_O_LINE1", g.LINE1), ("_O_LINE2", g.LINE2),
+                       ("_O_PROG_S", E.PROG_S), ("_O_PROG_N", E.PROG_N), ("_O_OUTER", g.OUTER_BORDER)):
+        assert geo[at:at + len(part)] == bytes(part)
+        assert getattr(V, name, at) == at, name  # (CPython sees the private consts; MicroPython folds them)
+        at += len(part)
+    assert at == len(geo) == 1272 + 18  # (_O_OUTER + the dock borders)
+    assert list(V.LEAF_MOB) == list(E.MOB_STM) + list(E.MOB_MOVED)
 
 
 def test_the_viper_selection_is_the_plain_one():

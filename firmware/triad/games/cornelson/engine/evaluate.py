@@ -462,15 +462,145 @@ def _in_play(jewel, mode):
     return False
 
 
+# _leaf_v's tables in one bytes object and one array (each global a viper
+# function names is a dictionary lookup per call): the geometry's exits,
+# docks, borders and capture lines, the progress tables, the dock borders;
+# MOB_STM then MOB_MOVED. tests/fw/test_cornelson_engine.py checks the
+# offsets.
+_O_EXIT_BORDER = const(216)
+_O_DOCK_OWNER = const(432)
+_O_BU = const(504)
+_O_BV = const(594)
+_O_LINE1 = const(684)
+_O_LINE2 = const(906)
+_O_PROG_S = const(1128)
+_O_PROG_N = const(1200)
+_O_OUTER = const(1272)
+LEAF_GEO = (bytes(_EXIT_TO) + bytes(_EXIT_BORDER) + bytes(_DOCK_OWNER) + bytes(_BU) + bytes(_BV) + bytes(g.LINE1)
+            + bytes(g.LINE2) + bytes(PROG_S) + bytes(PROG_N) + bytes(g.OUTER_BORDER))
+LEAF_MOB = MOB_STM + MOB_MOVED
+_NO_POST_V = const(63)
+_KEEP_SHIFT = const(21)  # core.KEEP_SHIFT
+_WIN_TALLY = const(10)  # core.WIN_TALLY
+_WHY_BREACH = const(1)  # core.WHY_*
+_WHY_TRAP = const(2)
+_WHY_CAPTURE = const(3)
+
+
 @micropython.viper
-def _leaf_v(m: int, side: int, mode: int, ts: int, to: int, filled: int, ply: int, posts, jewel, flags, occ, ring,
-            r: int, opens) -> int:
-    """_leaf_py in viper: the turn, the evaluation and the undo, one call
-    from the search for each leaf (three viper calls inside: they take the
-    buffers as objects)."""
-    x = int(_make_turn(m, side, mode, ts, posts, jewel, flags, occ, ring, r))
-    cnt = x & 255
-    why = x >> 8
+def _leaf_v(m: int, side: int, mode: int, ts: int, to: int, filled: int, ply: int, posts: ptr8, jewel: ptr8,
+            flags: ptr8, occ: ptr8, ring: ptr8, r: int, opens: ptr8) -> int:
+    """_leaf_py in one viper body: core._make_turn_v, _eval_all_v and
+    core._unmake_turn_v inline (three calls converting their buffers, and
+    their tables' global lookups, were half of a leaf)."""
+    geo = ptr8(LEAF_GEO)
+    # -- the turn (core._make_turn_v)
+    fl = 0
+    i = 0
+    while i < 6:
+        ring[r + 1 + i] = jewel[i]
+        fl |= int(flags[i]) << i
+        i += 1
+    ring[r + 7] = fl
+    cnt = 0
+    p = m & 63
+    if p != _NO_POST_V:
+        keep = (m >> _KEEP_SHIFT) & 63
+        limit = keep - 1 if keep != 0 else 99
+        own = side + 1
+        opp = 2 - side
+        q = r + 8
+        posts[p] = own
+        ring[q] = p
+        head = q
+        tail = q + 1
+        while head < tail:
+            i = int(ring[head]) * 6
+            e = i + 6
+            head += 1
+            while i < e:
+                a = int(geo[_O_LINE1 + i])
+                if a != _NONE and int(posts[a]) == opp and int(posts[geo[_O_LINE2 + i]]) == own:
+                    if tail - q > limit:
+                        break
+                    posts[a] = own
+                    ring[tail] = a
+                    tail += 1
+                i += 1
+        cnt = tail - q
+    ring[r] = cnt
+    why = 0
+    if cnt > 1 and ts + cnt - 1 >= _WIN_TALLY and (mode & _RULE_CAPTURE) != 0:
+        why = _WHY_CAPTURE
+    elif m & _STUCK:
+        why = WHY_STUCK
+    else:
+        base = side * 3
+        n = (m >> 6) & 3
+        k = 0
+        while k < n:
+            c = (m >> (8 + 4 * k)) & 15
+            slot = base + (c & 3)
+            s = int(jewel[slot])
+            x = s * 3 + (c >> 2)
+            t = int(geo[x])
+            occ[s] = 0
+            occ[t] = slot + 1
+            jewel[slot] = t
+            flags[slot] = 1 if int(geo[_O_EXIT_BORDER + x]) == _NONE else 0
+            if int(geo[_O_DOCK_OWNER + t]) == 2 - side:
+                why = _WHY_BREACH
+            k += 1
+        if why == 0 and (mode & _RULE_JEWELS) != 0:
+            # the opponent's jewels without an exit (core._trapped_mask_v)
+            breach = mode & _RULE_BREACH
+            ob = (side ^ 1) * 3
+            jside = side ^ 1
+            mover_gem = 2 - jside
+            tm = 0
+            k = 0
+            while k < 3:
+                slot = ob + k
+                s = int(jewel[slot])
+                if s != _NONE:
+                    free = 0
+                    e = 0
+                    while e < 3:
+                        i = s * 3 + e
+                        e += 1
+                        t = int(geo[i])
+                        if t == _NONE:
+                            continue
+                        dk = int(geo[_O_DOCK_OWNER + t])
+                        if dk != 0 and (dk == jside + 1 or breach == 0):
+                            continue
+                        b = int(geo[_O_EXIT_BORDER + i])
+                        if b == _NONE:
+                            if flags[slot] != 0:
+                                continue
+                        elif int(posts[geo[_O_BU + b]]) == mover_gem and int(posts[geo[_O_BV + b]]) == mover_gem:
+                            continue
+                        o = int(occ[t])
+                        if o != 0 and (1 if o > 3 else 0) != jside:
+                            continue
+                        free = 1
+                        break
+                    if free == 0:
+                        tm |= 1 << k
+                k += 1
+            if tm != 0:
+                if mode & _RULE_TRAP:
+                    why = _WHY_TRAP
+                else:
+                    k = 0
+                    while k < 3:
+                        if (tm >> k) & 1:
+                            slot = ob + k
+                            occ[jewel[slot]] = 0
+                            jewel[slot] = _NONE
+                            flags[slot] = 0
+                        k += 1
+    # -- the score for the side to move after it
     v = 0
     if why != 0:
         v = WIN - ply if why == WHY_STUCK else ply - WIN
@@ -479,10 +609,9 @@ def _leaf_v(m: int, side: int, mode: int, ts: int, to: int, filled: int, ply: in
         if filled + (1 if cnt != 0 else 0) == _N_POSTS:
             draw = 1
             if mode & _RULE_JEWELS:
-                jw = ptr8(jewel)
                 i = 0
                 while i < 6:
-                    if jw[i] != _NONE:
+                    if jewel[i] != _NONE:
                         draw = 0
                     i += 1
         if draw != 0:
@@ -490,10 +619,127 @@ def _leaf_v(m: int, side: int, mode: int, ts: int, to: int, filled: int, ply: in
         elif to >= TALLY_LATE and (mode & _RULE_CAPTURE) != 0:
             v = LEAF_SLOW
         else:
-            v = int(_eval_all(jewel, flags, posts, occ, opens, side ^ 1, mode, to, ts + cnt - 1 if cnt != 0 else ts))
+            # _eval_all_v for stm, the side to move, with tallies to (its)
+            # and tm_ (the side that moved)
+            stm = side ^ 1
+            t_stm = to
+            t_mv = ts + cnt - 1 if cnt != 0 else ts
+            if mode & _RULE_JEWELS:
+                mob = ptr16(LEAF_MOB)
+                breach = mode & _RULE_BREACH
+                threats = 0
+                nj = 0
+                slot = 0
+                while slot < 6:
+                    s = int(jewel[slot])
+                    if s != _NONE:
+                        js = 1 if slot >= 3 else 0
+                        bg = 2 - js
+                        c = 0
+                        br = 0
+                        mask = 0
+                        e = 0
+                        while e < 3:
+                            i = s * 3 + e
+                            bit = 8 << e
+                            e += 1
+                            t = int(geo[i])
+                            if t == _NONE:
+                                continue
+                            dk = int(geo[_O_DOCK_OWNER + t])
+                            if dk != 0:
+                                if dk == js + 1 or breach == 0:
+                                    continue
+                            b = int(geo[_O_EXIT_BORDER + i])
+                            if b == _NONE:
+                                if flags[slot] != 0:
+                                    continue
+                            elif int(posts[geo[_O_BU + b]]) == bg and int(posts[geo[_O_BV + b]]) == bg:
+                                continue
+                            o = int(occ[t])
+                            if o != 0 and (1 if o > 3 else 0) != js:
+                                continue
+                            c += 1
+                            mask |= bit
+                            if dk != 0:
+                                br = 4
+                        opens[slot] = c | br | mask
+                        x = 0
+                        if breach != 0:
+                            x = int(geo[_O_PROG_S + s]) if js == 0 else int(geo[_O_PROG_N + s])
+                        if js == stm:
+                            if br != 0:
+                                v = BREACH_NEXT
+                                break
+                            v += x + ((int(mob[c]) + 0x8000) & 0xFFFF) - 0x8000
+                            nj += 1
+                        else:
+                            if br != 0:
+                                threats += 1
+                            v -= x + ((int(mob[4 + c]) + 0x8000) & 0xFFFF) - 0x8000
+                            nj -= 1
+                    else:
+                        opens[slot] = 0
+                    slot += 1
+                if v != BREACH_NEXT:
+                    if threats == 1:
+                        v -= THREAT1
+                    elif threats > 1:
+                        v -= THREAT2
+                    if not (mode & _RULE_TRAP):
+                        v += nj * JEWEL_V
+                    k = 0
+                    while k < 4:
+                        x = int(posts[k])
+                        if x != 0:
+                            v += DOCK_POST if (x - 1) == stm else 0 - DOCK_POST
+                        x = int(posts[33 + k])
+                        if x != 0:
+                            v += DOCK_POST if (x - 1) == stm else 0 - DOCK_POST
+                        k += 1
+                    k = 0
+                    while k < 6:
+                        b = int(geo[_O_OUTER + k])
+                        x = int(posts[geo[_O_BU + b]])
+                        if x != 0 and int(posts[geo[_O_BV + b]]) == x:
+                            ks = 1 if k >= 3 else 0
+                            if (x - 1) == stm:
+                                if ks == stm:
+                                    v += DOCK_BAR
+                            elif ks != stm:
+                                v -= DOCK_BAR
+                        k += 1
             if v == BREACH_NEXT:
                 v = WIN - ply - 1
-    _unmake_turn(ring, r, posts, jewel, flags, occ, 2 - side)
+            elif mode & _RULE_CAPTURE:
+                v += (t_stm - t_mv) * TALLY_W + t_stm * t_stm - t_mv * t_mv
+            else:
+                v += (t_stm - t_mv) * TALLY_W0
+    # -- the turn taken back (core._unmake_turn_v)
+    i = 0
+    while i < 6:
+        s = int(jewel[i])
+        if s != _NONE:
+            occ[s] = 0
+        i += 1
+    fl = int(ring[r + 7])
+    i = 0
+    while i < 6:
+        s = int(ring[r + 1 + i])
+        jewel[i] = s
+        flags[i] = (fl >> i) & 1
+        if s != _NONE:
+            occ[s] = i + 1
+        i += 1
+    if cnt != 0:
+        opp = 2 - side
+        q = r + 8
+        i = q + 1
+        e = q + cnt
+        while i < e:
+            posts[ring[i]] = opp
+            i += 1
+        posts[ring[q]] = 0
     return v
 
 
