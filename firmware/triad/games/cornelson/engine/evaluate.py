@@ -303,6 +303,24 @@ def _eval_board_py(jewel, posts, opens, side, mode, mob_stm, mob_moved, prog_s, 
     return v
 
 
+# The tables of _eval_all_v and _leaf_v in one bytes object and one array
+# (each global a viper function names is a dictionary lookup per call): the
+# geometry's exits, docks, borders and capture lines, the progress tables,
+# the dock borders; MOB_STM then MOB_MOVED. tests/fw/test_cornelson_engine.py checks the
+# offsets.
+_O_EXIT_BORDER = const(216)
+_O_DOCK_OWNER = const(432)
+_O_BU = const(504)
+_O_BV = const(594)
+_O_LINE1 = const(684)
+_O_LINE2 = const(906)
+_O_PROG_S = const(1128)
+_O_PROG_N = const(1200)
+_O_OUTER = const(1272)
+LEAF_GEO = (bytes(_EXIT_TO) + bytes(_EXIT_BORDER) + bytes(_DOCK_OWNER) + bytes(_BU) + bytes(_BV) + bytes(g.LINE1)
+            + bytes(g.LINE2) + bytes(PROG_S) + bytes(PROG_N) + bytes(g.OUTER_BORDER))
+LEAF_MOB = MOB_STM + MOB_MOVED
+
 def _eval_all_py(jewel, flags, posts, occ, opens, side, mode, t, to):
     """evaluate's score without the late capture look (t, to: the tallies of
     the side to move and of the other): the jewels' and dock borders' part
@@ -328,17 +346,9 @@ def _eval_all_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, opens: ptr8, s
     0xFFFF) - 0x8000 is the signed value in both."""
     v = 0
     if mode & _RULE_JEWELS:
-        exit_to = ptr8(_EXIT_TO)
-        exit_border = ptr8(_EXIT_BORDER)
-        dock_owner = ptr8(_DOCK_OWNER)
-        bu = ptr8(_BU)
-        bv = ptr8(_BV)
-        mob_stm = ptr16(MOB_STM)
-        mob_moved = ptr16(MOB_MOVED)
+        geo = ptr8(LEAF_GEO)  # (the tables: one global lookup)
+        mob = ptr16(LEAF_MOB)
         breach = mode & _RULE_BREACH
-        prog = ptr8(PROG_S)
-        prog_n = ptr8(PROG_N)
-        ob = ptr8(g.OUTER_BORDER)
         threats = 0
         nj = 0
         slot = 0
@@ -356,18 +366,18 @@ def _eval_all_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, opens: ptr8, s
                     i = s * 3 + e
                     bit = 8 << e
                     e += 1
-                    to_s = int(exit_to[i])
+                    to_s = int(geo[i])
                     if to_s == _NONE:
                         continue
-                    dk = int(dock_owner[to_s])
+                    dk = int(geo[_O_DOCK_OWNER + to_s])
                     if dk != 0:
                         if dk == js + 1 or breach == 0:
                             continue
-                    b = int(exit_border[i])
+                    b = int(geo[_O_EXIT_BORDER + i])
                     if b == _NONE:
                         if flags[slot] != 0:
                             continue
-                    elif int(posts[bu[b]]) == bg and int(posts[bv[b]]) == bg:
+                    elif int(posts[geo[_O_BU + b]]) == bg and int(posts[geo[_O_BV + b]]) == bg:
                         continue
                     o = int(occ[to_s])
                     if o != 0 and (1 if o > 3 else 0) != js:
@@ -380,16 +390,16 @@ def _eval_all_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, opens: ptr8, s
                 # _eval_board_py's part of the jewel
                 x = 0
                 if breach != 0:
-                    x = int(prog[s]) if js == 0 else int(prog_n[s])
+                    x = int(geo[_O_PROG_S + s]) if js == 0 else int(geo[_O_PROG_N + s])
                 if js == side:
                     if br != 0:
                         return BREACH_NEXT
-                    v += x + ((int(mob_stm[c]) + 0x8000) & 0xFFFF) - 0x8000
+                    v += x + ((int(mob[c]) + 0x8000) & 0xFFFF) - 0x8000
                     nj += 1
                 else:
                     if br != 0:
                         threats += 1
-                    v -= x + ((int(mob_moved[c]) + 0x8000) & 0xFFFF) - 0x8000
+                    v -= x + ((int(mob[4 + c]) + 0x8000) & 0xFFFF) - 0x8000
                     nj -= 1
             else:
                 opens[slot] = 0
@@ -411,9 +421,9 @@ def _eval_all_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, opens: ptr8, s
             k += 1
         k = 0
         while k < 6:
-            b = int(ob[k])
-            x = int(posts[bu[b]])
-            if x != 0 and int(posts[bv[b]]) == x:
+            b = int(geo[_O_OUTER + k])
+            x = int(posts[geo[_O_BU + b]])
+            if x != 0 and int(posts[geo[_O_BV + b]]) == x:
                 ks = 1 if k >= 3 else 0
                 if (x - 1) == side:
                     if ks == side:
@@ -462,23 +472,6 @@ def _in_play(jewel, mode):
     return False
 
 
-# _leaf_v's tables in one bytes object and one array (each global a viper
-# function names is a dictionary lookup per call): the geometry's exits,
-# docks, borders and capture lines, the progress tables, the dock borders;
-# MOB_STM then MOB_MOVED. tests/fw/test_cornelson_engine.py checks the
-# offsets.
-_O_EXIT_BORDER = const(216)
-_O_DOCK_OWNER = const(432)
-_O_BU = const(504)
-_O_BV = const(594)
-_O_LINE1 = const(684)
-_O_LINE2 = const(906)
-_O_PROG_S = const(1128)
-_O_PROG_N = const(1200)
-_O_OUTER = const(1272)
-LEAF_GEO = (bytes(_EXIT_TO) + bytes(_EXIT_BORDER) + bytes(_DOCK_OWNER) + bytes(_BU) + bytes(_BV) + bytes(g.LINE1)
-            + bytes(g.LINE2) + bytes(PROG_S) + bytes(PROG_N) + bytes(g.OUTER_BORDER))
-LEAF_MOB = MOB_STM + MOB_MOVED
 _NO_POST_V = const(63)
 _KEEP_SHIFT = const(21)  # core.KEEP_SHIFT
 _WIN_TALLY = const(10)  # core.WIN_TALLY
@@ -488,12 +481,17 @@ _WHY_CAPTURE = const(3)
 
 
 @micropython.viper
-def _leaf_v(m: int, side: int, mode: int, ts: int, to: int, filled: int, ply: int, posts: ptr8, jewel: ptr8,
-            flags: ptr8, occ: ptr8, ring: ptr8, r: int, opens: ptr8) -> int:
-    """_leaf_py in one viper body: core._make_turn_v, _eval_all_v and
-    core._unmake_turn_v inline (three calls converting their buffers, and
-    their tables' global lookups, were half of a leaf)."""
+def _leaf_v(m: int, side: int, mode: int, ts: int, to: int, filled: int, ply: int, posts_o, jw_o, fl_o, occ_o,
+            ring: ptr8, r: int, opens) -> int:
+    """_leaf_py in viper: core._make_turn_v and core._unmake_turn_v inline
+    (calls converting their buffers, and their tables' global lookups, were
+    a third of a leaf), _eval_all_v called (a viper function is at most
+    about 2 KB of code on the RP2040's Thumb: "native method too big")."""
     geo = ptr8(LEAF_GEO)
+    posts = ptr8(posts_o)
+    jewel = ptr8(jw_o)
+    flags = ptr8(fl_o)
+    occ = ptr8(occ_o)
     # -- the turn (core._make_turn_v)
     fl = 0
     i = 0
@@ -619,102 +617,9 @@ def _leaf_v(m: int, side: int, mode: int, ts: int, to: int, filled: int, ply: in
         elif to >= TALLY_LATE and (mode & _RULE_CAPTURE) != 0:
             v = LEAF_SLOW
         else:
-            # _eval_all_v for stm, the side to move, with tallies to (its)
-            # and tm_ (the side that moved)
-            stm = side ^ 1
-            t_stm = to
-            t_mv = ts + cnt - 1 if cnt != 0 else ts
-            if mode & _RULE_JEWELS:
-                mob = ptr16(LEAF_MOB)
-                breach = mode & _RULE_BREACH
-                threats = 0
-                nj = 0
-                slot = 0
-                while slot < 6:
-                    s = int(jewel[slot])
-                    if s != _NONE:
-                        js = 1 if slot >= 3 else 0
-                        bg = 2 - js
-                        c = 0
-                        br = 0
-                        mask = 0
-                        e = 0
-                        while e < 3:
-                            i = s * 3 + e
-                            bit = 8 << e
-                            e += 1
-                            t = int(geo[i])
-                            if t == _NONE:
-                                continue
-                            dk = int(geo[_O_DOCK_OWNER + t])
-                            if dk != 0:
-                                if dk == js + 1 or breach == 0:
-                                    continue
-                            b = int(geo[_O_EXIT_BORDER + i])
-                            if b == _NONE:
-                                if flags[slot] != 0:
-                                    continue
-                            elif int(posts[geo[_O_BU + b]]) == bg and int(posts[geo[_O_BV + b]]) == bg:
-                                continue
-                            o = int(occ[t])
-                            if o != 0 and (1 if o > 3 else 0) != js:
-                                continue
-                            c += 1
-                            mask |= bit
-                            if dk != 0:
-                                br = 4
-                        opens[slot] = c | br | mask
-                        x = 0
-                        if breach != 0:
-                            x = int(geo[_O_PROG_S + s]) if js == 0 else int(geo[_O_PROG_N + s])
-                        if js == stm:
-                            if br != 0:
-                                v = BREACH_NEXT
-                                break
-                            v += x + ((int(mob[c]) + 0x8000) & 0xFFFF) - 0x8000
-                            nj += 1
-                        else:
-                            if br != 0:
-                                threats += 1
-                            v -= x + ((int(mob[4 + c]) + 0x8000) & 0xFFFF) - 0x8000
-                            nj -= 1
-                    else:
-                        opens[slot] = 0
-                    slot += 1
-                if v != BREACH_NEXT:
-                    if threats == 1:
-                        v -= THREAT1
-                    elif threats > 1:
-                        v -= THREAT2
-                    if not (mode & _RULE_TRAP):
-                        v += nj * JEWEL_V
-                    k = 0
-                    while k < 4:
-                        x = int(posts[k])
-                        if x != 0:
-                            v += DOCK_POST if (x - 1) == stm else 0 - DOCK_POST
-                        x = int(posts[33 + k])
-                        if x != 0:
-                            v += DOCK_POST if (x - 1) == stm else 0 - DOCK_POST
-                        k += 1
-                    k = 0
-                    while k < 6:
-                        b = int(geo[_O_OUTER + k])
-                        x = int(posts[geo[_O_BU + b]])
-                        if x != 0 and int(posts[geo[_O_BV + b]]) == x:
-                            ks = 1 if k >= 3 else 0
-                            if (x - 1) == stm:
-                                if ks == stm:
-                                    v += DOCK_BAR
-                            elif ks != stm:
-                                v -= DOCK_BAR
-                        k += 1
+            v = int(_eval_all(jw_o, fl_o, posts_o, occ_o, opens, side ^ 1, mode, to, ts + cnt - 1 if cnt != 0 else ts))
             if v == BREACH_NEXT:
                 v = WIN - ply - 1
-            elif mode & _RULE_CAPTURE:
-                v += (t_stm - t_mv) * TALLY_W + t_stm * t_stm - t_mv * t_mv
-            else:
-                v += (t_stm - t_mv) * TALLY_W0
     # -- the turn taken back (core._unmake_turn_v)
     i = 0
     while i < 6:
