@@ -1,16 +1,18 @@
 # Node rate of Cornelson's engine at fixed node budgets (issue 26: cheaper
 # nodes), from several positions, level 5, no clock: the node cap decides,
 # so two engines that search the same tree report the same nodes, depth and
-# turn. With the package `cornelsonbefore` importable (a copy of
-# firmware/triad/games/cornelson/ from an older commit with its imports
-# renamed: bench/cornelson_engine_speed_run.py makes one) the old engine is
-# timed in the same run on the same searches.
+# turn. With `before` the engine timed is the package `cornelsonbefore` (a
+# copy of firmware/triad/games/cornelson/ from an older commit with its
+# imports renamed: bench/cornelson_engine_speed_run.py makes one and runs
+# both, each in a process of its own: in one process the second engine's
+# frames are allocated on a heap the first one filled, which slowed the old
+# engine by up to 3x).
 #
-#   micropython bench/cornelson_engine_speed.py [quick]
+#   micropython bench/cornelson_engine_speed.py [quick] [before]
 #
 # Prints "name: value unit" lines:
-#   cornelson_engine_<budget>_rate: N nodes/s (turn/nodes/depth ...)
-#   cornelson_engine_<budget>_before_rate, _speedup (with cornelsonbefore)
+#   cornelson_engine_n<budget>_rate: N nodes/s (turn/nodes/depth ...)
+#   cornelson_engine_n<budget>_us_per_node: U us
 import gc
 import sys
 
@@ -38,14 +40,12 @@ else:
         return int((time.perf_counter() - t0) * 1e6)
 
 
-from triad.games.cornelson import notation  # noqa: E402
-from triad.games.cornelson.engine.search import Engine  # noqa: E402
-
-try:
-    from cornelsonbefore import notation as notation_before
-    from cornelsonbefore.engine.search import Engine as EngineBefore
-except ImportError:
-    EngineBefore = None
+if "before" in sys.argv[1:]:
+    from cornelsonbefore import notation  # noqa: E402
+    from cornelsonbefore.engine.search import Engine  # noqa: E402
+else:
+    from triad.games.cornelson import notation  # noqa: E402
+    from triad.games.cornelson.engine.search import Engine  # noqa: E402
 
 QUICK = "quick" in sys.argv[1:]
 
@@ -65,15 +65,15 @@ def no_clock():
     return 0
 
 
-def run(cls, parse, budget):
+def run(budget):
     """(nodes, us, the searches' turn/nodes/depth) of one pass over the
     positions."""
-    eng = cls(5)
+    eng = Engine(5)
     total = 0
     nodes = 0
     out = []
     for text in POSITIONS:
-        pos = parse(text)
+        pos = notation.parse_position(text)
         eng.seed(1)
         gc.collect()
         t0 = now_us()
@@ -84,33 +84,17 @@ def run(cls, parse, budget):
     return nodes, total, " ".join(out)
 
 
-def best(a, b):
-    return b if a is None or b[1] < a[1] else a
-
-
-def fig(name, value, unit):
-    print("%s: %s %s" % (name, value, unit))
-
-
 def main():
-    # The two engines take turns, best of reps each: the machine is shared,
-    # and a slow spell then hits both.
-    reps = 1 if QUICK else 7
+    reps = 1 if QUICK else 7  # (best of reps: the machine is shared)
     for budget in BUDGETS:
-        tag = "cornelson_engine_n%d" % budget
-        before = None
-        after = None
+        best = None
         for _ in range(reps):
-            if EngineBefore is not None:
-                before = best(before, run(EngineBefore, notation_before.parse_position, budget))
-            after = best(after, run(Engine, notation.parse_position, budget))
-        fig(tag + "_rate", int(after[0] * 1e6 / after[1]), "nodes/s (%s)" % after[2])
-        fig(tag + "_us_per_node", "%.1f" % (after[1] / after[0]), "us")
-        if before is not None:
-            fig(tag + "_before_rate", int(before[0] * 1e6 / before[1]), "nodes/s (%s)" % before[2])
-            same = "yes" if before[0] == after[0] and before[2] == after[2] else "NO"
-            fig(tag + "_speedup", "%.2f" % (before[1] * after[0] / (after[1] * before[0])),
-                "x nodes/s (same trees: %s)" % same)
+            r = run(budget)
+            if best is None or r[1] < best[1]:
+                best = r
+        tag = "cornelson_engine_n%d" % budget
+        print("%s_rate: %d nodes/s (%s)" % (tag, int(best[0] * 1e6 / best[1]), best[2]))
+        print("%s_us_per_node: %.1f us" % (tag, best[1] / best[0]))
 
 
 main()

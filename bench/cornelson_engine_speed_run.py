@@ -5,9 +5,10 @@
 Extracts firmware/triad/games/cornelson/ of COMMIT (default BEFORE, the
 engine before the node work of issue 26's third session) from git into a
 temporary package `cornelsonbefore` (its imports of itself renamed), then
-runs bench/cornelson_engine_speed.py on the MicroPython unix port (heap
-limited to a Pico's), which times both engines on the same fixed-node
-searches. Prints the script's figure lines prefixed with mp.
+runs bench/cornelson_engine_speed.py on the MicroPython unix port for it and
+for today's engine, each in a process of its own, on the same fixed-node
+searches. Prints the script's figure lines prefixed with mp. (the old
+engine's as cornelson_engine_before_*) and the speedups.
 """
 import os
 import subprocess
@@ -55,13 +56,28 @@ def main(argv):
     with tempfile.TemporaryDirectory() as tmp:
         extract(tmp, commit)
         env = dict(os.environ, MICROPYPATH=tmp + ":" + os.path.join(ROOT, "firmware"))
-        p = subprocess.run([mp, "-X", "heapsize=1M", "bench/cornelson_engine_speed.py"] + extra, cwd=ROOT,
-                           env=env, capture_output=True, text=True)
-        for line in p.stdout.splitlines():
-            print("mp." + line, flush=True)
-        if p.returncode:
-            sys.stderr.write(p.stderr)
-            return 1
+        figs = {}
+        for which in ("before", "after"):
+            args = [mp, "-X", "heapsize=256K", "bench/cornelson_engine_speed.py"] + extra
+            if which == "before":
+                args.append("before")
+            p = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True)
+            if p.returncode:
+                sys.stderr.write(p.stderr)
+                return 1
+            for line in p.stdout.splitlines():
+                name, rest = line.split(": ", 1)
+                if which == "before":
+                    name = name.replace("cornelson_engine_", "cornelson_engine_before_")
+                figs[name] = rest
+                print("mp.%s: %s" % (name, rest), flush=True)
+        for name in list(figs):
+            if name.startswith("cornelson_engine_n") and name.endswith("_rate"):
+                b = figs[name.replace("cornelson_engine_", "cornelson_engine_before_")]
+                a = figs[name]
+                same = "yes" if a.split("(")[1] == b.split("(")[1] else "NO"
+                print("mp.%s: %.2f x (same trees: %s)" % (name.replace("_rate", "_speedup"),
+                                                      int(a.split()[0]) / int(b.split()[0]), same), flush=True)
     return 0
 
 

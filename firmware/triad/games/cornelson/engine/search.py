@@ -70,6 +70,11 @@ LEVELS = (
 class Engine(Evaluator, engine_kit.EngineBase):
     LEVELS = LEVELS
     LEVEL_FIELDS = ("max_depth", "kp", "ks", "noise", "blunder")
+    # The clock every fourth node: a node is about 0.4 ms on the RP2040
+    # (leaves less), the board's clock read (the thinker's, with the scan
+    # loop's check for a due tick) about as much again; a tick still comes
+    # within about 2 ms of being due (docs/performance.md, issue 26).
+    CLOCK_MASK = 3
     kp = 0  # placements paired below the root (set by the level)
     ks = 0  # step sets paired with each
 
