@@ -144,6 +144,28 @@ def test_time_budget():
     assert eng.nodes <= 41 * (CHECK_EVERY + 1)
 
 
+def test_the_clock_is_read_every_fourth_node_and_the_deadline_holds():
+    # A node costs about as much as the board's clock read on the chip
+    # (docs/performance.md, issue 26): the engine reads it every fourth
+    # node (CLOCK_MASK 3), plus twice an inner node's candidate list: far
+    # fewer reads than nodes; a 1 ms-a-read clock and 30 ms stop the search
+    # within a few nodes of the 30th read.
+    from triad.games import engine_kit
+
+    assert Engine.CLOCK_MASK == 3 and engine_kit.EngineBase.CLOCK_MASK == 0
+    pos = P(G.START)
+    eng = Engine(5)
+    clock = FakeClock()
+    eng.choose(pos, 1000000, clock, None, 800)
+    assert eng.nodes >= 800 and eng.depth >= 3
+    assert eng.nodes // 4 <= clock.t < eng.nodes * 3 // 5, (clock.t, eng.nodes)
+    eng = Engine(5)
+    clock = FakeClock()
+    m = eng.choose(pos, 30, clock)
+    assert m in pos.legal_moves()
+    assert clock.t <= 32 and clock.t < eng.nodes <= 4 * 32, (clock.t, eng.nodes)
+
+
 def test_each_mode_plays_legal_turns():
     for mode in core.MODE_NAMES:
         pos = P(G.START, mode)
