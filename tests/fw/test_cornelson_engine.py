@@ -144,6 +144,28 @@ def test_time_budget():
     assert eng.nodes <= 41 * (CHECK_EVERY + 1)
 
 
+def test_the_clock_is_read_every_fourth_node_and_the_deadline_holds():
+    # A node costs about as much as the board's clock read on the chip
+    # (docs/performance.md, issue 26): the engine reads it every fourth
+    # node (CLOCK_MASK 3), plus twice an inner node's candidate list: far
+    # fewer reads than nodes; a 1 ms-a-read clock and 30 ms stop the search
+    # within a few nodes of the 30th read.
+    from triad.games import engine_kit
+
+    assert Engine.CLOCK_MASK == 3 and engine_kit.EngineBase.CLOCK_MASK == 0
+    pos = P(G.START)
+    eng = Engine(5)
+    clock = FakeClock()
+    eng.choose(pos, 1000000, clock, None, 800)
+    assert eng.nodes >= 800 and eng.depth >= 3
+    assert eng.nodes // 4 <= clock.t < eng.nodes * 3 // 5, (clock.t, eng.nodes)
+    eng = Engine(5)
+    clock = FakeClock()
+    m = eng.choose(pos, 30, clock)
+    assert m in pos.legal_moves()
+    assert clock.t <= 32 and clock.t < eng.nodes <= 4 * 32, (clock.t, eng.nodes)
+
+
 def test_each_mode_plays_legal_turns():
     for mode in core.MODE_NAMES:
         pos = P(G.START, mode)
@@ -245,6 +267,20 @@ def test_the_written_out_tables_are_what_the_geometry_gives():
     s, n = E._progress()
     assert E.PROG_S == s and E.PROG_N == n
     assert len(E.BORDER_AT) == 6 * 37 and len(E.PROG_S) == len(E.PROG_N) == 72
+    # _leaf_v's one table: each part at the offset its viper body reads it
+    from triad.games.cornelson import geometry as g
+    from triad.games.cornelson.engine import evaluate as V
+
+    geo = V.LEAF_GEO
+    at = 0
+    for name, part in (("", g.EXIT_TO), ("_O_EXIT_BORDER", g.EXIT_BORDER), ("_O_DOCK_OWNER", g.DOCK_OWNER),
+                       ("_O_BU", g.BORDER_U), ("_O_BV", g.BORDER_V), ("_O_LINE1", g.LINE1), ("_O_LINE2", g.LINE2),
+                       ("_O_PROG_S", E.PROG_S), ("_O_PROG_N", E.PROG_N), ("_O_OUTER", g.OUTER_BORDER)):
+        assert geo[at:at + len(part)] == bytes(part)
+        assert getattr(V, name, at) == at, name  # (CPython sees the private consts; MicroPython folds them)
+        at += len(part)
+    assert at == len(geo) == 1272 + 18  # (_O_OUTER + the dock borders)
+    assert list(V.LEAF_MOB) == list(E.MOB_STM) + list(E.MOB_MOVED)
 
 
 def test_the_viper_selection_is_the_plain_one():
@@ -300,14 +336,16 @@ def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
                 V._open_all_py(pos.jewel, pos.flags, pos.posts, pos.occ, breach, opens[0])
                 V._open_all_v(pos.jewel, pos.flags, pos.posts, pos.occ, breach, opens[1])
                 assert opens[0] == opens[1], (mode, breach)
-                for side in (0, 1):
-                    for rules in (core.MODE_STANDARD, core.MODE_BREACH, core.MODE_TRAP):
-                        a = V._eval_board_py(pos.jewel, pos.posts, opens[0], side, rules, T.MOB_STM, T.MOB_MOVED, T.PROG_S,
-                                             T.PROG_N, g.OUTER_BORDER)
-                        b = V._eval_board_v(pos.jewel, pos.posts, opens[0], side, rules, T.MOB_STM, T.MOB_MOVED, T.PROG_S,
-                                            T.PROG_N, g.OUTER_BORDER)
-                        assert a == b, (mode, side, rules)
-                        checked += 1
+            for side in (0, 1):
+                for rules in (core.MODE_STANDARD, core.MODE_BREACH, core.MODE_TRAP, core.MODE_CAPTURE):
+                    t = rng.below(10)
+                    to = rng.below(10)
+                    a = V._eval_all_py(pos.jewel, pos.flags, pos.posts, pos.occ, opens[0], side, rules, t, to)
+                    b = V._eval_all_v(pos.jewel, pos.flags, pos.posts, pos.occ, opens[1], side, rules, t, to)
+                    assert a == b, (mode, side, rules)
+                    if a != V.BREACH_NEXT:  # (else the viper one stops at the breach)
+                        assert opens[0] == opens[1], (mode, side, rules)
+                    checked += 1
             for i in range(len(bw)):
                 bw[i] = rng.below(4000)
                 bm[i] = rng.below(200)
@@ -339,6 +377,57 @@ def test_the_viper_exits_evaluation_and_post_values_are_the_plain_ones():
     assert checked > 300
 
 
+def test_the_viper_leaf_is_the_plain_one_and_the_made_turns_score():
+    # _leaf_score (a leaf's turn made, evaluated and taken back in one
+    # call), viper and plain, over every turn of the positions of random
+    # games in every mode: the same score as making the turn with the
+    # Position and evaluating it as the search does, and the position
+    # unchanged after.
+    from triad.games.cornelson.engine import evaluate as V
+    from triad.games.engine_kit import Rng
+
+    rng = Rng(5)
+    buf = core.MoveStack(1).buf
+    eng = Engine(5)
+    checked = 0
+    slow = 0
+    for mode in G.MODE_NAMES:
+        for game in range(2):
+            pos = P(G.START, mode)
+            for ply in range(70):
+                n = pos.gen(buf, 0)
+                if n == 0:
+                    break
+                side = pos.side
+                text = G.format_position(pos)
+                r = (pos._ply % core.RING) * core.REC
+                for i in range(0, n, 1 + n // 12):
+                    m = buf[i]
+                    args = (m, side, pos.mode, pos.tally[side], pos.tally[side ^ 1], pos.filled, 3, pos.posts, pos.jewel,
+                            pos.flags, pos.occ, pos._ring, r, eng.opens)
+                    a = V._leaf_py(*args)
+                    b = V._leaf_v(*args)
+                    assert a == b, (mode, text, m)
+                    assert G.format_position(pos) == text
+                    eng.pos.set_from(pos)
+                    eng.pos.make(m)
+                    res = eng.pos.result
+                    if res == -1:
+                        want = eng.evaluate(3)
+                    elif res == core.DRAW:
+                        want = 0
+                    else:
+                        want = V.WIN - 3 if res == eng.pos.side else 3 - V.WIN
+                    if a == V.LEAF_SLOW:
+                        slow += 1
+                        assert res == -1 and pos.tally[side ^ 1] >= V.TALLY_LATE
+                    else:
+                        assert a == want, (mode, text, m)
+                    checked += 1
+                pos.make(buf[rng.below(n)])
+    assert checked > 1000 and slow > 0, (checked, slow)
+
+
 def test_the_viper_top_lists_are_the_plain_ones():
     # The best step sets (_top: signed values, ties, k above n) and the best
     # vacant posts (_top_posts) of a node, viper and plain, on random values.
@@ -366,6 +455,64 @@ def test_the_viper_top_lists_are_the_plain_ones():
         b = S._top_posts_v(posts, val, out[1], k)
         assert a == b and out[0][:a] == out[1][:b], k
         assert all(not posts[x] for x in out[0][:a])
+
+
+def test_the_viper_pairing_sort_and_table_clearing_are_the_plain_ones():
+    # A node's candidates (_pair: posts with the best step sets, stopping at
+    # a post whose captures change the sets), their stable sort and the undo
+    # of the per-node tables, viper and plain, on random values (negative
+    # set values, ties, sums above BIG).
+    from array import array
+    from triad.games.cornelson.engine import evaluate as V
+    from triad.games.cornelson.engine import search as S
+    from triad.games import engine_kit
+    from triad.games.engine_kit import Rng
+
+    assert getattr(S, "_BIG", V.BIG) == V.BIG  # (the viper one's copy; CPython sees it)
+    rng = Rng(11)
+    for trial in range(300):
+        pv = array("h", [rng.below(V.BIG + 1) if rng.below(3) else rng.below(40) for _ in range(37)])
+        pflag = bytearray(rng.below(8) // 3 if rng.below(2) else 0 for _ in range(37))
+        ns = 1 + rng.below(27)
+        sets = array("i", [rng.below(1 << 20) << 6 for _ in range(32)])
+        sv = array("h", [rng.below(2 * V.BIG) - V.BIG if rng.below(4) else rng.below(5) for _ in range(32)])
+        pi = bytearray(rng.below(37) for _ in range(8))
+        np_ = rng.below(6)
+        si = bytearray(rng.below(ns) for _ in range(8))
+        nsel = rng.below(5)
+        a0 = rng.below(3)
+        start = 24 * rng.below(3)
+        got = []
+        for f in (S._pair_py, S._pair_v):
+            mv = array("i", bytes(4 * 100))
+            mo = array("h", bytes(2 * 100))
+            x = f(mv, mo, start, pi, a0, np_, pflag, pv, si, nsel, sets, sv)
+            got.append((x, list(mv), list(mo)))
+        assert got[0] == got[1], trial
+        end = got[0][0] & 0xFFFF
+        # the sort, with ties (few distinct values) half of the time
+        mo = array("h", [(rng.below(7) - 3) if trial % 2 else rng.below(60001) - 30000 for _ in range(100)])
+        mv = array("i", range(100))
+        a = (array("i", mv), array("h", mo))
+        b = (array("i", mv), array("h", mo))
+        engine_kit.sort(a[0], a[1], start, end)
+        S._sort_v(b[0], b[1], start, end)
+        assert [list(x) for x in a] == [list(x) for x in b], trial
+        # the tables' undo
+        tb = bytearray(rng.below(128) for _ in range(64))
+        ts = bytearray(rng.below(72) for _ in range(16))
+        ntb = rng.below(65)
+        nts = rng.below(17)
+        w = [rng.below(900) for _ in range(128)]
+        t = []
+        for f in (V._clear_tables_py, V._clear_tables_v):
+            bw = array("h", w)
+            bm = array("h", w)
+            blk = array("h", w[:72])
+            f(bw, bm, blk, tb, ntb, ts, nts)
+            t.append((list(bw), list(bm), list(blk)))
+        assert t[0] == t[1], trial
+        assert t[0][0].count(0) >= (1 if ntb else 0)
 
 
 def test_choose_returns_the_gem_on_a1_when_it_is_the_turn():

@@ -61,6 +61,10 @@ class EngineBase:
     LEVELS: tuple = ()  # each engine's own entries (tuples of its level's knobs)
     LEVEL_FIELDS: tuple = ()  # the attribute each place of a LEVELS entry sets
     # What _apply_level sets; none until it has (mypy reads them here).
+    # _node reads the clock when (nodes & CLOCK_MASK) == 0: every node (0),
+    # or every second, fourth... node for an engine whose nodes cost a
+    # fraction of the board's clock read (a tick's check on the chip).
+    CLOCK_MASK = 0
     max_depth = 0  # iterative deepening's last depth
     blunder = 0  # chance in 256 of a random root turn
     noise = 0  # root noise, 0..noise points a turn
@@ -125,14 +129,15 @@ class EngineBase:
 
     def _node(self):
         """Count a node and say whether the search stops: the node budget
-        (looked at every CHECK_EVERY + 1 nodes) or the time. The clock every node: on
-        the board a node costs milliseconds of bytecode, and each clock
-        read lends the scan loop its tick (board/thinker.py)."""
+        (looked at every CHECK_EVERY + 1 nodes) or the time. The clock every
+        node (every CLOCK_MASK + 1): on the board a node costs up to
+        milliseconds of bytecode, and each clock read lends the scan loop
+        its tick (board/thinker.py)."""
         n = self.nodes + 1
         self.nodes = n
         if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
             self.stop = True
-        elif ticks_diff(self.now_ms(), self.deadline) >= 0:
+        elif (n & self.CLOCK_MASK) == 0 and ticks_diff(self.now_ms(), self.deadline) >= 0:
             self.stop = True
         return self.stop
 

@@ -232,56 +232,16 @@ class Position:
         """The jewel part of every legal turn for the current posts, as ints
         to OR with a placement: breach singles, then each executable set
         once in one executable order (or the STUCK turn). Returns the count."""
-        side = self.side
         mode = self.mode
-        jewel = self.jewel
-        flags = self.flags
-        occ = self.occ
-        posts = self.posts
-        opp_gem = 2 - side
-        base = side * 3
-        org = self._org
-        cn = self._cn
-        ct = self._ct
-        cc = self._cc
-        n = 0
-        nout = 0
-        for k in range(3):
-            s = jewel[base + k]
-            if s == NONE:
-                continue
-            org[n] = s
-            c = 0
-            for e in range(3):
-                i = s * 3 + e
-                t = _EXIT_TO[i]
-                if t == NONE:
-                    continue
-                b = _EXIT_BORDER[i]
-                if b == NONE:
-                    if flags[base + k]:
-                        continue
-                elif posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
-                    continue
-                o = occ[t]
-                if o and (o - 1) // 3 != side:
-                    continue
-                dk = _DOCK_OWNER[t]
-                if dk:
-                    if dk == side + 1 or not mode & RULE_BREACH:
-                        continue
-                    out[nout] = 64 | ((k | (e << 2)) << 8)
-                    nout += 1
-                    continue
-                ct[n * 3 + c] = t
-                cc[n * 3 + c] = k | (e << 2)
-                c += 1
-            cn[n] = c
-            n += 1
+        # Each jewel's open exits, and the sets of all three (the usual
+        # case) in one call: _jewel_sets.
+        x = _jewel_sets(self.jewel, self.flags, self.posts, self.occ, self.side, mode & RULE_BREACH, self._org,
+                        self._cn, self._ct, self._cc, out)
+        end = x & 63
+        nout = (x >> 6) & 63
+        n = x >> 12
         full = (1 << n) - 1
-        if n == 3:
-            end = self._combine3(out, nout)
-        else:
+        if n < 3:
             end = self._combine(out, nout, n, full)
         if end > nout:
             return end
@@ -300,11 +260,6 @@ class Position:
             out[0] = STUCK
             return 1
         return nout
-
-    def _combine3(self, out, nout):
-        """_combine for the usual case, all three jewels stepping
-        (_combine3_py / _combine3_v)."""
-        return _combine3_f(out, nout, self._org, self._cn, self._ct, self._cc)
 
     def _combine(self, out, nout, n, mask):
         """Append each executable set in which exactly the jewels of mask
@@ -530,20 +485,8 @@ class Position:
 
     def _mark_barriers(self, v):
         """Set _barrier[post] = v for the posts of the Barriers on the mover's
-        jewels' exits (v = 0 clears what v = 1 marked)."""
-        barrier = self._barrier
-        posts = self.posts
-        opp_gem = 2 - self.side
-        base = self.side * 3
-        for k in range(base, base + 3):
-            s = self.jewel[k]
-            if s == NONE:
-                continue
-            for e in range(3):
-                b = _EXIT_BORDER[s * 3 + e]
-                if b != NONE and posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
-                    barrier[_BU[b]] = v
-                    barrier[_BV[b]] = v
+        jewels' exits (v = 0 clears what v = 1 marked): _mark_bars."""
+        _mark_bars(self._barrier, self.posts, self.jewel, self.side, v)
 
     def first_site(self, m):
         p = m & 63
@@ -562,60 +505,24 @@ class Position:
     # -- make / unmake ----------------------------------------------------
 
     def make(self, m):
+        # The turn's whole change of the posts and jewels is one call
+        # (_make_turn: the undo record, the capture chain, the steps, the
+        # opponent's trapped jewels); here only what Python keeps.
         side = self.side
-        ring = self._ring
-        r = (self._ply % RING) * REC
-        jewel = self.jewel
-        flags = self.flags
-        occ = self.occ
-        _save_jewels(ring, r, jewel, flags)
-        p = m & 63
-        if p != NO_POST:
-            keep = (m >> KEEP_SHIFT) & 63
-            ring[r] = self._place(p, ring, r + 8, keep - 1 if keep else 99)
+        tally = self.tally
+        x = _make_turn(m, side, self.mode, tally[side], self.posts, self.jewel, self.flags, self.occ, self._ring,
+                       (self._ply % RING) * REC)
+        cnt = x & 255
+        if cnt:
             self.filled += 1
-        else:
-            ring[r] = 0
-        mode = self.mode
-        if ring[r] > 1 and self._capture_wins():
-            self.result = side
-            self.reason = WHY_CAPTURE
-        elif m & STUCK:
-            self.result = side ^ 1
-            self.reason = WHY_STUCK
-        else:
-            base = side * 3
-            for i in range((m >> 6) & 3):
-                c = (m >> (8 + 4 * i)) & 15
-                slot = base + (c & 3)
-                s = jewel[slot]
-                x = s * 3 + (c >> 2)
-                t = _EXIT_TO[x]
-                occ[s] = 0
-                occ[t] = slot + 1
-                jewel[slot] = t
-                flags[slot] = 1 if _EXIT_BORDER[x] == NONE else 0
-                if _DOCK_OWNER[t] == 2 - side:
-                    self.result = side
-                    self.reason = WHY_BREACH
-            if self.result == -1 and mode & RULE_JEWELS:
-                ob = (side ^ 1) * 3
-                tm = _trapped_mask(jewel, flags, self.posts, occ, ob, 3, mode & RULE_BREACH)
-                if tm:
-                    if mode & RULE_TRAP:
-                        self.result = side
-                        self.reason = WHY_TRAP
-                    else:
-                        # (a side's own jewels never block it: removing one
-                        # traps or frees no other)
-                        for slot in range(ob, ob + 3):
-                            if (tm >> (slot - ob)) & 1:
-                                occ[jewel[slot]] = 0
-                                jewel[slot] = NONE
-                                flags[slot] = 0
-            if self.result == -1 and self.filled == g.N_POSTS and not self.jewels_in_play():
-                self.result = DRAW
-                self.reason = WHY_FULL
+            tally[side] += cnt - 1
+        why = x >> 8
+        if why:
+            self.result = side ^ 1 if why == WHY_STUCK else side
+            self.reason = why
+        elif self.filled == g.N_POSTS and self.result == -1 and not self.jewels_in_play():
+            self.result = DRAW
+            self.reason = WHY_FULL
         self.side = side ^ 1
         self._ply += 1
 
@@ -623,14 +530,10 @@ class Position:
         self._ply -= 1
         side = self.side ^ 1
         self.side = side
-        ring = self._ring
-        r = (self._ply % RING) * REC
-        jewel = self.jewel
-        flags = self.flags
-        occ = self.occ
-        _restore_jewels(ring, r, jewel, flags, occ)
-        if m & 63 != NO_POST:
-            self._unplace(ring, r + 8, ring[r])
+        cnt = _unmake_turn(self._ring, (self._ply % RING) * REC, self.posts, self.jewel, self.flags, self.occ,
+                           2 - side)
+        if cnt:
+            self.tally[side] -= cnt - 1
             self.filled -= 1
         self.result = -1
         self.reason = WHY_NONE
@@ -799,17 +702,6 @@ def _save_jewels_py(ring, r, jewel, flags):
     ring[r + 7] = fl
 
 
-@micropython.viper
-def _save_jewels_v(ring: ptr8, r: int, jewel: ptr8, flags: ptr8):
-    fl = 0
-    i = 0
-    while i < 6:
-        ring[r + 1 + i] = jewel[i]
-        fl |= flags[i] << i
-        i += 1
-    ring[r + 7] = fl
-
-
 def _restore_jewels_py(ring, r, jewel, flags, occ):
     """Back to the jewels of the undo record at r (occ follows)."""
     for i in range(6):
@@ -823,25 +715,6 @@ def _restore_jewels_py(ring, r, jewel, flags, occ):
         flags[i] = (fl >> i) & 1
         if s != NONE:
             occ[s] = i + 1
-
-
-@micropython.viper
-def _restore_jewels_v(ring: ptr8, r: int, jewel: ptr8, flags: ptr8, occ: ptr8):
-    i = 0
-    while i < 6:
-        s = jewel[i]
-        if s != _NO:
-            occ[s] = 0
-        i += 1
-    fl = int(ring[r + 7])
-    i = 0
-    while i < 6:
-        s = ring[r + 1 + i]
-        jewel[i] = s
-        flags[i] = (fl >> i) & 1
-        if s != _NO:
-            occ[s] = i + 1
-        i += 1
 
 
 def _combine3_py(out, nout, org, cn, ct, cc):
@@ -892,62 +765,163 @@ def _combine3_py(out, nout, org, cn, ct, cc):
     return nout
 
 
-@micropython.viper
-def _combine3_v(out: ptr32, nout: int, org: ptr8, cn: ptr8, ct: ptr8, cc: ptr8) -> int:
-    o0 = int(org[0])
-    o1 = int(org[1])
-    o2 = int(org[2])
-    e0 = int(cn[0])
-    e1 = 3 + int(cn[1])
-    e2 = 6 + int(cn[2])
-    a = 0
-    while a < e0:
-        t0 = int(ct[a])
-        d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
-        b = 3
-        while b < e1:
-            t1 = int(ct[b])
-            if t1 == t0:
-                b += 1
+def _jewel_sets_py(jewel, flags, posts, occ, side, breach, org, cn, ct, cc, out):
+    """The first part of Position._step_sets: each in-play jewel of side
+    (n of them) in org[], its count of open exits (neither a breach nor a
+    transfer back) in cn[] and those exits' targets and step codes in
+    ct[]/cc[] (three places a jewel); each breach step into out[] as a turn
+    of its own (nout of them); then, when all three jewels are in play, the
+    sets of three steps after those (_combine3_py). Returns end | nout << 6
+    | n << 12, end the count written (nout when n < 3)."""
+    opp_gem = 2 - side
+    base = side * 3
+    n = 0
+    nout = 0
+    for k in range(3):
+        s = jewel[base + k]
+        if s == NONE:
+            continue
+        org[n] = s
+        c = 0
+        for e in range(3):
+            i = s * 3 + e
+            t = _EXIT_TO[i]
+            if t == NONE:
                 continue
-            d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
-            c = 6
-            while c < e2:
-                t2 = int(ct[c])
-                if t2 == t0 or t2 == t1:
-                    c += 1
+            b = _EXIT_BORDER[i]
+            if b == NONE:
+                if flags[base + k]:
                     continue
-                d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
-                if d0 == 3 and d1 == 3 and d2 == 3:
-                    out[nout] = 192 | (int(cc[a]) << 8) | (int(cc[b]) << 12) | (int(cc[c]) << 16)
-                    nout += 1
-                    c += 1
+            elif posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
+                continue
+            o = occ[t]
+            if o and (o - 1) // 3 != side:
+                continue
+            dk = _DOCK_OWNER[t]
+            if dk:
+                if dk == side + 1 or not breach:
                     continue
-                done = 0
-                code = 192
-                sh = 8
-                k = 0
-                while k < 3:
-                    if not (done & 1) and (d0 == 3 or (done >> d0) & 1):
-                        code |= int(cc[a]) << sh
-                        done |= 1
-                    elif not (done & 2) and (d1 == 3 or (done >> d1) & 1):
-                        code |= int(cc[b]) << sh
-                        done |= 2
-                    elif not (done & 4) and (d2 == 3 or (done >> d2) & 1):
-                        code |= int(cc[c]) << sh
-                        done |= 4
-                    else:
-                        break
-                    sh += 4
-                    k += 1
-                if done == 7:
-                    out[nout] = code
+                out[nout] = 64 | ((k | (e << 2)) << 8)
+                nout += 1
+                continue
+            ct[n * 3 + c] = t
+            cc[n * 3 + c] = k | (e << 2)
+            c += 1
+        cn[n] = c
+        n += 1
+    end = nout
+    if n == 3:
+        end = _combine3_py(out, nout, org, cn, ct, cc)
+    return end | (nout << 6) | (n << 12)
+
+
+@micropython.viper
+def _jewel_sets_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, side: int, breach: int, org: ptr8, cn: ptr8,
+                  ct: ptr8, cc: ptr8, out: ptr32) -> int:
+    """_jewel_sets_py in one viper body (every node's step sets)."""
+    exit_to = ptr8(_EXIT_TO)
+    exit_border = ptr8(_EXIT_BORDER)
+    dock_owner = ptr8(_DOCK_OWNER)
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    opp_gem = 2 - side
+    base = side * 3
+    n = 0
+    nout = 0
+    k = 0
+    while k < 3:
+        s = int(jewel[base + k])
+        if s != _NO:
+            org[n] = s
+            c = 0
+            e = 0
+            while e < 3:
+                i = s * 3 + e
+                code = k | (e << 2)
+                e += 1
+                t = int(exit_to[i])
+                if t == _NO:
+                    continue
+                b = int(exit_border[i])
+                if b == _NO:
+                    if flags[base + k] != 0:
+                        continue
+                elif int(posts[bu[b]]) == opp_gem and int(posts[bv[b]]) == opp_gem:
+                    continue
+                o = int(occ[t])
+                if o != 0 and (1 if o > 3 else 0) != side:
+                    continue
+                dk = int(dock_owner[t])
+                if dk != 0:
+                    if dk == side + 1 or breach == 0:
+                        continue
+                    out[nout] = 64 | (code << 8)
                     nout += 1
+                    continue
+                ct[n * 3 + c] = t
+                cc[n * 3 + c] = code
                 c += 1
-            b += 1
-        a += 1
-    return nout
+            cn[n] = c
+            n += 1
+        k += 1
+    end = nout
+    if n == 3:
+        # _combine3_py: d_i names the jewel standing on jewel i's target
+        # (3: none), which must step before it.
+        o0 = int(org[0])
+        o1 = int(org[1])
+        o2 = int(org[2])
+        e0 = int(cn[0])
+        e1 = 3 + int(cn[1])
+        e2 = 6 + int(cn[2])
+        a = 0
+        while a < e0:
+            t0 = int(ct[a])
+            d0 = 1 if t0 == o1 else (2 if t0 == o2 else 3)
+            b = 3
+            while b < e1:
+                t1 = int(ct[b])
+                if t1 == t0:
+                    b += 1
+                    continue
+                d1 = 0 if t1 == o0 else (2 if t1 == o2 else 3)
+                c = 6
+                while c < e2:
+                    t2 = int(ct[c])
+                    if t2 == t0 or t2 == t1:
+                        c += 1
+                        continue
+                    d2 = 0 if t2 == o0 else (1 if t2 == o1 else 3)
+                    if d0 == 3 and d1 == 3 and d2 == 3:
+                        out[end] = 192 | (int(cc[a]) << 8) | (int(cc[b]) << 12) | (int(cc[c]) << 16)
+                        end += 1
+                        c += 1
+                        continue
+                    done = 0
+                    code = 192
+                    sh = 8
+                    k = 0
+                    while k < 3:
+                        if not (done & 1) and (d0 == 3 or (done >> d0) & 1):
+                            code |= int(cc[a]) << sh
+                            done |= 1
+                        elif not (done & 2) and (d1 == 3 or (done >> d1) & 1):
+                            code |= int(cc[b]) << sh
+                            done |= 2
+                        elif not (done & 4) and (d2 == 3 or (done >> d2) & 1):
+                            code |= int(cc[c]) << sh
+                            done |= 4
+                        else:
+                            break
+                        sh += 4
+                        k += 1
+                    if done == 7:
+                        out[end] = code
+                        end += 1
+                    c += 1
+                b += 1
+            a += 1
+    return end | (nout << 6) | (n << 12)
 
 
 def _trapped_mask_py(jewel, flags, posts, occ, first, n, breach):
@@ -1032,22 +1006,270 @@ def _trapped_mask_v(jewel: ptr8, flags: ptr8, posts: ptr8, occ: ptr8, first: int
     return mask
 
 
+def _mark_bars_py(barrier, posts, jewel, side, v):
+    """barrier[post] = v for both posts of each Barrier (two opponent gems)
+    across an exit of one of side's jewels."""
+    opp_gem = 2 - side
+    base = side * 3
+    for k in range(base, base + 3):
+        s = jewel[k]
+        if s == NONE:
+            continue
+        for e in range(3):
+            b = _EXIT_BORDER[s * 3 + e]
+            if b != NONE and posts[_BU[b]] == opp_gem and posts[_BV[b]] == opp_gem:
+                barrier[_BU[b]] = v
+                barrier[_BV[b]] = v
+
+
+@micropython.viper
+def _mark_bars_v(barrier: ptr8, posts: ptr8, jewel: ptr8, side: int, v: int):
+    exit_border = ptr8(_EXIT_BORDER)
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    opp_gem = 2 - side
+    k = side * 3
+    end = k + 3
+    while k < end:
+        s = int(jewel[k])
+        if s != _NO:
+            i = s * 3
+            e = i + 3
+            while i < e:
+                b = int(exit_border[i])
+                if b != _NO and int(posts[bu[b]]) == opp_gem and int(posts[bv[b]]) == opp_gem:
+                    barrier[bu[b]] = v
+                    barrier[bv[b]] = v
+                i += 1
+        k += 1
+
+
+def _make_turn_py(m, side, mode, t, posts, jewel, flags, occ, ring, r):
+    """Turn m of side (tally t before it) on posts and jewels: the undo
+    record at ring[r] (the jewels, then the capture chain: [r] its length,
+    0 without a placement), the gem and its captures, the jewel steps, and
+    the opponent's jewels left without an exit (a Trap, or removed from play
+    without RULE_TRAP). Returns the chain's length | why << 8, why the game
+    ended (a WHY_*, WHY_STUCK for the mover's loss) or 0."""
+    _save_jewels_py(ring, r, jewel, flags)
+    cnt = 0
+    p = m & 63
+    if p != NO_POST:
+        keep = (m >> KEEP_SHIFT) & 63
+        cnt = _place_chain_py(posts, ring, r + 8, p, side + 1, 2 - side, keep - 1 if keep else 99)
+    ring[r] = cnt
+    if cnt > 1 and t + cnt - 1 >= WIN_TALLY and mode & RULE_CAPTURE:
+        return cnt | (WHY_CAPTURE << 8)
+    if m & STUCK:
+        return cnt | (WHY_STUCK << 8)
+    why = 0
+    base = side * 3
+    for i in range((m >> 6) & 3):
+        c = (m >> (8 + 4 * i)) & 15
+        slot = base + (c & 3)
+        s = jewel[slot]
+        x = s * 3 + (c >> 2)
+        to = _EXIT_TO[x]
+        occ[s] = 0
+        occ[to] = slot + 1
+        jewel[slot] = to
+        flags[slot] = 1 if _EXIT_BORDER[x] == NONE else 0
+        if _DOCK_OWNER[to] == 2 - side:
+            why = WHY_BREACH
+    if why == 0 and mode & RULE_JEWELS:
+        ob = (side ^ 1) * 3
+        tm = _trapped_mask_py(jewel, flags, posts, occ, ob, 3, mode & RULE_BREACH)
+        if tm:
+            if mode & RULE_TRAP:
+                why = WHY_TRAP
+            else:
+                # (a side's own jewels never block it: removing one traps or
+                # frees no other)
+                for slot in range(ob, ob + 3):
+                    if (tm >> (slot - ob)) & 1:
+                        occ[jewel[slot]] = 0
+                        jewel[slot] = NONE
+                        flags[slot] = 0
+    return cnt | (why << 8)
+
+
+@micropython.viper
+def _make_turn_v(m: int, side: int, mode: int, t: int, posts: ptr8, jewel: ptr8, flags: ptr8, occ: ptr8, ring: ptr8,
+                 r: int) -> int:
+    """_make_turn_py in one viper body (every node's make: the record, the
+    chain and the trap check were three calls and a page of bytecode)."""
+    exit_to = ptr8(_EXIT_TO)
+    exit_border = ptr8(_EXIT_BORDER)
+    dock_owner = ptr8(_DOCK_OWNER)
+    l1 = ptr8(_LINE1)
+    l2 = ptr8(_LINE2)
+    bu = ptr8(_BU)
+    bv = ptr8(_BV)
+    fl = 0
+    i = 0
+    while i < 6:
+        ring[r + 1 + i] = jewel[i]
+        fl |= int(flags[i]) << i
+        i += 1
+    ring[r + 7] = fl
+    cnt = 0
+    p = m & 63
+    if p != NO_POST:
+        keep = (m >> KEEP_SHIFT) & 63
+        limit = keep - 1 if keep != 0 else 99
+        own = side + 1
+        opp = 2 - side
+        q = r + 8
+        posts[p] = own
+        ring[q] = p
+        head = q
+        tail = q + 1
+        while head < tail:
+            i = int(ring[head]) * 6
+            e = i + 6
+            head += 1
+            while i < e:
+                a = l1[i]
+                if a != _NO and posts[a] == opp and posts[l2[i]] == own:
+                    if tail - q > limit:
+                        break
+                    posts[a] = own
+                    ring[tail] = a
+                    tail += 1
+                i += 1
+        cnt = tail - q
+    ring[r] = cnt
+    if cnt > 1 and t + cnt - 1 >= WIN_TALLY and (mode & RULE_CAPTURE) != 0:
+        return cnt | (WHY_CAPTURE << 8)
+    if m & STUCK:
+        return cnt | (WHY_STUCK << 8)
+    why = 0
+    base = side * 3
+    n = (m >> 6) & 3
+    k = 0
+    while k < n:
+        c = (m >> (8 + 4 * k)) & 15
+        slot = base + (c & 3)
+        s = int(jewel[slot])
+        x = s * 3 + (c >> 2)
+        to = int(exit_to[x])
+        occ[s] = 0
+        occ[to] = slot + 1
+        jewel[slot] = to
+        flags[slot] = 1 if int(exit_border[x]) == _NO else 0
+        if int(dock_owner[to]) == 2 - side:
+            why = WHY_BREACH
+        k += 1
+    if why == 0 and (mode & RULE_JEWELS) != 0:
+        # _trapped_mask_v for the opponent's three slots
+        breach = mode & RULE_BREACH
+        ob = (side ^ 1) * 3
+        jside = side ^ 1
+        mover_gem = 2 - jside
+        tm = 0
+        k = 0
+        while k < 3:
+            slot = ob + k
+            s = int(jewel[slot])
+            if s != _NO:
+                free = 0
+                e = 0
+                while e < 3:
+                    i = s * 3 + e
+                    e += 1
+                    to = int(exit_to[i])
+                    if to == _NO:
+                        continue
+                    dk = int(dock_owner[to])
+                    if dk != 0 and (dk == jside + 1 or breach == 0):
+                        continue
+                    b = int(exit_border[i])
+                    if b == _NO:
+                        if flags[slot] != 0:
+                            continue
+                    elif int(posts[bu[b]]) == mover_gem and int(posts[bv[b]]) == mover_gem:
+                        continue
+                    o = int(occ[to])
+                    if o != 0 and (1 if o > 3 else 0) != jside:
+                        continue
+                    free = 1
+                    break
+                if free == 0:
+                    tm |= 1 << k
+            k += 1
+        if tm != 0:
+            if mode & RULE_TRAP:
+                why = WHY_TRAP
+            else:
+                k = 0
+                while k < 3:
+                    if (tm >> k) & 1:
+                        slot = ob + k
+                        occ[jewel[slot]] = 0
+                        jewel[slot] = _NO
+                        flags[slot] = 0
+                    k += 1
+    return cnt | (why << 8)
+
+
+def _unmake_turn_py(ring, r, posts, jewel, flags, occ, opp):
+    """Back to the posts and jewels before the turn whose undo record is at
+    ring[r] (opp: the opponent's gem, the colour captured gems get back).
+    Returns the chain's length (0 without a placement)."""
+    _restore_jewels_py(ring, r, jewel, flags, occ)
+    cnt = ring[r]
+    if cnt:
+        _unplace_chain_py(posts, ring, r + 8, cnt, opp)
+    return cnt
+
+
+@micropython.viper
+def _unmake_turn_v(ring: ptr8, r: int, posts: ptr8, jewel: ptr8, flags: ptr8, occ: ptr8, opp: int) -> int:
+    i = 0
+    while i < 6:
+        s = jewel[i]
+        if s != _NO:
+            occ[s] = 0
+        i += 1
+    fl = int(ring[r + 7])
+    i = 0
+    while i < 6:
+        s = ring[r + 1 + i]
+        jewel[i] = s
+        flags[i] = (fl >> i) & 1
+        if s != _NO:
+            occ[s] = i + 1
+        i += 1
+    cnt = int(ring[r])
+    if cnt != 0:
+        q = r + 8
+        i = q + 1
+        e = q + cnt
+        while i < e:
+            posts[ring[i]] = opp
+            i += 1
+        posts[ring[q]] = 0
+    return cnt
+
+
 if MICROPYTHON:
     _trapped_mask = _trapped_mask_v
     _mark_caps = _mark_caps_v
     _place_chain = _place_chain_v
     _unplace_chain = _unplace_chain_v
-    _save_jewels = _save_jewels_v
-    _restore_jewels = _restore_jewels_v
-    _combine3_f = _combine3_v
+    _jewel_sets = _jewel_sets_v
+    _mark_bars = _mark_bars_v
+    _make_turn = _make_turn_v
+    _unmake_turn = _unmake_turn_v
 else:
     _trapped_mask = _trapped_mask_py
     _mark_caps = _mark_caps_py
     _place_chain = _place_chain_py
     _unplace_chain = _unplace_chain_py
-    _save_jewels = _save_jewels_py
-    _restore_jewels = _restore_jewels_py
-    _combine3_f = _combine3_py
+    _jewel_sets = _jewel_sets_py
+    _mark_bars = _mark_bars_py
+    _make_turn = _make_turn_py
+    _unmake_turn = _unmake_turn_py
 
 
 class MoveStack(engine_kit.MoveStack):

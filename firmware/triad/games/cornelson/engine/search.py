@@ -35,8 +35,7 @@ from triad.games import engine_kit
 from triad.games.engine_kit import CHECK_EVERY  # noqa: F401 (the node grain, for tests)
 from triad.games.cornelson import core
 from triad.games.cornelson import geometry as g
-from triad.games.cornelson.engine.evaluate import BIG, WIN, Evaluator
-from triad.games.engine_kit import sort as _sort
+from triad.games.cornelson.engine.evaluate import BIG, LEAF_SLOW, WIN, Evaluator, _leaf_score
 
 INF = const(30000)
 WIN_BOUND = const(19000)
@@ -47,6 +46,7 @@ _NO_POST = const(63)
 _STUCK = const(1 << 20)
 _RULE_JEWELS = const(8)
 _N_POSTS = const(37)  # g.N_POSTS, for viper
+_BIG = const(10000)  # evaluate.BIG, for viper
 
 
 # level: (max depth, placements x step sets paired below the root, root
@@ -70,6 +70,11 @@ LEVELS = (
 class Engine(Evaluator, engine_kit.EngineBase):
     LEVELS = LEVELS
     LEVEL_FIELDS = ("max_depth", "kp", "ks", "noise", "blunder")
+    # The clock every fourth node: a node is about 0.4 ms on the RP2040
+    # (leaves less), the board's clock read (the thinker's, with the scan
+    # loop's check for a due tick) about as much again; a tick still comes
+    # within about 2 ms of being due (docs/performance.md, issue 26).
+    CLOCK_MASK = 3
     kp = 0  # placements paired below the root (set by the level)
     ks = 0  # step sets paired with each
 
@@ -88,6 +93,7 @@ class Engine(Evaluator, engine_kit.EngineBase):
         self.sets2 = array("i", bytes(4 * core.MAX_SETS))
         self.sv2 = array("h", bytes(2 * core.MAX_SETS))
         self.si = bytearray(8)  # indices of the best step sets
+        self.si2 = bytearray(8)  # (those after a placement's captures)
         self.pv = array("h", bytes(2 * g.N_POSTS))
         self.pflag = bytearray(g.N_POSTS)  # 0 plain, 1 opens a Barrier, 2 alone
         self.pi = bytearray(8)  # the best placements
@@ -198,20 +204,23 @@ class Engine(Evaluator, engine_kit.EngineBase):
         noise = self.rnoise
         alpha = -INF
         best_i = -1
-        for i in range(end):
+        n = end
+        if depth == 1:
+            n = self._leaves(1, root, 0, end, -INF, INF, rsc)  # (every turn's score, up to a stop)
+        for i in range(n):
             m = root[i]
             b = noise[i]
-            p.make(m)
             if depth == 1:
-                sc = -self._search(0, 1, -INF, INF)
+                sc = rsc[i]
             else:
+                p.make(m)
                 a = alpha - b
                 sc = -self._search(depth - 1, 1, -a - 1, -a)
                 if sc > a and not self.stop:
                     sc = -self._search(depth - 1, 1, -INF, -a)
-            p.unmake(m)
-            if self.stop:
-                break
+                p.unmake(m)
+                if self.stop:
+                    break
             if -WIN_BOUND < sc < WIN_BOUND:
                 sc += b
             rsc[i] = sc
@@ -252,6 +261,8 @@ class Engine(Evaluator, engine_kit.EngineBase):
             return self.evaluate(ply)
         mv = self.mv
         best = -INF
+        if depth == 1:
+            return self._leaves(ply + 1, mv, start, end, alpha, beta)
         for i in range(start, end):
             m = mv[i]
             p.make(m)
@@ -271,6 +282,51 @@ class Engine(Evaluator, engine_kit.EngineBase):
                     if sc >= beta:
                         break
         return best
+
+    def _leaves(self, ply, buf, start, end, alpha, beta, out=None):
+        """_search's loop over the turns buf[start:end] when they lead to
+        leaves at ply (most nodes are leaves): each one's node, then its
+        score by one call that makes the turn, evaluates and takes it back
+        (_leaf_score). The null window's re-search of a leaf gives the same
+        score; it counts its node. Returns the best score (0 when stopped).
+        With out (the root's first pass): every turn's score into out, no
+        window; returns how many were scored before a stop."""
+        p = self.pos
+        side = p.side
+        mode = p.mode
+        ts = p.tally[side]
+        to = p.tally[side ^ 1]
+        filled = p.filled
+        posts = p.posts
+        jewel = p.jewel
+        flags = p.flags
+        occ = p.occ
+        ring = p._ring
+        r = (p._ply % core.RING) * core.REC
+        opens = self.opens
+        best = -INF
+        for i in range(start, end):
+            m = buf[i]
+            if self._node():
+                return i - start if out is not None else 0
+            sc = _leaf_score(m, side, mode, ts, to, filled, ply, posts, jewel, flags, occ, ring, r, opens)
+            if sc == LEAF_SLOW:
+                p.make(m)
+                sc = self.evaluate(ply)
+                p.unmake(m)
+            sc = -sc
+            if out is not None:
+                out[i] = sc
+                continue
+            if i != start and alpha < sc < beta and self._node():
+                return 0
+            if sc > best:
+                best = sc
+                if sc > alpha:
+                    alpha = sc
+                    if sc >= beta:
+                        break
+        return end - start if out is not None else best
 
     def _cands(self, start):
         """Candidate turns of the side to move into mv[start:], best first;
@@ -314,38 +370,35 @@ class Engine(Evaluator, engine_kit.EngineBase):
         pflag = self.pflag
         np_ = _top_posts(p.posts, pv, self.pi, self.kp)
         nsel = _top(sv, ns, self.si, self.ks)
-        q = self.q
-        for a in range(np_):
-            pp = self.pi[a]
-            f = pflag[pp]
-            if f == 2:
-                mv[end] = pp
-                mo[end] = pv[pp]
+        pi = self.pi
+        si = self.si
+        a = 0
+        while True:
+            # The posts in order, each with the best step sets (_pair), up
+            # to one whose captures open a Barrier in the mover's way: that
+            # one gets the step sets after its captures.
+            x = _pair(mv, mo, end, pi, a, np_, pflag, pv, si, nsel, sets, sv)
+            end = x & 0xFFFF
+            a = x >> 16
+            if a >= np_ or self._past():
+                break
+            pp = pi[a]
+            q = self.q
+            cnt = p._place(pp, q, 0)
+            sets2 = self.sets2
+            sv2 = self.sv2
+            ns2 = p._step_sets(sets2)
+            self._set_values(sets2, 0, ns2, sv2)
+            si2 = self.si2
+            n2 = _top(sv2, ns2, si2, self.ks)
+            p._unplace(q, 0, cnt)
+            for j in range(n2):
+                x = si2[j]
+                v = pv[pp] + sv2[x]
+                mv[end] = pp | sets2[x]
+                mo[end] = v if v < BIG else BIG
                 end += 1
-            elif f == 0:
-                for j in range(nsel):
-                    x = self.si[j]
-                    v = pv[pp] + sv[x]
-                    mv[end] = pp | sets[x]
-                    mo[end] = v if v < BIG else BIG
-                    end += 1
-            else:
-                if self._past():
-                    break
-                cnt = p._place(pp, q, 0)
-                sets2 = self.sets2
-                sv2 = self.sv2
-                ns2 = p._step_sets(sets2)
-                self._set_values(sets2, 0, ns2, sv2)
-                n2 = _top(sv2, ns2, self.si, self.ks)
-                p._unplace(q, 0, cnt)
-                for j in range(n2):
-                    x = self.si[j]
-                    v = pv[pp] + sv2[x]
-                    mv[end] = pp | sets2[x]
-                    mo[end] = v if v < BIG else BIG
-                    end += 1
-                nsel = _top(sv, ns, self.si, self.ks)  # (si was reused)
+            a += 1
         self._unprepare()
         _sort(mv, mo, start, end)
         return end
@@ -451,6 +504,82 @@ def _top_posts_v(posts: ptr8, pv: ptr16, out: ptr8, k: int) -> int:
     return c
 
 
+def _pair_py(mv, mo, end, pi, a, np_, pflag, pv, si, nsel, sets, sv):
+    """The candidate turns of the best posts pi[a:np_] into mv[end:] with
+    their ordering values in mo: a post whose placement is the whole turn
+    (pflag 2) alone, one of pflag 0 with each of the best step sets
+    sets[si[0:nsel]] (values pv + sv, at most BIG); stops at a post of
+    pflag 1 (its captures change the step sets: _cands pairs it). Returns
+    the end | the index of that post (np_ when none) << 16."""
+    while a < np_:
+        pp = pi[a]
+        f = pflag[pp]
+        if f == 2:
+            mv[end] = pp
+            mo[end] = pv[pp]
+            end += 1
+        elif f == 0:
+            for j in range(nsel):
+                x = si[j]
+                v = pv[pp] + sv[x]
+                mv[end] = pp | sets[x]
+                mo[end] = v if v < BIG else BIG
+                end += 1
+        else:
+            break
+        a += 1
+    return end | (a << 16)
+
+
+# sv is array("h") (step-set values may be negative): viper loads its
+# entries as 0..65535; ((x + 0x8000) & 0xFFFF) - 0x8000 is the signed value.
+# pv holds 0..BIG. A negative mo stored through ptr16 is its low 16 bits,
+# which Python reads back as the same signed value.
+@micropython.viper
+def _pair_v(mv: ptr32, mo: ptr16, end: int, pi: ptr8, a: int, np_: int, pflag: ptr8, pv: ptr16, si: ptr8, nsel: int,
+            sets: ptr32, sv: ptr16) -> int:
+    """_pair_py in viper (every node's candidates)."""
+    while a < np_:
+        pp = int(pi[a])
+        f = int(pflag[pp])
+        if f == 2:
+            mv[end] = pp
+            mo[end] = pv[pp]
+            end += 1
+        elif f == 0:
+            j = 0
+            while j < nsel:
+                x = int(si[j])
+                v = int(pv[pp]) + ((int(sv[x]) + 0x8000) & 0xFFFF) - 0x8000
+                mv[end] = pp | int(sets[x])
+                mo[end] = v if v < _BIG else _BIG
+                end += 1
+                j += 1
+        else:
+            break
+        a += 1
+    return end | (a << 16)
+
+
+# mo is array("h"): signed through ((x + 0x8000) & 0xFFFF) - 0x8000.
+@micropython.viper
+def _sort_v(mv: ptr32, mo: ptr16, start: int, end: int):
+    """engine_kit.sort in viper: stable insertion sort of mv[start:end] by
+    mo, highest first (every node's candidates)."""
+    i = start + 1
+    while i < end:
+        m = mv[i]
+        o = mo[i]
+        ov = ((int(o) + 0x8000) & 0xFFFF) - 0x8000
+        j = i - 1
+        while j >= start and ((int(mo[j]) + 0x8000) & 0xFFFF) - 0x8000 < ov:
+            mv[j + 1] = mv[j]
+            mo[j + 1] = mo[j]
+            j -= 1
+        mv[j + 1] = m
+        mo[j + 1] = o
+        i += 1
+
 def _select_py(buf, sc, noise, start, end, k):
     """Bring the k best of buf[start:end] by sc to the front, best first
     (selection: k passes; k is small)."""
@@ -499,5 +628,7 @@ def _select_v(buf: ptr32, sc: ptr16, noise: ptr16, start: int, end: int, k: int)
 # MicroPython runs the viper form; CPython (the host's matches) the plain
 # one, which tests/fw/test_cornelson_engine.py holds the viper source to.
 _select = _select_v if MICROPYTHON else _select_py
+_pair = _pair_v if MICROPYTHON else _pair_py
+_sort = _sort_v if MICROPYTHON else engine_kit.sort
 _top = _top_v if MICROPYTHON else _top_py
 _top_posts = _top_posts_v if MICROPYTHON else _top_posts_py
