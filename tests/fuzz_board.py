@@ -783,7 +783,10 @@ def main(argv=None):
             runs = [lambda: _hypothesis_run(fz, args.scripts, args.turns)]
         else:
             runs = [lambda: fz.script(fz.rng.randint(1, args.turns))] * args.scripts
-        for one in runs:
+        for k, one in enumerate(runs):
+            if k and k % 100 == 0:
+                # (so far, for a long run stopped before its end)
+                print("so far: " + summary(fz, args, t0), flush=True)
             try:
                 one()
             except Failure as e:
@@ -799,21 +802,26 @@ def main(argv=None):
                 break
     finally:
         fz.close()
+    if args.mode == "tourney":
+        print("tourney games finished, by the rules of the game: " + ", ".join(
+            "%s %d" % (k, fz.by_rules[k]) for k in sorted(fz.by_rules)))
+    print(summary(fz, args, t0))
+    return rc
+
+
+def summary(fz, args, t0):
     s = fz.stats
     tourney = ""
     if args.mode == "tourney":
         tourney = " (tourney verdicts: %d tally, %d drawn, %d none, %d won; %d next games)" % (
             s["tourney_tally"], s["tourney_drawn"], s["tourney_none"], s["tourney_won"], s["new_games"])
-        print("tourney games finished, by the rules of the game: " + ", ".join(
-            "%s %d" % (k, fz.by_rules[k]) for k in sorted(fz.by_rules)))
-    print("fuzz %s mode=%s seats=%d seed=%d: %d scripts, %d turns (%d the board's), %d actions, "
-          "%d noise, %d power cuts, %d flash faults, %d games over%s; crashes %d, illegal %d, wrong %d, "
-          "lost %d, hangs %d; ambiguous waits %d; %.0f s" % (
-              args.game, args.mode, args.seats, args.seed, s["scripts"], s["turns"], s["board_turns"],
-              s["actions"], s["noise"], s["power_cuts"], s["flash_faults"], s["games_over"], tourney,
-              s["crashes"], s["illegal"], s["wrong"], s["lost"], s["hangs"], s["ambiguous_waits"],
-              time.time() - t0))
-    return rc
+    return ("fuzz %s mode=%s seats=%d seed=%d: %d scripts, %d turns (%d the board's), %d actions, "
+            "%d noise, %d power cuts, %d flash faults, %d games over%s; crashes %d, illegal %d, wrong %d, "
+            "lost %d, hangs %d; ambiguous waits %d; %.0f s" % (
+                args.game, args.mode, args.seats, args.seed, s["scripts"], s["turns"], s["board_turns"],
+                s["actions"], s["noise"], s["power_cuts"], s["flash_faults"], s["games_over"], tourney,
+                s["crashes"], s["illegal"], s["wrong"], s["lost"], s["hangs"], s["ambiguous_waits"],
+                time.time() - t0))
 
 
 if __name__ == "__main__":
