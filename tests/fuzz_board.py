@@ -284,7 +284,7 @@ class Fuzzer:
         self.sim = Simulation(seed=seed)
         self.sim.boot()
         self.stats = dict(scripts=0, turns=0, board_turns=0, actions=0, noise=0, power_cuts=0,
-                          flash_faults=0, games_over=0, tourney_games=0, tourney_tally=0,
+                          flash_faults=0, board_passes=0, games_over=0, tourney_games=0, tourney_tally=0,
                           tourney_drawn=0, tourney_none=0, tourney_won=0, new_games=0, crashes=0, illegal=0, wrong=0, lost=0,
                           hangs=0, ambiguous_waits=0)
         self.text = []  # the current script, for a failure report
@@ -420,7 +420,10 @@ class Fuzzer:
         committed = []  # the reference positions after each committed turn
         start_lines = len(self.sim.lines)
         self.stats["scripts"] += 1
+        pos = self.board_pass(pos, committed, self.mark)
         for t in range(n_turns):
+            if self.ref.over(pos):
+                break  # (ended by the board's pass at the start)
             side = self._side(pos)
             board_side = (seat_bits >> side) & 1
             before = len(self.sim.lines)
@@ -482,7 +485,9 @@ class Fuzzer:
         self.verify(pos, got, intended, text)
         committed.append(intended)
         self.stats["turns"] += 1
-        if "flashfail" in " ".join(self.text[-len(body) - 5:]) or rng.random() < 0.1:
+        faulted = "flashfail" in " ".join(self.text[-len(body) - 5:])
+        intended = self.board_pass(intended, committed, self.commit_line + 1)
+        if faulted or rng.random() < 0.1:
             # The board writes an unsaved game again every 2 s until it is
             # safe (and says so: evt unsaved, evt saved): give it that, then
             # cut the power between turns: nothing committed is lost.
@@ -491,6 +496,33 @@ class Fuzzer:
             self.stats["power_cuts"] += 1
             self.check_resumed(intended, committed)
         return intended
+
+    def board_pass(self, pos, committed, since):
+        """Where the side to move has only a turn with nothing to do in it
+        (Cornelson's `-`: a full board, no jewel to step), the board plays
+        it itself, 2 s on (`evt pass`, then `evt move -`): wait for it and
+        check it like any turn. The position after it (or pos)."""
+        if self.game != "cornelson" or self.ref.over(pos) or "." in pos.split()[0]:
+            return pos
+        if self.ref.moves(pos) != ["-"]:
+            return pos
+        got = []
+        for _ in range(12):
+            got = [ln[len("evt move "):] for ln in self.sim.lines[since:] if ln.startswith("evt move ")]
+            if got:
+                break
+            self.run(["wait 500"])
+        if not got:
+            raise Failure("hang: the side to move has only the empty turn; the board never played it")
+        after = self.ref.apply(pos, "-")
+        self.verify(pos, got, after, "- (the board's pass)")
+        lines = self.sim.lines
+        self.commit_line = max(i for i in range(since, len(lines)) if lines[i].startswith("evt move "))
+        self.mark = self.commit_line
+        committed.append(after)
+        self.stats["turns"] += 1
+        self.stats["board_passes"] += 1
+        return after
 
     def check_over(self, pos, since):
         """The game the reference finished: the board says so, with the
@@ -826,10 +858,11 @@ def summary(fz, args, t0):
         tourney = " (tourney verdicts: %d tally, %d drawn, %d none, %d won; %d next games)" % (
             s["tourney_tally"], s["tourney_drawn"], s["tourney_none"], s["tourney_won"], s["new_games"])
     return ("fuzz %s mode=%s seats=%d seed=%d: %d scripts, %d turns (%d the board's), %d actions, "
-            "%d noise, %d power cuts, %d flash faults, %d games over%s; crashes %d, illegal %d, wrong %d, "
+            "%d noise, %d power cuts, %d flash faults, %d passes by the board, %d games over%s; crashes %d, illegal %d, wrong %d, "
             "lost %d, hangs %d; ambiguous waits %d; %.0f s" % (
                 args.game, args.mode, args.seats, args.seed, s["scripts"], s["turns"], s["board_turns"],
-                s["actions"], s["noise"], s["power_cuts"], s["flash_faults"], s["games_over"], tourney,
+                s["actions"], s["noise"], s["power_cuts"], s["flash_faults"], s["board_passes"],
+                s["games_over"], tourney,
                 s["crashes"], s["illegal"], s["wrong"], s["lost"], s["hangs"], s["ambiguous_waits"],
                 time.time() - t0))
 
