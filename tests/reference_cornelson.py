@@ -17,6 +17,12 @@ below A1-A2, A2-A3, A3-A4 and N1-N3 above G1-G2, G2-G3, G3-G4; portals
 P1..P12 on the slanted sides, paired P1-P9 P2-P8 P3-P7 P4-P12 P5-P11 P6-P10.
 
 Rules: see docs/cornelson.md (the same readings as the firmware).
+
+The tourney (rules 12.0-12.4) is here too, from the rulebook alone: a Game
+Tally (the outcomes each side has won), the rules of its next game and the
+verdict on a finished game (tourney_rules, tourney_record). A game's rules
+are the outcomes that end it and whether jewels play (a named mode or such
+a pair), so a tourney's games are read by the same code as the named modes.
 """
 
 ROWS = "ABCDEFG"
@@ -24,6 +30,23 @@ ROW_LEN = (4, 5, 6, 7, 6, 5, 4)
 TREY_ROWS = "abcdef"
 START = "..../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
 MODES = ("standard", "breach", "trap", "capture")
+OUTCOMES = ("breach", "trap", "capture")
+# A named mode's rules (13.1-13.3): (the outcomes that end a game, jewels play).
+NAMED_RULES = {
+    "standard": (frozenset(OUTCOMES), True),
+    "breach": (frozenset(["breach"]), True),
+    "trap": (frozenset(["trap"]), True),
+    "capture": (frozenset(["capture"]), False),
+}
+
+
+def rules_of(mode):
+    """(outcomes that end the game, jewels play) of a mode name or of such
+    a pair (a tourney game's rules, tourney_rules)."""
+    if mode in NAMED_RULES:
+        return NAMED_RULES[mode]
+    ends, jewels = mode
+    return frozenset(ends), bool(jewels)
 
 
 def _geometry():
@@ -128,7 +151,9 @@ class State:
         self.side = "s"
         self.tally = {"s": 0, "n": 0}
         self.mode = "standard"
+        self.ends, self.jewels_play = NAMED_RULES["standard"]
         self.winner = None  # None, 's', 'n' or 'draw'
+        self.reason = None  # how: 'breach', 'trap', 'stuck', 'capture', 'full'
 
     def copy(self):
         c = State()
@@ -137,7 +162,10 @@ class State:
         c.side = self.side
         c.tally = dict(self.tally)
         c.mode = self.mode
+        c.ends = self.ends
+        c.jewels_play = self.jewels_play
         c.winner = self.winner
+        c.reason = self.reason
         return c
 
     def occupant(self, space):
@@ -152,6 +180,7 @@ def parse(text, mode="standard"):
     f = text.split()
     st = State()
     st.mode = mode
+    st.ends, st.jewels_play = rules_of(mode)
     rows = f[0].split("/")
     for i in range(7):
         y = 6 - i
@@ -168,6 +197,8 @@ def parse(text, mode="standard"):
                     st.jewels[side].append([name, False])
     st.side = f[3]
     st.tally = {"s": int(f[4]), "n": int(f[5])}
+    if not st.jewels_play:
+        st.jewels = {"s": [], "n": []}  # (13.3, 12.4: jewels are not used at all)
     static_outcome(st)
     return st
 
@@ -187,7 +218,12 @@ def fmt(st):
 
 
 def jewels_used(st):
-    return st.mode != "capture"
+    return st.jewels_play
+
+
+def win(st, side, reason):
+    st.winner = side
+    st.reason = reason
 
 
 def barrier(st, border, for_side):
@@ -210,8 +246,8 @@ def can_step(st, side, jewel, to, in_trap_check=False):
             return False
         if dock_owner(to) == side:
             return False
-        if dock_owner(to) and st.mode == "trap":
-            return False
+        if dock_owner(to) and "breach" not in st.ends:
+            return False  # (no Breach to win: the opponent's docks are shut)
         occ = st.occupant(to)
         if in_trap_check:
             return occ != other(side)
@@ -234,7 +270,7 @@ def place(st, post):
 
 
 def capture_wins(st):
-    return st.mode in ("standard", "capture") and st.tally[st.side] >= 10
+    return "capture" in st.ends and st.tally[st.side] >= 10
 
 
 def trapped(st, side, jewel):
@@ -305,18 +341,20 @@ def finish(st, breach=False):
     """After the mover's turn: outcomes, then pass the turn."""
     me = st.side
     if breach:
-        st.winner = me
+        win(st, me, "breach")
     elif jewels_used(st):
         for j in list(st.jewels[other(me)]):
             if trapped(st, other(me), j):
-                if st.mode == "breach":
+                if "trap" not in st.ends:
+                    # (a game of Breach; a tourney's game once both have
+                    # won by Trap, 12.3: the trapped jewel leaves play)
                     st.jewels[other(me)].remove(j)
                 else:
-                    st.winner = me
+                    win(st, me, "trap")
                     break
     if st.winner is None and len(st.posts) == 37:
         if not jewels_used(st) or not (st.jewels["s"] or st.jewels["n"]):
-            st.winner = "draw"
+            win(st, "draw", "full")
     st.side = other(me)
     return st
 
@@ -324,24 +362,25 @@ def finish(st, breach=False):
 def static_outcome(st):
     """The outcome a position shows by itself (as the firmware derives it)."""
     st.winner = None
-    if st.mode in ("standard", "breach"):
+    st.reason = None
+    if "breach" in st.ends:
         for side in "sn":
             for j in st.jewels[side]:
                 if dock_owner(j[0]) == other(side):
-                    st.winner = side
+                    win(st, side, "breach")
                     return
-    if st.mode in ("standard", "capture"):
+    if "capture" in st.ends:
         for side in "sn":
             if st.tally[side] >= 10:
-                st.winner = side
+                win(st, side, "capture")
                 return
-    if st.mode in ("standard", "trap"):
+    if "trap" in st.ends:
         for j in st.jewels[st.side]:
             if trapped(st, st.side, j):
-                st.winner = other(st.side)
+                win(st, other(st.side), "trap")
                 return
-    if len(st.posts) == 37 and (st.mode == "capture" or not (st.jewels["s"] or st.jewels["n"])):
-        st.winner = "draw"
+    if len(st.posts) == 37 and (not st.jewels_play or not (st.jewels["s"] or st.jewels["n"])):
+        win(st, "draw", "full")
 
 
 def turns(st):
@@ -352,20 +391,24 @@ def turns(st):
     return out
 
 
-def iter_turns(st):
+def iter_turns(st, posts=None):
     """Each turn once as (key, next state, text), one at a time (so a perft
-    keeps only its current line in memory)."""
+    keeps only its current line in memory). posts: only the turns that
+    place on these (None for the turn that places nothing)."""
     if st.winner is not None:
         return
     me = st.side
     vacant = [p for p in POSTS if p not in st.posts]
-    for post in vacant or [None]:
+    heads = vacant or [None]
+    if posts is not None:
+        heads = [p for p in heads if p in posts]
+    for post in heads:
         s1 = st.copy()
         if post is not None:
             place(s1, post)
         head = post or "-"
         if capture_wins(s1):
-            s1.winner = me
+            win(s1, me, "capture")
             s1.side = other(me)
             yield (post, frozenset()), s1, head
             continue
@@ -382,7 +425,9 @@ def iter_turns(st):
                            finish(s2, breach=True), head + " " + mine[idx][0] + "-" + nb)
                     any_breach = True
         sets = step_sets(s1, list(range(len(mine))))
-        if not sets and s1.mode == "breach":
+        if not sets and "trap" not in s1.ends:
+            # (no Trap to win: a player who cannot step every jewel steps
+            # as many as possible)
             size = len(mine) - 1
             while not sets and size >= 0:
                 for sub in _subsets(list(range(len(mine))), size):
@@ -393,9 +438,84 @@ def iter_turns(st):
             text = " ".join([head] + [s1.jewels[me][i][0] + "-" + to for i, to in order])
             yield (post, key), finish(s2), text
         if not sets and not any_breach:
-            s1.winner = other(me)
+            win(s1, other(me), "stuck")  # (a Trap for the other side)
             s1.side = other(me)
             yield (post, frozenset()), s1, head
+
+
+def random_turn(st, rng):
+    """A random legal turn (key, next state, text) without listing them all
+    (the fuzzer's: listing every turn costs a whole jewel phase per vacant
+    post): a vacant post uniformly, then one of that post's turns uniformly.
+    Every post has at least one turn (a stuck player's is the placement
+    alone), so this is always legal; and the jewel steps scarcely depend on
+    the post, so it is close to uniform over all turns. None when the game
+    is over."""
+    if st.winner is not None:
+        return None
+    vacant = [p for p in POSTS if p not in st.posts]
+    post = rng.choice(vacant) if vacant else None
+    ts = list(iter_turns(st, [post]))
+    return rng.choice(ts)
+
+
+def turns_placing(st, head):
+    """The turns whose head (a post, or "-" for none) is head: a turn's
+    text begins with it."""
+    post = None if head == "-" else head
+    if post is not None and post not in COORD:
+        return []
+    return list(iter_turns(st, [post]))
+
+
+# -- the tourney (12.0-12.4) ----------------------------------------------------
+
+
+def tourney_rules(won):
+    """The rules of a tourney's next game, from its Game Tally won = {"s":
+    set of outcomes, "n": set}: an outcome both players have won ends no
+    game any more (12.2; once both have Trap a trapped jewel leaves play,
+    12.3, as in a game of Breach); once both have Breach and Trap the game
+    is gems only until a Capture (12.4)."""
+    both = set(won["s"]) & set(won["n"])
+    if "breach" in both and "trap" in both:
+        return (frozenset(["capture"]), False)
+    return (frozenset(o for o in OUTCOMES if o not in both), True)
+
+
+def outcome_of(winner, reason):
+    """The tourney outcome a finished game (a state's winner and reason) was
+    won by (a stuck player's loss is a Trap, 5.8), or None (not won: a draw
+    or unfinished)."""
+    if winner not in ("s", "n"):
+        return None
+    return "trap" if reason == "stuck" else reason
+
+
+def tourney_record(won, winner, outcome):
+    """Enter a finished game into the Game Tally: (verdict, tally after).
+    Verdicts: "none" (no winner), "drawn" (12.1: an outcome only one player
+    has already won, the winner or the other), "tally" (counted), "won" (the
+    winner now has all three outcomes: the tourney is won, and the next game
+    begins a new one with an empty tally)."""
+    after = {"s": set(won["s"]), "n": set(won["n"])}
+    if winner not in ("s", "n") or outcome is None:
+        return "none", after
+    if (outcome in after["s"]) != (outcome in after["n"]):
+        return "drawn", after
+    after[winner].add(outcome)
+    if len(after[winner]) == 3:
+        return "won", {"s": set(), "n": set()}
+    return "tally", after
+
+
+def tally_word(won):
+    """The Game Tally as the board's setting `series` writes it: south's
+    outcomes then north's, each the letters b, t, c in that order or "-"."""
+    parts = []
+    for side in "sn":
+        parts.append("".join(o[0] for o in OUTCOMES if o in won[side]) or "-")
+    return ":".join(parts)
 
 
 def _subsets(items, size):

@@ -422,6 +422,56 @@ def test_a_tourney_keeps_its_game_tally_and_sets_the_next_rules():
     assert rig.ctl.record.options["series"] == 0  # the next game begins a new tourney
 
 
+class FailingSettings(FakeSettings):
+    # The flash fails for the next `fails` writes (the change is kept in
+    # memory, as store.Settings keeps it), then works: on flash is what the
+    # last write that worked wrote.
+    def __init__(self, fails):
+        FakeSettings.__init__(self)
+        self.fails = fails
+        self.on_flash = {}
+
+    def save(self):
+        self.saves += 1
+        if self.fails:
+            self.fails -= 1
+            raise OSError(5, "EIO")
+        self.on_flash = dict(self.values)
+
+
+def test_a_game_tally_whose_write_failed_is_written_again():
+    # Issue 23 (found by the fuzzer): the tourney's deciding turn while the
+    # flash failed. The game was written again, the Game Tally never: a
+    # power cut lost the won tourney. Now the board keeps saying it is not
+    # saved (status LEDs, evt unsaved) until both are on flash.
+    rig = mode_rig("tourney", BREACH)
+    st = FailingSettings(1)
+    rig.ctl.record.settings = st
+    play_breach(rig)
+    assert ("series", "tally b:-") in rig.events.seen
+    assert st.on_flash.get("series") is None and rig.ctl.record.unsaved
+    assert ("unsaved", "setting series not saved") in rig.events.seen
+    rig.wait(2500)  # the next write, 2 s on (record.FLUSH_MS)
+    assert st.on_flash["series"] == G.SETTING_CHOICES["series"].index("b:-")
+    assert not rig.ctl.record.unsaved
+    assert rig.events.seen[-1] == ("saved", "all moves are on flash")
+
+
+def test_a_new_game_starts_while_the_flash_fails():
+    # Issue 23 (found by the fuzzer): the next game's first side alternates,
+    # a setting the board writes; its write failing stopped the new game
+    # (an OSError out of new_game). The game starts; the setting follows.
+    rig = mode_rig("standard", BREACH)
+    st = FailingSettings(1)
+    rig.ctl.record.settings = st
+    first = rig.ctl.record.next_start
+    rig.ctl.new_game()
+    assert rig.ctl.state == C.SETUP
+    assert rig.ctl.record.next_start != first and "next_start" not in st.on_flash
+    rig.wait(2500)
+    assert st.on_flash["next_start"] == rig.ctl.record.next_start
+
+
 def test_series_words():
     words = G.SETTING_CHOICES["series"]
     assert len(words) == 64 and len(set(words)) == 64

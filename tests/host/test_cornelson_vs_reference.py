@@ -64,6 +64,101 @@ def test_perft_agrees(text, depth, mode):
     assert C.perft(pos, depth) == ref.perft(text, depth, mode)
 
 
+# A tourney's Game Tallies, one for each set of rules they give (12.2-12.4):
+# what both players have won decides (none, Breach, Trap, Capture, Breach and
+# Capture, Trap and Capture, Breach and Trap), with outcomes only one has
+# mixed in (they change no rule).
+TALLIES = [
+    ({"s": set(), "n": set()}),
+    ({"s": {"breach"}, "n": {"breach", "capture"}}),
+    ({"s": {"trap"}, "n": {"trap"}}),
+    ({"s": {"capture", "trap"}, "n": {"capture"}}),
+    ({"s": {"breach", "capture"}, "n": {"breach", "capture"}}),
+    ({"s": {"trap", "capture"}, "n": {"trap", "capture"}}),
+    ({"s": {"breach", "trap"}, "n": {"breach", "trap"}}),
+]
+
+
+def _code(won):
+    # The board's Game Tally setting by its word (the protocol's `series`).
+    return C.SETTING_CHOICES["series"].index(ref.tally_word(won))
+
+
+def _tourney_position(text, won):
+    pos = C.parse_position(text)
+    C.apply_setting(pos, "series", _code(won))
+    C.apply_setting(pos, "mode", "tourney")
+    return pos
+
+
+@pytest.mark.parametrize("won", TALLIES, ids=[ref.tally_word(w) for w in TALLIES])
+@pytest.mark.parametrize("text,depth", [(MID, 1), (CROWDED, 1), (NEAR_END, 2)])
+def test_perft_agrees_in_a_tourneys_games(text, depth, won):
+    # The core's rule bits for a tourney's game against the reference's
+    # reading of 12.2-12.4 written from the rulebook.
+    assert C.perft(_tourney_position(text, won), depth) == ref.perft(text, depth, ref.tourney_rules(won))
+
+
+@pytest.mark.parametrize("won", TALLIES, ids=[ref.tally_word(w) for w in TALLIES])
+def test_a_tourneys_games_agree_turn_by_turn(won):
+    import random
+
+    rnd = random.Random(len(ref.tally_word(won)) * 7 + sum(map(len, won.values())))
+    rules = ref.tourney_rules(won)
+    for game in range(2):
+        st = ref.parse(ref.START, rules)
+        for ply in range(60):
+            text = ref.fmt(st)
+            pos = _tourney_position(text, won)
+            got = {}
+            for m in pos.legal_moves():
+                parts = C.format_move(pos, m).split()
+                pos.make(m)
+                got[(parts[0], tuple(sorted(parts[1:])))] = (C.format_position(pos), WINNER[C.outcome(pos)])
+                pos.unmake(m)
+            assert got == ref_turns(text, rules), (ref.tally_word(won), text)
+            if not got:
+                break
+            _, st, _ = ref.random_turn(st, rnd)
+
+
+class _Won:
+    def __init__(self, result, reason):
+        self.result = result
+        self.reason = reason
+
+
+def test_a_tourneys_verdicts_agree():
+    # Every Game Tally not yet won, every way a game ends: the core's
+    # Tourney.record (what the board enters, evt series) against the
+    # reference's 12.0-12.1.
+    from triad.games.cornelson import core, tourney as T
+
+    why = {"breach": core.WHY_BREACH, "trap": core.WHY_TRAP, "capture": core.WHY_CAPTURE,
+           "stuck": core.WHY_STUCK}
+    verdict = {T.GAME_WON: "tally", T.GAME_DRAWN: "drawn", T.SERIES_WON: "won", T.NOTHING: "none"}
+    seen = set()
+    for code in range(64):
+        word = C.SETTING_CHOICES["series"][code]
+        won = {}
+        for side, part in zip("sn", word.split(":")):
+            won[side] = set(o for o in ref.OUTCOMES if o[0] in part)
+        if len(won["s"]) == 3 or len(won["n"]) == 3:
+            continue
+        assert _code(won) == code
+        for winner in "sn":
+            for reason in why:
+                t = C.new_tourney(code)
+                got = verdict[t.record(_Won("sn".index(winner), why[reason]))]
+                want, after = ref.tourney_record(won, winner, ref.outcome_of(winner, reason))
+                assert got == want, (word, winner, reason)
+                assert C.SETTING_CHOICES["series"][0 if want == "won" else t.code()] == ref.tally_word(after)
+                seen.add(want)
+        t = C.new_tourney(code)
+        assert verdict[t.record(_Won(255, core.WHY_FULL))] == ref.tourney_record(won, "draw", None)[0] == "none"
+    assert seen == {"tally", "drawn", "won"}
+
+
 def test_perft_start_depth_3():
     assert C.perft(C.parse_position(ref.START), 3) == 186480
 

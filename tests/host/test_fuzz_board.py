@@ -1,5 +1,5 @@
 """The board's physical fuzzer (tests/fuzz_board.py, issue 23), bounded for
-`make test`: each game and mode, the board playing 0, 1 and 2 of Browne's
+`make test`: each game and mode (Cornelson's tourney included), the board playing 0, 1 and 2 of Browne's
 seats (and Nehren's and Cornelson's capture mode with one, at level 4 there),
 a few scripts each with their choices drawn through hypothesis
 (derandomized: the same scripts every run; a failure is shrunk and written
@@ -26,7 +26,9 @@ CONFIGS = [
     ("cornelson", "trap", 0, 8),
     ("cornelson", "capture", 0, 10),
     ("cornelson", "capture", 1, 6),  # the board's side at level 4 (issue 23, case 6)
-    ("cornelson", "tourney", 0, 8),
+    # A tourney from a random Game Tally, its games played to their ends and
+    # the next begun (issue 23): the verdicts checked against the reference.
+    ("cornelson", "tourney", 0, 12),
 ]
 
 
@@ -44,3 +46,6 @@ def test_fuzz_the_board_as_a_person_plays(game, mode, seats, n, tmp_path):
     assert r.returncode == 0, "\n".join([r.stdout[-3000:], r.stderr[-3000:], detail[:6000]])
     assert "crashes 0, illegal 0, wrong 0, lost 0, hangs 0" in summary, summary
     assert " 0 turns" not in summary, summary  # it played
+    if mode == "tourney":
+        # (games ended on the board and the Game Tally took their verdicts)
+        assert " 0 games over" not in summary and " 0 next games" not in summary, summary

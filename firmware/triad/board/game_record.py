@@ -30,6 +30,12 @@ class GameRecord:
         self.draw = 0  # the draw the watch declared (0: none)
         self.next_start = 0  # the side that starts the next game (FIRST_ALTERNATES)
         self.unsaved = False  # committed moves not (yet) on flash: told on the status LEDs
+        # (or a setting the board wrote itself, below: unsaved is either)
+        self.moves_unsaved = False
+        # A setting the board changed by itself (a tourney's Game Tally, the
+        # next game's first side) whose write failed: written again with
+        # the game (flush), or the next power cut would lose it unsaid.
+        self.settings_unsaved = False
         # The saved game came back short (a lost or damaged log): the status
         # LEDs blink red fast until a button or the next move (issue 23).
         self.save_lost = False
@@ -62,9 +68,8 @@ class GameRecord:
         text, meta = g.new_game(self.roll, self.next_start)
         if g.FIRST_ALTERNATES:
             self.next_start = (self.next_start + 1) % len(g.SIDES)
-            if self.settings is not None:
-                self.settings.set("next_start", self.next_start)
-                self.settings.save()
+            # (a failed write must not stop the new game: kept, written later)
+            self.save_setting("next_start", self.next_start)
         return text, meta
 
     def set_option(self, name, value, restart):
@@ -155,30 +160,55 @@ class GameRecord:
         except Exception as e:
             self.events.event("error", "not saved (%s): %s" % (what, e))
             if not getattr(self.store, "on_safe", None):
-                self.unsaved = True
+                self.moves_unsaved = self.unsaved = True
                 self.flush_at = None
 
     def saved_state(self, safe, reason):
         """The store says whether every committed move is on flash."""
-        self.unsaved = not safe
+        self.moves_unsaved = not safe
         self.flush_at = None  # the next write is tried FLUSH_MS from now
-        if safe:
+        self._tell(reason)
+
+    def _tell(self, reason=None):
+        # unsaved (the status LEDs' blink) and the serial line's word on it,
+        # from the moves and the board's own settings together: "saved" only
+        # when both are on flash.
+        self.unsaved = self.moves_unsaved or self.settings_unsaved
+        if not self.unsaved:
             self.events.event("saved", "all moves are on flash")
         else:
+            if reason is None and not self.moves_unsaved:
+                reason = "a setting not saved"
             self.events.event("unsaved", reason or "flash write failed")
 
     def flush_due(self, now):
-        """The store's flush when an unsaved game is due to be written
+        """The flush when an unsaved game or setting is due to be written
         again (every FLUSH_MS), else None: the tick calls it itself (no
         call deeper under a search than before)."""
-        if not self.unsaved or self.store is None:
+        if not self.unsaved or (self.store is None and not self.settings_unsaved):
             return None
         if self.flush_at is None:
             self.flush_at = ticks_add(now, FLUSH_MS)
         elif ticks_diff(now, self.flush_at) >= 0:
             self.flush_at = ticks_add(now, FLUSH_MS)
-            return getattr(self.store, "flush", None)
+            return self.flush
         return None
+
+    def flush(self):
+        """Write again what failed: the board's own settings, then the game
+        (the store's flush, which says how it went through saved_state)."""
+        if self.settings_unsaved:
+            try:
+                self.settings.save()  # (every value set, the failed one too)
+                self.settings_unsaved = False
+            except Exception:
+                pass
+            if not self.settings_unsaved and not self.moves_unsaved:
+                self._tell()
+        if self.moves_unsaved and self.store is not None:
+            f = getattr(self.store, "flush", None)
+            if f is not None:
+                f()
 
     def hold_store(self):
         """Stop saving until the player starts a new game by hand: the
@@ -227,3 +257,6 @@ class GameRecord:
             s.save()
         except Exception as e:
             self.events.event("error", "setting not saved: %s" % e)
+            self.settings_unsaved = True
+            self.flush_at = None
+            self._tell("setting %s not saved" % name)

@@ -363,7 +363,13 @@ def forfeit(fp, nf, step, occ, dep, n):
     (dep: when each site first emptied this turn): a swap the board saw only
     in the scan that saw the jewel go, or after it, did not come first
     (issue 23: a late swap counted as in time); a swapped gem knocked later
-    does not undo its swap."""
+    does not undo its swap. Only while the move's first placement stands:
+    a piece that came down there and went again (a stray object taken off,
+    then the gem put on another post) leaves that move's reading open, and
+    a forfeit decided on it recorded a turn nobody made (issue 23, found by
+    the fuzzer: `G1!0` for a G1 that captures nothing)."""
+    if nf and (fp[0] >> 8) & 3 == PLACE and not occ[fp[0] & 255]:
+        return -1
     k = 0
     owed = False
     j = 0
