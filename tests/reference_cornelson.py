@@ -357,45 +357,64 @@ def iter_turns(st):
     keeps only its current line in memory)."""
     if st.winner is not None:
         return
-    me = st.side
     vacant = [p for p in POSTS if p not in st.posts]
     for post in vacant or [None]:
-        s1 = st.copy()
-        if post is not None:
-            place(s1, post)
-        head = post or "-"
-        if capture_wins(s1):
-            s1.winner = me
-            s1.side = other(me)
-            yield (post, frozenset()), s1, head
-            continue
-        if not jewels_used(s1):
-            yield (post, frozenset()), finish(s1), head
-            continue
-        mine = s1.jewels[me]
-        any_breach = False
-        for idx in range(len(mine)):
-            for nb, b in LINKS[mine[idx][0]]:
-                if dock_owner(nb) == other(me) and can_step(s1, me, mine[idx], nb):
-                    s2 = try_order(s1, me, [(idx, nb)])
-                    yield ((post, frozenset([(mine[idx][0], nb)])),
-                           finish(s2, breach=True), head + " " + mine[idx][0] + "-" + nb)
-                    any_breach = True
-        sets = step_sets(s1, list(range(len(mine))))
-        if not sets and s1.mode == "breach":
-            size = len(mine) - 1
-            while not sets and size >= 0:
-                for sub in _subsets(list(range(len(mine))), size):
-                    sets.update(step_sets(s1, list(sub)))
-                size -= 1
-        for key in sets:
-            s2, order = sets[key]
-            text = " ".join([head] + [s1.jewels[me][i][0] + "-" + to for i, to in order])
-            yield (post, key), finish(s2), text
-        if not sets and not any_breach:
-            s1.winner = other(me)
-            s1.side = other(me)
-            yield (post, frozenset()), s1, head
+        for t in post_turns(st, post):
+            yield t
+
+
+def random_turn(st, rng):
+    """A random turn as (key, next state, text), None when the game is over:
+    a random vacant post (or none, if every post is taken), then a random
+    one of that post's turns. Listing one post's turns instead of all of
+    them keeps a random playout cheap (bench/uct.py); not uniform over the
+    turns, but every turn drawn is one of iter_turns'."""
+    if st.winner is not None:
+        return None
+    vacant = [p for p in POSTS if p not in st.posts]
+    ts = list(post_turns(st, rng.choice(vacant) if vacant else None))
+    return rng.choice(ts)
+
+
+def post_turns(st, post):
+    """The turns of st that place a gem on post (None: no post is vacant)."""
+    me = st.side
+    s1 = st.copy()
+    if post is not None:
+        place(s1, post)
+    head = post or "-"
+    if capture_wins(s1):
+        s1.winner = me
+        s1.side = other(me)
+        yield (post, frozenset()), s1, head
+        return
+    if not jewels_used(s1):
+        yield (post, frozenset()), finish(s1), head
+        return
+    mine = s1.jewels[me]
+    any_breach = False
+    for idx in range(len(mine)):
+        for nb, b in LINKS[mine[idx][0]]:
+            if dock_owner(nb) == other(me) and can_step(s1, me, mine[idx], nb):
+                s2 = try_order(s1, me, [(idx, nb)])
+                yield ((post, frozenset([(mine[idx][0], nb)])),
+                       finish(s2, breach=True), head + " " + mine[idx][0] + "-" + nb)
+                any_breach = True
+    sets = step_sets(s1, list(range(len(mine))))
+    if not sets and s1.mode == "breach":
+        size = len(mine) - 1
+        while not sets and size >= 0:
+            for sub in _subsets(list(range(len(mine))), size):
+                sets.update(step_sets(s1, list(sub)))
+            size -= 1
+    for key in sets:
+        s2, order = sets[key]
+        text = " ".join([head] + [s1.jewels[me][i][0] + "-" + to for i, to in order])
+        yield (post, key), finish(s2), text
+    if not sets and not any_breach:
+        s1.winner = other(me)
+        s1.side = other(me)
+        yield (post, frozenset()), s1, head
 
 
 def _subsets(items, size):
