@@ -252,7 +252,7 @@ def runner_ladder(args):
 # below at the chip's node budget (the nodes their engines searched in the
 # board's 2 500 ms on the emulated Pico, docs/performance.md), from random
 # two-turn openings, on the unix port (bench/ladder_faces.py). Figures only
-# (docs/performance.md, "Issue 26": Cornelson's hold, Browne's from L3 up).
+# (docs/performance.md, "The levels now": Cornelson's hold, Browne's from L4 up).
 FACE_LADDERS = (("cornelson", 300, 200), ("browne", 90, 150))
 
 
