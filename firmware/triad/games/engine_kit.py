@@ -246,18 +246,17 @@ def face_perft(width):
     root turn; a fresh buffer each time would fragment the board's heap).
     With bulk counting the last ply writes nothing, so depth - 1 plies of
     width."""
-    held = [None]
+    held = [array("i")]  # empty until the first call
 
     def face_perft_(pos, depth):
         if depth <= 0:
             return 1
         plies = depth - 1 if hasattr(pos, "count") else depth
         need = width * plies + 1
-        buf = held[0]
-        if buf is None or len(buf) < need:
-            held[0] = buf = None
-            buf = held[0] = array("i", bytes(4 * need))
-        return perft(pos, depth, buf)
+        if len(held[0]) < need:
+            held[0] = array("i")  # the old one is garbage before the new one is made
+            held[0] = array("i", bytes(4 * need))
+        return perft(pos, depth, held[0])
 
     return face_perft_
 
