@@ -282,9 +282,9 @@ UCT_RUNS = (  # (game, nodes, playouts, games, seed)
     ("browne", 90, 90, 60, 1),
     ("browne", 90, 900, 30, 2),
     ("nehren", 2000, 2000, 40, 1),
-    ("nehren", 2000, 20000, 10, 2),
+    ("nehren", 2000, 20000, 4, 2),
     ("cornelson", 300, 300, 40, 1),
-    ("cornelson", 300, 3000, 10, 2),
+    ("cornelson", 300, 3000, 4, 2),
 )
 
 
