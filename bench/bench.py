@@ -14,9 +14,10 @@
 #          Browne's and Cornelson's (issue 26: bench/ladder_faces.py at
 #          their chip node budgets, random openings; figures only, a few
 #          minutes; skipped with --quick)
-#   uct.   Browne's level 5 alone against two UCT players on the plain
-#          rules reference (issue 26: bench/uct_browne.py, CPython, equal
-#          and 10x compute; figures only, a few minutes; skipped with --quick)
+#   uct.   each game's level 5 against UCT players on its plain rules
+#          reference (issue 26: bench/uct.py, CPython, equal and 10x
+#          compute; figures only, about an hour on two cores; skipped with
+#          --quick)
 # and finally the targets of issues 7 and 15 with whether they hold.
 #
 #   python3 bench/bench.py [--micropython PATH] [--heap 192K] [--quick]
@@ -260,7 +261,7 @@ def runner_ladder(args):
 # below at the chip's node budget (the nodes their engines searched in the
 # board's 2 500 ms on the emulated Pico, docs/performance.md), from random
 # two-turn openings, on the unix port (bench/ladder_faces.py). Figures only
-# (docs/performance.md, "Issue 26": Cornelson's hold, Browne's from L3 up).
+# (docs/performance.md, "Issue 26": the chip budgets after the node work).
 FACE_LADDERS = (("cornelson", 1500, 200), ("browne", 820, 150))
 
 
@@ -281,28 +282,36 @@ def runner_ladder_faces(args):
                    % (g, l, d, nodes, ", alone against two" if game == "browne" else ""))
 
 
-# Browne's level 5 against an independent player (issue 26, item 4): UCT
-# on the plain rules reference, at equal compute (playouts = the engine's
-# chip budget in nodes) and at 10x (bench/uct_browne.py, CPython; a few
-# minutes; skipped with --quick). Figures only.
-UCT_RUNS = ((90, 60, 1), (900, 30, 2))  # (playouts, games, seed)
+# Level 5 against an independent player (issue 26, item 4): UCT on each
+# game's plain rules reference, at equal compute (playouts = the engine's
+# chip budget in nodes) and at 10x (bench/uct.py, CPython, two processes;
+# skipped with --quick). Figures only (docs/performance.md, "Against an
+# independent player").
+UCT_RUNS = (  # (game, nodes, playouts, games, seed)
+    ("browne", 90, 90, 60, 1),
+    ("browne", 90, 900, 30, 2),
+    ("nehren", 2000, 2000, 40, 1),
+    ("nehren", 2000, 20000, 4, 2),
+    ("cornelson", 300, 300, 40, 1),
+    ("cornelson", 300, 3000, 4, 2),
+)
 
 
 def runner_uct(args):
     if args["quick"]:
         yield skipped("uct.", "--quick")
         return
-    for playouts, n, seed in UCT_RUNS:
-        out = run(["nice", "-n", "10", sys.executable, "bench/uct_browne.py", "--games", str(n), "--nodes", "90",
-                   "--playouts", str(playouts), "--seed", str(seed)])
+    for game, nodes, playouts, n, seed in UCT_RUNS:
+        out = run(["nice", "-n", "10", sys.executable, "bench/uct.py", game, "--games", str(n), "--nodes", str(nodes),
+                   "--playouts", str(playouts), "--seed", str(seed), "--jobs", "2"], timeout=4 * 3600)
         m = re.search(r"(\d+) wins, (\d+) ties, (\d+) losses of (\d+) \(([\d.]+)% wins, 95% interval ([\d.]+)-([\d.]+)%",
                       out)
         if not m:
-            raise SystemExit("bench: uct_browne.py gave no result:\n%s" % out)
+            raise SystemExit("bench: uct.py %s gave no result:\n%s" % (game, out))
         w, t, l, g = (int(x) for x in m.groups()[:4])
-        yield ("uct.browne_L5_vs_uct%d_wins" % playouts, "%.1f" % (100.0 * w / g),
-               "%% of %d games alone against two (%d ties, %d lost; 95%% interval %s-%s%%; 90 nodes a search)"
-               % (g, t, l, m.group(6), m.group(7)))
+        yield ("uct.%s_L5_vs_uct%d_wins" % (game, playouts), "%.1f" % (100.0 * w / g),
+               "%% of %d games%s (%d ties, %d lost; 95%% interval %s-%s%%; %d nodes a search)"
+               % (g, " alone against two" if game == "browne" else "", t, l, m.group(6), m.group(7), nodes))
 
 
 def runner_pico_board(args):

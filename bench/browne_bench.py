@@ -64,6 +64,7 @@ def best_of(n, fn):
 
 
 def main():
+    from triad.games import engine_kit
     from triad.games.browne import core, notation
     import plain_browne as plain
 
@@ -79,10 +80,12 @@ def main():
         ppos = None
         gc.collect()
         pos = notation.parse_position(text)
-        stack = core.MoveStack(d_fast)
-        us, nodes = best_of(reps, lambda: core.perft(pos, d_fast, stack))
+        # engine_kit's perft counts the last ply (core count), so d - 1
+        # plies of whole turn lists
+        stack = engine_kit.MoveStack(core.MAX_MOVES, max(1, d_fast - 1))
+        us, nodes = best_of(reps, lambda: engine_kit.perft(pos, d_fast, stack.buf))
         fast_rate = nodes * 1e6 / us
-        check = core.perft(pos, d_plain, stack)
+        check = engine_kit.perft(pos, d_plain, stack.buf)
         if check != pnodes:
             raise AssertionError("perft mismatch %d != %d" % (check, pnodes))
         stack = None

@@ -74,6 +74,7 @@ from triad.app import App, _copy_if_changed  # noqa: E402
 from triad.board import controller as C  # noqa: E402
 from triad.board.player import ENGINE_TT  # noqa: E402
 from triad.drivers import entropy, rp2, usb_serial  # noqa: E402
+from triad.games import engine_kit  # noqa: E402
 from triad.games.nehren import core, notation, site_of_square  # noqa: E402
 
 desc = boards.ACTIVE
@@ -232,7 +233,7 @@ d = 2 if QUICK else 3
 stack = core.MoveStack(d + 1)
 gc.collect()
 t0 = time.ticks_ms()
-nodes = core.perft(pos, d, stack)
+nodes = engine_kit.perft(pos, d, stack.buf)
 ms = time.ticks_diff(time.ticks_ms(), t0)
 fig("perft_start_d%d" % d, nodes, "nodes")
 fig("perft_start_rate", nodes * 1000 / ms, "nodes/s")

@@ -101,6 +101,7 @@ def best_of(n, fn):
 
 
 def bench_core():
+    from triad.games import engine_kit
     from triad.games.nehren import core, notation
     import plain_nehren as plain
 
@@ -120,12 +121,12 @@ def bench_core():
         gc.collect()
         pos = notation.parse_position(text)
         stack = core.MoveStack(d_fast + 1)
-        us, nodes = best_of(reps, lambda: core.perft(pos, d_fast, stack))
+        us, nodes = best_of(reps, lambda: engine_kit.perft(pos, d_fast, stack.buf))
         fast_rate = nodes * 1e6 / us
         fig("perft_%s_d%d" % (label, d_fast), nodes, "nodes")
         fig("perft_%s_rate" % label, fast_rate, "nodes/s")
         # Both implementations must agree on the count the plain one made.
-        check = core.perft(pos, d_plain, stack)
+        check = engine_kit.perft(pos, d_plain, stack.buf)
         if check != pnodes:
             raise AssertionError("perft mismatch %d != %d" % (check, pnodes))
         stack = None

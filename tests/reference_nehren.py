@@ -313,6 +313,36 @@ def legal_results(pos):
     return results
 
 
+def random_result(pos, rng):
+    """A random legal (move string, resulting position), None when the game
+    is over: a random own die that has a regular move, then a random one of
+    its regular moves and removals (Note 2 only when no die has a regular
+    move). Cheaper than listing every move for a random playout
+    (bench/uct.py); not uniform over the moves, but every move drawn is one
+    of legal_results'."""
+    if winner_of(pos) is not None:
+        return None
+    mover = pos["side"]
+    board = pos["board"]
+    cells = [c for c in all_cells() if c in board and board[c][0] == mover]
+    rng.shuffle(cells)
+    for cell in cells:
+        colour, value = board[cell]
+        options = []
+        for new_value in VALUES:
+            if new_value != value:
+                for target in destinations(board, cell, new_value):
+                    options.append((new_value, target))
+        if options:
+            new_value, target = rng.choice(options)
+            new_board = dict(board)
+            del new_board[cell]
+            new_board[target] = (colour, new_value)
+            return rng.choice(_results_of_action(pos, cell + target, new_board, target))
+    results = note2_results(pos)
+    return rng.choice(results) if results else None
+
+
 # ---------------------------------------------------------------------------
 # Public string API
 # ---------------------------------------------------------------------------

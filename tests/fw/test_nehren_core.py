@@ -1,10 +1,12 @@
 # Rules-core checks that run under CPython (pytest) and MicroPython (mp_run).
 # Expected values are worked out by hand from the rulebook.
 from fwtest import raises
+from triad import games
 from triad.games.nehren import core, notation
 
 P = notation.parse_position
 F = notation.format_position
+perft = games.load("nehren").perft  # engine_kit's
 
 
 def moves(text):
@@ -110,12 +112,12 @@ def test_three_triads_end_the_game():
     assert pos.winner() == core.BLACK
     assert pos.legal_moves() == []
     assert not pos.is_note2()
-    assert core.perft(pos, 2) == 0
+    assert perft(pos, 2) == 0
 
 
 def test_white_start_position_perft():
     pos = P(notation.START.replace(" b ", " w "))
-    assert core.perft(pos, 1) == 27
+    assert perft(pos, 1) == 27
 
 
 def test_malformed_positions_raise_notation_error():

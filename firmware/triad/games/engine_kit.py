@@ -244,6 +244,28 @@ def perft(pos, depth, buf, start=0):
     return _walk(pos, depth, buf, start, hasattr(pos, "count"))
 
 
+def face_perft(width):
+    """The face's perft(pos, depth) for a core whose gen writes at most
+    width turns: perft above, its buffer kept for the next call and grown
+    only when a deeper call needs more (perft.py's divide calls it once per
+    root turn; a fresh buffer each time would fragment the board's heap).
+    With bulk counting the last ply writes nothing, so depth - 1 plies of
+    width."""
+    held = [array("i")]  # empty until the first call
+
+    def face_perft_(pos, depth):
+        if depth <= 0:
+            return 1
+        plies = depth - 1 if hasattr(pos, "count") else depth
+        need = width * plies + 1
+        if len(held[0]) < need:
+            held[0] = array("i")  # the old one is garbage before the new one is made
+            held[0] = array("i", bytes(4 * need))
+        return perft(pos, depth, held[0])
+
+    return face_perft_
+
+
 def _walk(pos, depth, buf, start, bulk):
     if depth == 1:
         if bulk:

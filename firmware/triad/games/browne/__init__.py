@@ -10,6 +10,7 @@ from triad.games import (
     WILD,
     ROLE_SOURCE,
 )
+from triad.games import engine_kit
 from triad.games.browne import core, notation
 
 NAME = "browne"
@@ -88,7 +89,7 @@ def first_site(pos, m):
 
 
 outcome = core.outcome
-perft = core.perft
+perft = engine_kit.face_perft(MAX_MOVES)
 draw_watch = None
 
 

@@ -584,6 +584,11 @@ class Position:
         """Number of legal turns, without writing them."""
         return self._gen(_NOBUF, 0, -1, MODE_COUNT)
 
+    def count(self, buf, start=0):
+        """count_moves in the shape engine_kit.perft's last ply asks for
+        (bulk counting; buf is unused)."""
+        return self._gen(_NOBUF, 0, -1, MODE_COUNT)
+
     def has_move(self):
         """True when the side to move has a legal slide (pieces of all three
         sides assumed)."""
@@ -782,79 +787,3 @@ def outcome(pos):
     if c[b] > c[a]:
         return b
     return DRAW
-
-
-class MoveStack:
-    """Preallocated buffers for perft: MAX_SLIDES slides per inner ply and
-    one MAX_MOVES buffer for the last ply's turns (about 55 KB at depth 3,
-    where a full turn list per ply would take 53 KB each)."""
-
-    def __init__(self, plies=4):
-        self.buf = array("i", bytes(4 * MAX_SLIDES * plies))
-        self.leaf = array("i", bytes(4 * MAX_MOVES))
-
-
-_stack = None
-
-
-def perft(pos, depth, stack=None):
-    """Number of whole turns (slide, captures and drop) at depth; a finished
-    game has none. Without a stack, one is kept for the next call: perft.py's
-    divide calls this once per root turn, and a fresh 55 KB each time would
-    fragment the board's heap."""
-    global _stack
-    if depth <= 0:
-        return 1
-    if stack is None:
-        if _stack is None or len(_stack.buf) < MAX_SLIDES * depth:
-            _stack = None
-            _stack = MoveStack(depth)
-        stack = _stack
-    return _perft(pos, depth, stack.buf, 0, stack.leaf)
-
-
-def empty_after(board, m, i):
-    """True when site i is empty once slide m (from board) has been played:
-    the drops it may take."""
-    sq = CELLS[i]
-    to = CELLS[(m >> 6) & 63]
-    if sq == to:
-        return False
-    if board[sq] == EMPTY or i == (m & 63):
-        return True
-    mask = (m >> 18) & 63
-    for k in range(6):
-        if mask & (1 << k) and to + DIRECTIONS[k] == sq:
-            return True
-    return False
-
-
-def _perft(pos, depth, buf, start, leaf):
-    # The last ply writes every turn with gen (what is being measured); the
-    # plies above walk the slides and their drops in place, so no ply needs
-    # a whole turn list of its own.
-    if depth == 1:
-        return pos.gen(leaf, 0)
-    end = pos.gen_slides(buf, start)
-    board = pos.board
-    total = 0
-    i = start
-    while i < end:
-        m = buf[i]
-        pos.make(m)
-        c = pos.counts
-        if not (c[0] and c[1] and c[2]):
-            # An elimination: the turn is whole without a drop and the game
-            # is over after it.
-            pos.unmake(m)
-            i += 1
-            continue
-        pos.unmake(m)
-        for s in range(N_CELLS):
-            if empty_after(board, m, s):
-                t = with_drop(m, s)
-                pos.make(t)
-                total += _perft(pos, depth - 1, buf, end, leaf)
-                pos.unmake(t)
-        i += 1
-    return total

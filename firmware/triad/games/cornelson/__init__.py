@@ -10,6 +10,7 @@ from triad.games import (
     KIND_POST, KIND_TREY, KIND_DOCK, KIND_PORTAL,
     LIFT, PLACE, TOUCH, ROLE_SOURCE, ROLE_REMOVE, ROLE_GAME, DRAW,
 )
+from triad.games import engine_kit
 from triad.games.cornelson import core, notation
 from triad.games.cornelson import geometry as _g
 
@@ -113,8 +114,7 @@ def score(pos, side):
     return pos.tally[side]
 
 
-def perft(pos, depth):
-    return core.perft(pos, depth)
+perft = engine_kit.face_perft(MAX_MOVES)
 
 
 # The board's own draw rule (issue 23). Once every post holds a gem no turn

@@ -1277,13 +1277,3 @@ class MoveStack(engine_kit.MoveStack):
 
     def __init__(self, plies=8):
         engine_kit.MoveStack.__init__(self, MAX_MOVES, plies)
-
-
-def perft(pos, depth, stack=None):
-    """Leaf count of the turn tree (turns with the same placement and step
-    set count once: gen writes each once)."""
-    if depth <= 0:
-        return 1
-    if stack is None:
-        stack = MoveStack(depth + 1)
-    return engine_kit.perft(pos, depth, stack.buf)

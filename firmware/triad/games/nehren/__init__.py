@@ -6,6 +6,7 @@
 # how pico_v1 numbers them.
 from triad.compat import const, micropython, ptr8, ptr32
 from triad.games import KIND_CELL, LIFT, PLACE, TOUCH, ROLE_SOURCE, ROLE_REMOVE, ROLE_GAME, DRAW
+from triad.games import engine_kit
 from triad.games.nehren import core, notation, repetition
 
 NAME = "nehren"
@@ -98,8 +99,7 @@ def score(pos, side):
     return pos.score[side]
 
 
-def perft(pos, depth):
-    return core.perft(pos, depth)
+perft = engine_kit.face_perft(MAX_MOVES)
 
 
 def draw_watch(start):

@@ -445,13 +445,3 @@ class MoveStack(engine_kit.MoveStack):
 
     def __init__(self, plies=16):
         engine_kit.MoveStack.__init__(self, MAX_MOVES, plies)
-
-
-def perft(pos, depth, stack=None):
-    """Number of leaf nodes of the legal-move tree, each removal choice
-    counted as its own move."""
-    if depth <= 0:
-        return 1
-    if stack is None:
-        stack = MoveStack(depth + 1)
-    return engine_kit.perft(pos, depth, stack.buf)
