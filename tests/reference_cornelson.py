@@ -397,6 +397,7 @@ def iter_turns(st, posts=None):
     place on these (None for the turn that places nothing)."""
     if st.winner is not None:
         return
+    me = st.side
     vacant = [p for p in POSTS if p not in st.posts]
     heads = vacant or [None]
     if posts is not None:
