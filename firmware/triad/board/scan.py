@@ -2,6 +2,8 @@
 # Pure logic: the drivers fill the raw buffers, the caller supplies `now`
 # (ms ticks), so the same code runs on the board, in the simulator and in
 # tests. update() and pop() run every scan and allocate nothing.
+from array import array
+
 from triad.compat import micropython, const, ticks_diff, ticks_add
 
 # Button event codes: button_index * 2 + 1 for a long press.
@@ -55,12 +57,28 @@ class MatrixScanner:
         self._count = bytearray(n)
         self.stable = bytearray(n)
         self.changed_at = now
+        # A change is dated when it would have been confirmed had the board
+        # scanned on time. A scan that comes late (the board was busy: a
+        # serial `position` computes for ~100 ms on the RP2040 and scans
+        # nothing meanwhile) adds its lateness to _lost; each switch notes
+        # _lost when its integrator leaves its end (_since), and a change is
+        # dated back by the lateness since then. Without it the settle time
+        # of pieces set out during a long tick began only after it: the
+        # board entered play a long tick later than a board that had kept
+        # scanning (the CPython simulator), and every light after that ran
+        # in another phase (issue 22). When every scan is on time nothing
+        # is dated back: changed_at is the confirming scan's time.
+        self._period = 1000 // desc.SCAN_HZ
+        self._last = now
+        self._lost = 0
+        self._since = array("i", bytes(4 * n))
 
     def reset(self, now):
         for i in range(self.n):
             self._count[i] = 0
             self.stable[i] = 0
         self.changed_at = now
+        self._last = now
 
     @micropython.native
     def update(self, raw, now):
@@ -68,11 +86,20 @@ class MatrixScanner:
         stable = self.stable
         cmap = self._map
         limit = self._limit
+        since = self._since
+        late = ticks_diff(now, self._last) - self._period
+        self._last = now
+        if late > 0:
+            self._lost = ticks_add(self._lost, late)
+        lost = self._lost
+        back = -1  # the least lateness since a confirmed change began
         changed = False
         for m in range(self.n):
             c = count[m]
             if raw[m]:
                 if c < limit:
+                    if c == 0:
+                        since[m] = lost  # (an excursion from open begins)
                     c += 1
                     count[m] = c
                     if c == limit:
@@ -80,7 +107,12 @@ class MatrixScanner:
                         if not stable[cell]:
                             stable[cell] = 1
                             changed = True
+                            b = ticks_diff(lost, since[m])
+                            if back < 0 or b < back:
+                                back = b
             elif c:
+                if c == limit:
+                    since[m] = lost  # (an excursion from closed begins)
                 c -= 1
                 count[m] = c
                 if c == 0:
@@ -88,8 +120,16 @@ class MatrixScanner:
                     if stable[cell]:
                         stable[cell] = 0
                         changed = True
+                        b = ticks_diff(lost, since[m])
+                        if back < 0 or b < back:
+                            back = b
         if changed:
-            self.changed_at = now
+            if back > 0:
+                at = ticks_add(now, -back)
+                if ticks_diff(at, self.changed_at) > 0:
+                    self.changed_at = at  # (never before a change already dated)
+            else:
+                self.changed_at = now
         elif ticks_diff(now, self.changed_at) > STABLE_CAP_MS:
             self.changed_at = ticks_add(now, -STABLE_CAP_MS)
         return changed
