@@ -116,6 +116,7 @@ class App:
             return "this board plays %s" % ", ".join(self.desc.GAMES)
         self._keep_game(self.desc.GAMES.index(name))
         if name != self.game.NAME:
+            self.ctl.record.write_start()  # a start still kept in memory: on flash before this game's store goes
             self.start_game(name)
         return None
 
