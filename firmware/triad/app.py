@@ -5,13 +5,17 @@ import random
 import time
 
 from triad.compat import ticks_add, ticks_diff
+# The store first: the largest module, compiled from source (the unix
+# port's tests, bench/) while the heap is still whole. Imported after the
+# controller it needed a heap of 270K+ there once a single name was added
+# to it (fragmentation); first, about 160K.
+from triad.board.store import GameStore, Settings
 from triad.board.fastbytes import copy_if_changed
 from triad.board.scan import MatrixScanner, Buttons
 from triad.board.controller import Controller
 from triad.board.thinker import ASKED
 from triad.board.states import SETUP, BTN_MENU
 from triad.board.protocol import Protocol
-from triad.board.store import GameStore, Settings
 from triad import games
 
 # The board's own settings; each game adds its own (game.SETTINGS, e.g.
