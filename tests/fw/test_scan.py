@@ -105,6 +105,12 @@ def test_a_change_confirmed_by_late_scans_is_dated_as_if_on_time():
     assert not sc.update(raw, 1400)  # (the scan before came 250 ms late)
     assert not sc.update(raw, 1410)
     assert sc.update(raw, 1420) and sc.changed_at == 1420
+    # A scan that came 5 ms late and the one after it 5 ms early (the loop
+    # back on its grid) lost no time: nothing is dated back.
+    raw[4] = 0
+    for t in (1430, 1445):
+        assert not sc.update(raw, t)
+    assert sc.update(raw, 1450) and sc.changed_at == 1450
 
 
 def test_stable_for_survives_tick_wrap_and_saturates():

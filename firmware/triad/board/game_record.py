@@ -164,7 +164,7 @@ class GameRecord:
     def save_start(self, meta):
         """A loaded position's start (a host's `position`), saved: not in
         the tick that takes it in. A write keeps the RP2040 from scanning
-        (18 ms of flash and LittleFS on tri_v1, more as the flash fills)
+        (tens of ms of flash and LittleFS on the RP2040)
         right when the host's pieces are being set out, so the store keeps
         it (start_later) and write_start() writes it in the first tick the
         pieces on the table match it, when nothing there moves; the game's

@@ -58,9 +58,11 @@ class MatrixScanner:
         self.stable = bytearray(n)
         self.changed_at = now
         # A change is dated when it would have been confirmed had the board
-        # scanned on time. A scan that comes late (the board was busy: a
-        # serial `position` computes for ~100 ms on the RP2040 and scans
-        # nothing meanwhile) adds its lateness to _lost; each switch notes
+        # scanned on time. Each scan adds its lateness (the gap since the
+        # last one less the period: a serial `position` computes for
+        # ~100 ms on the RP2040 and scans nothing meanwhile; the scan after
+        # a late tick, back on the loop's grid, comes early and gives it
+        # back) to _lost; each switch notes
         # _lost when its integrator leaves its end (_since), and a change is
         # dated back by the lateness since then. Without it the settle time
         # of pieces set out during a long tick began only after it: the
@@ -87,11 +89,11 @@ class MatrixScanner:
         cmap = self._map
         limit = self._limit
         since = self._since
-        late = ticks_diff(now, self._last) - self._period
+        # (signed: a scan that comes early, as the one after a late tick
+        # does when the loop returns to its grid, gives the time back)
+        lost = ticks_add(self._lost, ticks_diff(now, self._last) - self._period)
+        self._lost = lost
         self._last = now
-        if late > 0:
-            self._lost = ticks_add(self._lost, late)
-        lost = self._lost
         back = -1  # the least lateness since a confirmed change began
         changed = False
         for m in range(self.n):

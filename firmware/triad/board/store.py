@@ -439,7 +439,7 @@ class GameStore:
         """A new game, checked and kept in memory but not written yet
         (pending): write_pending() writes it, and so does the game's first
         append() (a compaction: the start and the move in one snapshot), so
-        no committed move waits. Why: a write takes the board 80-110 ms on
+        no committed move waits. Why: a write takes the board tens of ms on
         the RP2040 and nothing is scanned meanwhile; the controller writes a
         start once the board is still (docs/store.md, "A start written
         later"). Until then flash holds the game before it: a power cut
