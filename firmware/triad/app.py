@@ -5,13 +5,17 @@ import random
 import time
 
 from triad.compat import ticks_add, ticks_diff
+# The store first: the largest module, compiled from source (the unix
+# port's tests, bench/) while the heap is still whole. Imported after the
+# controller it needed a heap of 270K+ there once a single name was added
+# to it (fragmentation); first, about 160K.
+from triad.board.store import GameStore, Settings
 from triad.board.fastbytes import copy_if_changed
 from triad.board.scan import MatrixScanner, Buttons
 from triad.board.controller import Controller
 from triad.board.thinker import ASKED
 from triad.board.states import SETUP, BTN_MENU
 from triad.board.protocol import Protocol
-from triad.board.store import GameStore, Settings
 from triad import games
 
 # The board's own settings; each game adds its own (game.SETTINGS, e.g.
@@ -116,6 +120,7 @@ class App:
             return "this board plays %s" % ", ".join(self.desc.GAMES)
         self._keep_game(self.desc.GAMES.index(name))
         if name != self.game.NAME:
+            self.ctl.record.write_start()  # a start still kept in memory: on flash before this game's store goes
             self.start_game(name)
         return None
 
@@ -210,8 +215,23 @@ class App:
             self._safe_tick(now)
             nxt = ticks_add(self.next_tick, self.period_ms)
             if ticks_diff(nxt, now) <= 0:
-                nxt = ticks_add(now, self.period_ms)  # far behind: no burst of ticks
+                # far behind: no burst of ticks; the next one on the grid
+                nxt = self._on_grid(now)
+                if ticks_diff(nxt, now) <= 0:
+                    nxt = ticks_add(nxt, self.period_ms)
             self.next_tick = nxt
+
+    def _on_grid(self, now):
+        # The next tick of the loop's rhythm at or after now. A tick or a
+        # command that ran long skips the ticks it missed (no burst) but not
+        # the rhythm's phase: every tick's `now` stays on the grid the board
+        # started on, as the simulator's ticks do (blinks and animations
+        # turn on multiples of the period; the scanner dates changes on it).
+        p = self.period_ms
+        late = ticks_diff(now, self.next_tick)
+        if late <= 0 or late % p == 0:
+            return self.next_tick if late <= 0 else now
+        return ticks_add(self.next_tick, (late // p + 1) * p)  # (off the grid: wait for it)
 
     def step(self):
         """One round of the main loop: a tick, then the search the
@@ -222,11 +242,10 @@ class App:
         self.next_tick = ticks_add(self.next_tick, self.period_ms)
         if self.thinker.state == ASKED:
             self.thinker.run()
+        self.next_tick = self._on_grid(ticks_ms())
         wait = ticks_diff(self.next_tick, ticks_ms())
         if wait > 0:
             (self.sleep_ms or time.sleep_ms)(wait)
-        else:
-            self.next_tick = ticks_ms()
 
     def run(self):
         self.next_tick = (self.ticks_ms or time.ticks_ms)()

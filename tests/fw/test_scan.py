@@ -95,6 +95,35 @@ def test_changed_at_and_stable_for():
     assert sc.changed_at == 2010
 
 
+def test_a_change_confirmed_by_late_scans_is_dated_as_if_on_time():
+    # The board was busy for 100 ms between two scans (a serial command on
+    # the chip): the die placed at 1000 is confirmed at 1110, dated 1020, as
+    # scans every 10 ms would have confirmed it, so it settles as early.
+    sc = scan.MatrixScanner(Desc(DEBOUNCE=3), now=990)
+    raw = bytearray(36)
+    raw[4] = 1
+    assert not sc.update(raw, 1000)
+    assert not sc.update(raw, 1100)
+    assert sc.update(raw, 1110)
+    assert sc.changed_at == 1020 and sc.stable_for(1820) == 800
+    # Lifted again with every scan on time: dated when confirmed.
+    raw[4] = 0
+    for t in (1120, 1130):
+        assert not sc.update(raw, t)
+    assert sc.update(raw, 1140) and sc.changed_at == 1140
+    # Lateness before the change began does not date it back.
+    raw[4] = 1
+    assert not sc.update(raw, 1400)  # (the scan before came 250 ms late)
+    assert not sc.update(raw, 1410)
+    assert sc.update(raw, 1420) and sc.changed_at == 1420
+    # A scan that came 5 ms late and the one after it 5 ms early (the loop
+    # back on its grid) lost no time: nothing is dated back.
+    raw[4] = 0
+    for t in (1430, 1445):
+        assert not sc.update(raw, t)
+    assert sc.update(raw, 1450) and sc.changed_at == 1450
+
+
 def test_stable_for_survives_tick_wrap_and_saturates():
     from triad.compat import ticks_add
 

@@ -300,6 +300,45 @@ def test_every_game_survives_a_failing_call_anywhere():
         FIGURES.append("%s: %s" % (name, stats.line()))
 
 
+def test_a_start_kept_for_later_waits_for_write_pending_or_the_first_move():
+    # GameStore.start_later (docs/store.md, "A start written later"): the
+    # new game is checked and kept in memory; until it is written, flash
+    # holds the game before it, and a power cut resumes that one.
+    before = "w3w3w2w1w1w1/....../....../....../....../b1b1b1b3b3b3 b 0 0"
+    moves = nehren_game(2, 6)
+    fs = FaultFs()
+    g = store.GameStore("", fs)
+    g.start(before, "rolled")
+    files = dict(fs.files)
+    raises(ValueError, g.start_later, "w3w3 nonsense")  # checked at once
+    assert not g.pending and fs.files == files
+    g.start_later(START, META)
+    assert g.pending and fs.files == files  # nothing written
+    assert store.GameStore("", FaultFs(fs.files)).load() == (before, [], "rolled")  # a power cut: the game before
+    g.write_pending()
+    assert not g.pending and g.safe
+    assert store.GameStore("", FaultFs(fs.files)).load() == (START, [], META)
+    calls = fs.calls
+    g.write_pending()  # written once
+    assert fs.calls == calls
+    # The first move writes a start still kept, with itself: never a move
+    # on flash without its start, nor one waiting for it.
+    g.start(before, "rolled")
+    g.start_later(START, META)
+    g.append(moves[0])
+    assert not g.pending and g.safe
+    assert store.GameStore("", FaultFs(fs.files)).load() == (START, moves[:1], META)
+    # A failed write_pending is a failed start: not safe, flush() writes it.
+    g.start(before, "rolled")
+    g.start_later(START, META)
+    fs.plan[fs.calls] = "eio"
+    raises(OSError, g.write_pending)
+    assert not g.pending and not g.safe
+    assert store.GameStore("", FaultFs(fs.files)).load()[0] == before
+    assert g.flush() is True
+    assert store.GameStore("", FaultFs(fs.files)).load() == (START, [], META)
+
+
 def test_z_print_figures():
     # Named to run last (mp_run sorts): the figures for docs/store.md.
     for line in FIGURES:

@@ -6,6 +6,7 @@ from triad.board import match_kernels as K
 from triad import app
 from triad.board import fastbytes
 from triad.board import scan
+from triad.compat import ticks_add
 from triad.boards import pico_v1
 
 FRAME_BYTES = 3 * (pico_v1.N_SITES + pico_v1.N_STATUS)
@@ -72,8 +73,13 @@ def test_diff_equals_the_plain_loop():
 
 def test_scan_integrators_equal_the_plain_loop():
     # Every board's matrix size, a shuffled matrix-to-site map, every
-    # debounce from 1 to 5: 60 scans of random switches, mostly steady.
+    # debounce from 1 to 5: 60 scans of random switches, mostly steady, at
+    # a running lateness that grows, shrinks (an early scan gives time
+    # back) and wraps past the ticks' period.
+    from array import array
+
     rng = Lcg(11)
+    dated = 0
     for n in (36, 64, 110):
         for limit in (1, 2, 3, 5):
             cmap = bytearray(range(n))
@@ -83,15 +89,21 @@ def test_scan_integrators_equal_the_plain_loop():
             raw = bytearray(n)
             count = [bytearray(n), bytearray(n)]
             stable = [bytearray(n), bytearray(n)]
+            since = [array("i", bytes(4 * n)), array("i", bytes(4 * n))]
+            lost = (1 << 30) - 150
             flips = 0
             for k in range(60):
                 for _ in range(rng.next(6)):
                     raw[rng.next(n)] ^= 1
-                a = scan._integrate(raw, count[0], stable[0], cmap, n, limit)
-                b = scan.integrate_py(raw, count[1], stable[1], cmap, n, limit)
+                lost = ticks_add(lost, rng.next(41) - 10)
+                a = scan._integrate(raw, count[0], stable[0], cmap, n, limit, since[0], lost)
+                b = scan.integrate_py(raw, count[1], stable[1], cmap, n, limit, since[1], lost)
                 assert a == b and count[0] == count[1] and stable[0] == stable[1], (n, limit, k)
-                flips += b
+                assert since[0] == since[1], (n, limit, k)
+                flips += b >= 0
+                dated += b > 0
             assert flips > 5  # the stable snapshot did change along the way
+    assert dated > 5  # and changes were dated back
 
 
 def test_word_loops_equal_the_byte_loops():

@@ -126,7 +126,7 @@ class Controller:
         """A position typed or sent by a host: it becomes a new saved game."""
         self.load(position_text)
         rec = self.record
-        rec.save("start", rec.start_text, "loaded", rec.rules_text())
+        rec.save_start("loaded")  # (written once its pieces stand: update)
         self.events.event("position", rec.start_text)
 
     def new_game(self):
@@ -135,6 +135,9 @@ class Controller:
         text, meta = rec.deal()
         self.load(text, None, meta)
         self.state = SETUP
+        # Written now, not once set out (save_start): a button press, no
+        # piece is moving, and a power cut in the set-up brings back this
+        # roll, not another.
         rec.save("start", rec.start_text, rec.meta, rec.rules_text())
         self.events.event("setup", rec.start_text)
 
@@ -187,8 +190,11 @@ class Controller:
             self.seats.stop()  # the player has begun a move: the hint is moot
         if st == SETUP or st == SYNC:
             m.error_from = m.error_at = -1
-            if nmiss == 0 and nextra == 0 and stable_ms >= self.settle_ms:
-                self._enter_play()
+            if nmiss == 0 and nextra == 0:
+                if self.record.start_due:
+                    self.record.write_start()  # the pieces stand as the game's start
+                if stable_ms >= self.settle_ms:
+                    self._enter_play()
             return
         if _copy_if_changed(occ, m.seen, m.n):
             self._rest = False

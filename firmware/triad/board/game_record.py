@@ -40,6 +40,9 @@ class GameRecord:
         # LEDs blink red fast until a button or the next move (issue 23).
         self.save_lost = False
         self.flush_at = None
+        # A loaded position's start the store keeps in memory, to be written
+        # once its pieces stand on the table (save_start, write_start).
+        self.start_due = False
 
     # -- the game on the table ----------------------------------------------
 
@@ -163,6 +166,30 @@ class GameRecord:
                 self.moves_unsaved = self.unsaved = True
                 self.flush_at = None
 
+    def save_start(self, meta):
+        """A loaded position's start (a host's `position`), saved: not in
+        the tick that takes it in. A write keeps the RP2040 from scanning
+        (tens of ms of flash and LittleFS on the RP2040)
+        right when the host's pieces are being set out, so the store keeps
+        it (start_later) and write_start() writes it in the first tick the
+        pieces on the table match it, when nothing there moves; the game's
+        first move writes it anyway (with the move, one snapshot). Until
+        then flash holds the game before it: a power cut resumes that one.
+        docs/store.md, "A start written later"."""
+        st = self.store
+        if st is not None and hasattr(st, "start_later"):
+            self.save("start_later", self.start_text, meta, self.rules_text())
+            self.start_due = True
+        else:
+            self.save("start", self.start_text, meta, self.rules_text())
+
+    def write_start(self):
+        """Write a start save_start() kept, if any: now (the board's pieces
+        stand as the game's start, a lesson or another game takes over)."""
+        if self.start_due:
+            self.start_due = False
+            self.save("write_pending")
+
     def saved_state(self, safe, reason):
         """The store says whether every committed move is on flash."""
         self.moves_unsaved = not safe
@@ -226,7 +253,9 @@ class GameRecord:
 
     def lend(self):
         """Nothing written to flash from now (the store and one held back
-        put aside) until give_back(what this returns)."""
+        put aside) until give_back(what this returns). A start still kept
+        in memory is written first: the interrupted game is on flash."""
+        self.write_start()
         lent = (self.store, self.held_store)
         self.store = self.held_store = None
         return lent

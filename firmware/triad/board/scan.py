@@ -2,7 +2,9 @@
 # Pure logic: the drivers fill the raw buffers, the caller supplies `now`
 # (ms ticks), so the same code runs on the board, in the simulator and in
 # tests. update() and pop() run every scan and allocate nothing.
-from triad.compat import micropython, const, ptr8, ticks_diff, ticks_add
+from array import array
+
+from triad.compat import micropython, const, ptr8, ptr32, ticks_diff, ticks_add
 
 # Button event codes: button_index * 2 + 1 for a long press.
 NO_EVENT = const(-1)
@@ -55,17 +57,48 @@ class MatrixScanner:
         self._count = bytearray(n)
         self.stable = bytearray(n)
         self.changed_at = now
+        # A change is dated when it would have been confirmed had the board
+        # scanned on time. Each scan adds its lateness (the gap since the
+        # last one less the period: a serial `position` computes for
+        # ~100 ms on the RP2040 and scans nothing meanwhile; the scan after
+        # a late tick, back on the loop's grid, comes early and gives it
+        # back) to _lost; each switch notes
+        # _lost when its integrator leaves its end (_since), and a change is
+        # dated back by the lateness since then. Without it the settle time
+        # of pieces set out during a long tick began only after it: the
+        # board entered play a long tick later than a board that had kept
+        # scanning (the CPython simulator), and every light after that ran
+        # in another phase (issue 22). When every scan is on time nothing
+        # is dated back: changed_at is the confirming scan's time.
+        self._period = 1000 // desc.SCAN_HZ
+        self._last = now
+        self._lost = 0
+        self._since = array("i", bytes(4 * n))
 
     def reset(self, now):
         for i in range(self.n):
             self._count[i] = 0
             self.stable[i] = 0
         self.changed_at = now
+        self._last = now
 
     def update(self, raw, now):
-        changed = _integrate(raw, self._count, self.stable, self._map, self.n, self._limit)
+        # (signed: a scan that comes early, as the one after a late tick
+        # does when the loop returns to its grid, gives the time back)
+        lost = ticks_add(self._lost, ticks_diff(now, self._last) - self._period)
+        self._lost = lost
+        self._last = now
+        # back: -1 when no stable bit flipped, else the least lateness since
+        # a confirmed change began (0 when it began on time or later)
+        back = _integrate(raw, self._count, self.stable, self._map, self.n, self._limit, self._since, lost)
+        changed = back >= 0
         if changed:
-            self.changed_at = now
+            if back > 0:
+                at = ticks_add(now, -back)
+                if ticks_diff(at, self.changed_at) > 0:
+                    self.changed_at = at  # (never before a change already dated)
+            else:
+                self.changed_at = now
         elif ticks_diff(now, self.changed_at) > STABLE_CAP_MS:
             self.changed_at = ticks_add(now, -STABLE_CAP_MS)
         return bool(changed)
@@ -75,65 +108,92 @@ class MatrixScanner:
         return ticks_diff(now, self.changed_at)
 
 
-def integrate_py(raw, count, stable, cmap, n, limit):
+def integrate_py(raw, count, stable, cmap, n, limit, since, lost):
     """The scan's integrators, one step (the plain twin of _integrate,
     which tests/fw/test_tick_fast_paths.py holds it equal to): count[m]
     moves one towards raw[m] (0..limit) and stable[cmap[m]] flips at the
-    ends. 1 when a stable bit flipped, else 0."""
-    changed = 0
+    ends; since[m] notes the running lateness `lost` when an integrator
+    leaves its end (an excursion begins). -1 when no stable bit flipped,
+    else the least lateness since a flipped switch's excursion began (at
+    least 0): how far back the change is dated (MatrixScanner)."""
+    back = -1
     for m in range(n):
         c = count[m]
         if raw[m]:
             if c < limit:
+                if c == 0:
+                    since[m] = lost  # (an excursion from open begins)
                 c += 1
                 count[m] = c
                 if c == limit:
                     cell = cmap[m]
                     if not stable[cell]:
                         stable[cell] = 1
-                        changed = 1
+                        b = max(0, ticks_diff(lost, since[m]))
+                        if back < 0 or b < back:
+                            back = b
         elif c:
+            if c == limit:
+                since[m] = lost  # (an excursion from closed begins)
             c -= 1
             count[m] = c
             if c == 0:
                 cell = cmap[m]
                 if stable[cell]:
                     stable[cell] = 0
-                    changed = 1
-    return changed
+                    b = max(0, ticks_diff(lost, since[m]))
+                    if back < 0 or b < back:
+                        back = b
+    return back
 
 
 @micropython.viper
-def _integrate(raw, count, stable, cmap, n: int, limit: int) -> int:
+def _integrate(raw, count, stable, cmap, n: int, limit: int, since, lost: int) -> int:
     """integrate_py in viper: it runs every tick over every switch (as
-    native code 0.24-0.61 ms of a tick on the emulated chip)."""
+    native code 0.24-0.61 ms of a tick on the emulated chip). The ticks'
+    difference is taken modulo 2**30 (the RP2040's ticks period, and
+    triad.compat's): lateness since an excursion began is small, so a
+    port with a longer period (64-bit unix) gives the same difference."""
     r = ptr8(raw)
     cnt = ptr8(count)
     st = ptr8(stable)
     mp = ptr8(cmap)
-    changed = 0
+    sn = ptr32(since)
+    back = -1
     m = 0
     while m < n:
         c = cnt[m]
         if r[m]:
             if c < limit:
+                if c == 0:
+                    sn[m] = lost
                 c += 1
                 cnt[m] = c
                 if c == limit:
                     cell = mp[m]
                     if st[cell] == 0:
                         st[cell] = 1
-                        changed = 1
+                        b = ((lost - sn[m] + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+                        if b < 0:
+                            b = 0
+                        if back < 0 or b < back:
+                            back = b
         elif c:
+            if c == limit:
+                sn[m] = lost
             c -= 1
             cnt[m] = c
             if c == 0:
                 cell = mp[m]
                 if st[cell]:
                     st[cell] = 0
-                    changed = 1
+                    b = ((lost - sn[m] + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+                    if b < 0:
+                        b = 0
+                    if back < 0 or b < back:
+                        back = b
         m += 1
-    return changed
+    return back
 
 
 @micropython.viper

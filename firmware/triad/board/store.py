@@ -41,7 +41,11 @@
 #            skipped on load. (3) rewrite game.log with a fresh header: a torn
 #            header fails its CRC and the log is ignored, the snapshot has all.
 #   start:   a compaction with a new id; until the rename the old game stands,
-#            after it the old log no longer matches the id.
+#            after it the old log no longer matches the id. (start_later:
+#            no write until write_pending() or the first append(), which
+#            is then this compaction with the move in it: the old game
+#            stands until then, and no move is ever on flash without its
+#            start.)
 #   clear:   removes game.tmp, game.snap, game.log in that order; once the
 #            snapshot is gone there is no game.
 # After load() finds anything but a clean log (torn tail, garbage, stale or
@@ -399,6 +403,7 @@ class GameStore:
         self._crc = 0
         self._since = 0  # records in the log since its header
         self._clean = False  # the log on flash ends exactly at our last record
+        self.pending = False  # a start_later() game not written yet
 
     def _rules_mod(self):
         r = self._rules
@@ -425,6 +430,20 @@ class GameStore:
     # -- writing ----------------------------------------------------------
 
     def start(self, position_text, meta="", rules=""):
+        """A new game: written now (raises, keeping it in memory, when it
+        does not reach flash)."""
+        self.start_later(position_text, meta, rules)
+        self._flush(None)
+
+    def start_later(self, position_text, meta="", rules=""):
+        """A new game, checked and kept in memory but not written yet
+        (pending): write_pending() writes it, and so does the game's first
+        append() (a compaction: the start and the move in one snapshot), so
+        no committed move waits. Why: a write takes the board tens of ms on
+        the RP2040 and nothing is scanned meanwhile; the controller writes a
+        start once the board is still (docs/store.md, "A start written
+        later"). Until then flash holds the game before it: a power cut
+        there resumes that one, and loses no move of this one."""
         if not _line_ok(position_text, 200) or not position_text:
             raise ValueError("position must be one line of notation")
         meta = "" if meta is None else str(meta)
@@ -440,8 +459,15 @@ class GameStore:
         self.rules = rules or ""
         self._moves = []
         self.saved = 0
-        self._clean = False
-        self._flush(None)
+        self._clean = False  # the next write is a compaction: the whole game
+        self.pending = True
+
+    def write_pending(self):
+        """Write the game start_later() kept, if it is still only in
+        memory. Raises as start() does (the game stays in memory, safe
+        False, and flush() tries again)."""
+        if self.pending:
+            self._flush(None)
 
     def append(self, move_text):
         """Save one committed move. Raises (after keeping the move) when it is
@@ -468,6 +494,9 @@ class GameStore:
 
     def _flush(self, rec):
         fs = self.fs
+        # Whatever happens below, the store's safe/reason now tells whether
+        # the game is on flash: it is no longer a start waiting its turn.
+        self.pending = False
         try:
             if rec is not None and self._clean and self._since < self.compact_every:
                 crc = crc16(rec.encode(), self._crc)
