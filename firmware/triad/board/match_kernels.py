@@ -156,7 +156,10 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
     moves (ROLE_SOURCE) is done only when that piece was in the hand as it
     came down (its site not filled again between its emptying and the
     landing: a piece put back is not the one that landed; its emptying may
-    be sensed after the landing, when its switch chatters as it goes); any other placement (a
+    be sensed after the landing, when its switch chatters as it goes, but
+    only within _SLIDE_MS: the stamps are ms); and no other piece the move
+    takes off went in that landing's scan or within _SLIDE_MS after it
+    (then the landing was that piece's slide: another move); any other placement (a
     drop) only when it came down after every step before it, each taken at
     its first event this turn (or in the
     scan that saw the last of them). So a turn is
