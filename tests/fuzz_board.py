@@ -198,6 +198,10 @@ class RefCornelson:
 REFS = {"nehren": RefNehren, "browne": RefBrowne, "cornelson": RefCornelson}
 
 
+# wait_commit's word for "the board waits: two turns fit the switches".
+AMBIGUOUS = "ambiguous"
+
+
 class Failure(AssertionError):
     pass
 
@@ -286,7 +290,7 @@ class Fuzzer:
         self.stats = dict(scripts=0, turns=0, board_turns=0, actions=0, noise=0, power_cuts=0,
                           flash_faults=0, board_passes=0, games_over=0, tourney_games=0, tourney_tally=0,
                           tourney_drawn=0, tourney_none=0, tourney_won=0, new_games=0, crashes=0, illegal=0, wrong=0, lost=0,
-                          hangs=0, ambiguous_waits=0)
+                          hangs=0, ambiguous_waits=0, played_again=0)
         self.text = []  # the current script, for a failure report
         self.by_rules = {}  # tourney games finished, by the rules they were played under
 
@@ -478,10 +482,23 @@ class Fuzzer:
         body = self.actions(person, core_pos, steps, noisy=True)
         self.run(lines + body + ["wait 1200"])
         got = self.wait_commit(done, start=before)
+        again = 0
+        while got is AMBIGUOUS and again < 3:
+            # Two turns fit what the switches saw: as the board asks, the
+            # pieces go back and the turn is played again (in its plain
+            # order this time). A turn that never commits so is a hang.
+            again += 1
+            self.stats["played_again"] += 1
+            self.restore(person, pos)
+            start = len(self.sim.lines)
+            body = self.actions(person, core_pos, steps, noisy=False)
+            self.run(["# turn %s again: the board asked" % text] + body + ["wait 1200"])
+            got = self.wait_commit(done, start=start)
         self.mark = self.commit_line
-        if got is None:
-            raise Failure("hang: the turn %s carried out, nothing committed (state %s)"
-                          % (text, self.sim.state()))
+        if got is None or got is AMBIGUOUS:
+            raise Failure("hang: the turn %s carried out%s, nothing committed (state %s)"
+                          % (text, " (played again %d times: ambiguous)" % again if again else "",
+                             self.sim.state()))
         self.verify(pos, got, intended, text)
         committed.append(intended)
         self.stats["turns"] += 1
@@ -737,14 +754,19 @@ class Fuzzer:
         self.run(out)
 
     def wait_commit(self, done, start):
-        for _ in range(12):
+        """The turns committed since line start; AMBIGUOUS when the board
+        still waits on `evt fault ambiguous` a second later (it asks for
+        the pieces back and the turn again); None when nothing came."""
+        for k in range(12):
             lines = self.sim.lines
             moves = [ln[len("evt move "):] for ln in lines[start:] if ln.startswith("evt move ")]
             if moves:
                 self.commit_line = max(i for i in range(start, len(lines)) if lines[i].startswith("evt move "))
                 return moves
-            if any("ambiguous" in ln for ln in self.sim.lines[start:]):
+            if any(ln.startswith("evt fault ambiguous") for ln in lines[start:]):
                 self.stats["ambiguous_waits"] += 1
+                if k >= 2:
+                    return AMBIGUOUS
             self.run(["wait 500"])
         return None
 
@@ -859,12 +881,12 @@ def summary(fz, args, t0):
             s["tourney_tally"], s["tourney_drawn"], s["tourney_none"], s["tourney_won"], s["new_games"])
     return ("fuzz %s mode=%s seats=%d seed=%d: %d scripts, %d turns (%d the board's), %d actions, "
             "%d noise, %d power cuts, %d flash faults, %d passes by the board, %d games over%s; crashes %d, illegal %d, wrong %d, "
-            "lost %d, hangs %d; ambiguous waits %d; %.0f s" % (
+            "lost %d, hangs %d; ambiguous waits %d, turns played again %d; %.0f s" % (
                 args.game, args.mode, args.seats, args.seed, s["scripts"], s["turns"], s["board_turns"],
                 s["actions"], s["noise"], s["power_cuts"], s["flash_faults"], s["board_passes"],
                 s["games_over"], tourney,
                 s["crashes"], s["illegal"], s["wrong"], s["lost"], s["hangs"], s["ambiguous_waits"],
-                time.time() - t0))
+                s["played_again"], time.time() - t0))
 
 
 if __name__ == "__main__":

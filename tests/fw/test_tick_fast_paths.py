@@ -265,14 +265,20 @@ def test_matcher_equals_its_plain_meaning():
             occ[i] = exp[i] if rng.next(3) else exp[i] ^ 1
             vis[i] = 1 if occ[i] != exp[i] or rng.next(6) == 0 else 0
         # When each site filled and emptied this turn (the order of events).
+        # (stamps are ms: spread some turns out past a slide's time, so the
+        # late-source and slide-capture windows are crossed both ways)
         arr = array("i", bytes(8 * n))
         dep = array("i", bytes(8 * n))
+        scale = 23 if k % 3 == 2 else 1
         for i in range(n):
             if vis[i]:
                 arr[i] = rng.next(8)
                 dep[i] = rng.next(8)
                 arr[n + i] = rng.next(arr[i] + 1)  # (the first time: no later)
                 dep[n + i] = rng.next(dep[i] + 1)
+        for i in range(2 * n):
+            arr[i] *= scale
+            dep[i] *= scale
         n_diff = 0
         for i in range(n):
             if occ[i] != exp[i]:
@@ -296,6 +302,48 @@ def test_matcher_equals_its_plain_meaning():
     # The random boards reach every verdict: none, candidate, under way,
     # complete.
     assert 0 in kinds and 1 in kinds and len(kinds) >= 5, sorted(kinds)
+
+
+def test_matcher_times_a_slide_against_a_capture():
+    # A move lifts u, lands on s and takes c off (a Nehren capture); c's
+    # piece could as well have slid to s. The stamps are ms: the reading
+    # stands only while the times say a person made it (the source left
+    # before the landing, or within a slide's time after it; the capture
+    # not as the landing came), on viper and its plain meaning alike.
+    from array import array
+
+    from triad.games import LIFT, PLACE, ROLE_SOURCE, ROLE_REMOVE
+
+    match_py = _plain(K, "match")
+    n = 6
+    u, s, c = 1, 2, 3
+    fp = array("i", [u | (LIFT << 8) | (ROLE_SOURCE << 10), s | (PLACE << 8) | (17 << 10),
+                     c | (LIFT << 8) | (ROLE_REMOVE << 10)] + [0] * 29)
+    exp = bytearray([0, 1, 0, 1, 0, 0])
+    occ = bytearray([0, 0, 1, 0, 0, 0])
+    vis = bytearray([0, 1, 1, 1, 0, 0])
+    ctx = 255 | (3 << 16)
+
+    def verdict(t_source, t_land, t_capture):
+        arr = array("i", bytes(8 * n))
+        dep = array("i", bytes(8 * n))
+        arr[s] = arr[n + s] = t_land
+        dep[u] = dep[n + u] = t_source
+        dep[c] = dep[n + c] = t_capture
+        got = []
+        for f in (K.match, match_py):
+            work = bytearray(K.WORK_SIZE)
+            nxt = bytearray(n)
+            got.append((f(fp, 3, occ, exp, vis, work, ctx, nxt, n, arr, dep) & 255, bytes(work), bytes(nxt)))
+        assert got[0] == got[1], (t_source, t_land, t_capture)
+        return got[0][0]
+
+    full = verdict(1, 500, 800)  # lift, place, a pause, the capture
+    assert full & 4
+    assert verdict(1, 500, 520) == 0  # the capture went as the piece landed: its slide
+    assert verdict(1, 500, 500) == 0  # ... in the same scan
+    assert verdict(520, 500, 1) == full  # the source a scan or two late: a slide
+    assert verdict(600, 500, 1) == 0  # 0.1 s late: it stood there as the piece landed
 
 
 def test_paint_where_equals_the_plain_loop():

@@ -198,7 +198,7 @@ class Controller:
             return
         if _copy_if_changed(occ, m.seen, m.n):
             self._rest = False
-            m.analyse(occ, d, st == FINISH)
+            m.analyse(occ, d, st == FINISH, now)
         if nmiss == 0 and nextra == 0 and m.n_started == 0:
             # The board equals the game: nothing is under way. (Once said,
             # it holds until the board or a button changes something: the

@@ -32,6 +32,14 @@ _PLACE = const(1)
 _TOUCH = const(2)
 _WILD = const(255)
 _ROLE_SOURCE = const(1)
+# How long after a landing (ms: the stamps carry the scan's time) a site may
+# still empty and be read as the landed piece's own going: a slide whose
+# source switch opens after the destination closed, or chatters as the
+# piece goes (40 ms in tests/scripts/browne/07, plus a scan). A person who
+# puts a piece down and then lifts another takes longer (the fuzzer's
+# fastest: 100 ms): that second piece is a capture, never the mover, and a
+# site that empties within this time is no capture (a slide from it).
+_SLIDE_MS = const(60)
 if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE) != (LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE):
     raise ImportError("match_kernels: the footprint constants disagree with triad.games")
 
@@ -148,7 +156,10 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
     moves (ROLE_SOURCE) is done only when that piece was in the hand as it
     came down (its site not filled again between its emptying and the
     landing: a piece put back is not the one that landed; its emptying may
-    be sensed after the landing, when its switch chatters as it goes); any other placement (a
+    be sensed after the landing, when its switch chatters as it goes, but
+    only within _SLIDE_MS: the stamps are ms); and no other piece the move
+    takes off went in that landing's scan or within _SLIDE_MS after it
+    (then the landing was that piece's slide: another move); any other placement (a
     drop) only when it came down after every step before it, each taken at
     its first event this turn (or in the
     scan that saw the last of them). So a turn is
@@ -180,6 +191,8 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
     first = nf
     lifted_before = 1
     late = 0
+    landed = 0  # the first landing of a piece lifted before it (stamp), 0 none
+    slid = 0  # a piece this move takes off went as that landing came: a slide
     j = 0
     while j < nf:
         e = f[j]
@@ -200,8 +213,14 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
                         # switch that chatters as the piece goes; the landing
                         # at its first arrival: a landed piece knocked and put
                         # back after a drop on the cell it left is still it)
-                        if 0 < ar[n + s] and not (dp[u] < ar[u] and ar[u] < ar[n + s]):
-                            done = 1
+                        # (and only within a slide's time: a source left
+                        # later was still standing when this piece landed)
+                        land = ar[n + s]
+                        if 0 < land and not (dp[u] < ar[u] and ar[u] < land):
+                            if dp[n + u] <= land or dp[n + u] - land <= _SLIDE_MS:
+                                done = 1
+                                if dp[n + u] <= land:
+                                    landed = land
                     elif ar[s] >= late:
                         done = 1  # (late: see the end of this loop)
         else:
@@ -215,6 +234,13 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
                     # removal done (a2b1xb1 stayed under way after the die
                     # went back to a2, and a2=2 could not be made).
                     done = 0
+                if done and landed and (e >> 10) != _ROLE_SOURCE:
+                    # Another piece taken off (a capture) as the mover,
+                    # lifted before, landed: it emptied within a slide's
+                    # time of that landing, so the landing was its slide.
+                    q = dp[n + s] - landed
+                    if 0 <= q and q <= _SLIDE_MS:
+                        slid = 1
             elif v[s] != 0:
                 done = 1
             lifted_before = done
@@ -232,6 +258,8 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
             elif dp[n + s] > late:
                 late = dp[n + s]
         j += 1
+    if slid:
+        return 0  # (the landing was that piece's slide: another move)
     fsite = ctx & 255
     frole = (ctx >> 8) & 255
     n_diff = (ctx >> 16) & 127

@@ -11,7 +11,7 @@
 # the verdict; the lights read its per-site results.
 from array import array
 
-from triad.compat import const
+from triad.compat import const, ticks_diff
 from triad.games import TOUCH
 from triad.games.face import MAX_STEPS
 from triad.board.fastbytes import zero as _zero, copy_if_changed as _copy_if_changed
@@ -51,8 +51,10 @@ class Matcher:
         self.expected = bytearray(n)  # occupancy the game expects
         self.visited = bytearray(n)  # sites that differed from expected during this turn
         # When each site last filled (arr) and emptied (dep) this turn, as
-        # the turn's running count of sensed changes (0: not this turn):
-        # the matcher's order of events. A placement counts only for the
+        # ms since the turn's first sensed change + 1, one more at least
+        # for each later change (0: not this turn): the matcher's order of
+        # events, and how far apart they came (a slide's late source is
+        # a scan or two after its landing; a person's next piece, longer). A placement counts only for the
         # piece that was in the hand when it came down, and a drop only
         # when it came after the rest of the turn (docs/architecture.md,
         # "How the matcher chooses").
@@ -61,6 +63,7 @@ class Matcher:
         self.dep = array("i", bytes(8 * n))
         self.prev = bytearray(n)  # the snapshot the stamps were made from
         self.seq = 0
+        self.t0 = 0  # the time (ticks_ms) of stamp 1
         self.seen = bytearray(n)  # the snapshot the analysis below was made for
         self.dest = bytearray(n)  # lifted piece: role lit at each legal next site
         self.nxt = bytearray(n)  # next steps of the candidate moves: role per site
@@ -303,11 +306,12 @@ class Matcher:
             i += 1
         return False
 
-    def analyse(self, occ, d, finishing):
+    def analyse(self, occ, d, finishing, now):
         """The sensed board occ, changed since the last analysis (the tick
         copies it into seen), against every legal move's footprint (d: its
         difference from the game, as match_kernels.diff packs it;
-        finishing: FINISH is announced). Allocation-free: it runs on the
+        finishing: FINISH is announced; now: the scan's ticks_ms, for the
+        stamps). Allocation-free: it runs on the
         tick that sees a change, on top of the search's recursion: the tick
         calls this and nothing between, and its locals are stack there
         (docs/performance.md: no more of them than before)."""
@@ -318,7 +322,17 @@ class Matcher:
         vis = self.visited
         _visit(occ, exp, vis, n)
         if nmiss or nextra:
-            self.seq = _stamp(occ, self.prev, self.arr, self.dep, self.seq, n)
+            # The stamp: ms since the turn's first change (one more than the
+            # last at least: the order stays strict when the clock reads the
+            # same, or wrapped over a days-long turn), capped as small ints.
+            seq = self.seq
+            if seq == 0:
+                self.t0 = now
+            else:
+                el = ticks_diff(now, self.t0)
+                if el > seq and el < 0x3FFFFFF0:
+                    seq = el
+            self.seq = _stamp(occ, self.prev, self.arr, self.dep, seq, n)
         else:
             # The board equals the game: no event of this turn stands (a
             # turn played again after everything was put back is read
