@@ -287,15 +287,14 @@ def runner_ladder_faces(args):
 # chip budget in nodes) and at 10x (bench/uct.py, CPython, two processes;
 # skipped with --quick). Figures only (docs/performance.md, "Against an
 # independent player").
-UCT_RUNS = (  # (game, nodes, playouts, games, seed)
-    ("browne", 90, 90, 60, 1),
-    ("browne", 90, 900, 30, 2),
+UCT_RUNS = (  # (game, nodes, playouts, games, seed): the chip's node budgets (docs/performance.md)
+    ("browne", 820, 820, 30, 1),
+    ("browne", 820, 8200, 10, 2),
     ("nehren", 2000, 2000, 40, 1),
     ("nehren", 2000, 20000, 4, 2),
-    ("cornelson", 300, 300, 40, 1),
-    ("cornelson", 300, 3000, 4, 2),
+    ("cornelson", 1500, 1500, 20, 1),
+    ("cornelson", 1500, 15000, 4, 2),
 )
-
 
 def runner_uct(args):
     if args["quick"]:
