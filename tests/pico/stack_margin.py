@@ -12,14 +12,15 @@ before it (as tests/pico/device_thinking.py stirs the board):
               from the ticks inside the search, then put back;
   move_knock  the board's own move (level 5, THINK_BUDGET_MS) with a piece of
               another side knocked over 400 ms into the search and put back
-              300 ms later: the missing piece is seen, told and shown from
+              500 ms later: the missing piece is seen, told and shown from
               ticks inside the search.
 
 prints "stack_idle <bytes>" (in use between two ticks, where the stack is
 painted again), "stack_used_<phase> <bytes>" (the deepest in that phase),
 "stack_used <bytes>" (the deepest of all), "stack_limit <bytes>" and
 "stack_left <bytes>" (left before MicroPython's "maximum recursion depth
-exceeded")."""
+exceeded"), "knock_told" (the board's "evt fault" lines in move_knock) and
+"board_moved" (its "evt think" lines: the board's move was found)."""
 import os
 import sys
 
@@ -66,12 +67,16 @@ def main(game):
             if not reply.startswith("ok"):
                 raise SystemExit("the board refused %r: %s" % (line, reply))
         sim.repaint_stack()
+        before = len(sim.lines)
         sim.run(400)  # the board's search began at the tick after the setting
         sim.knock(other)
-        sim.run(300)
+        sim.run(500)  # a fault is told once the board rests in it for PASS_MS (0.3 s)
         sim.place(other)
-        sim.run(2500)  # to the end of the search (THINK_BUDGET_MS) and the move shown
+        sim.run(2200)  # past the end of the search (THINK_BUDGET_MS) and the move shown
         used["move_knock"] = sim.stack_used()
+        told = sim.lines[before:]
+        knock_told = sum(1 for ln in told if ln.startswith("evt fault"))
+        board_moved = sum(1 for ln in told if ln.startswith("evt think"))
         errors = [ln for ln in sim.lines if ln.startswith("evt error")]
     finally:
         sim.shutdown()
@@ -84,6 +89,8 @@ def main(game):
     print("stack_left %d" % (STACK_LIMIT_BYTES - deepest))
     print("deepest_phase %s" % max(used, key=used.get))
     print("lit_while_lifted %d" % lit)
+    print("knock_told %d" % knock_told)
+    print("board_moved %d" % board_moved)
     print("errors %d" % len(errors))
     for e in errors:
         print(e)
