@@ -4,16 +4,18 @@ tests/pico/test_stack_margin.py and bench/pico_suite.py):
 
     .venv-pico/bin/python tests/pico/stack_margin.py GAME
 
-Two phases, each measured from the stack painted again between two ticks
-before it (as tests/pico/device_thinking.py stirs the board):
+Two phases, in this order (as tests/pico/device_thinking.py stirs the
+board: the board's move first, from the start position at rest), each
+measured from the stack painted again between two ticks before it:
 
-  hint_lift   the hint (level 5, HINT_BUDGET_MS) with a piece of the side to
-              move lifted 100 ms into its search, its destinations animating
-              from the ticks inside the search, then put back;
   move_knock  the board's own move (level 5, THINK_BUDGET_MS) with a piece of
               another side knocked over 400 ms into the search and put back
               500 ms later: the missing piece is seen, told and shown from
-              ticks inside the search.
+              ticks inside the search;
+  hint_lift   the hint (level 5, HINT_BUDGET_MS) with a piece of the side to
+              move lifted 100 ms into its search, its destinations animating
+              from the ticks inside the search, then put back (the board plays
+              nobody now).
 
 prints "stack_idle <bytes>" (in use between two ticks, where the stack is
 painted again), "stack_used_<phase> <bytes>" (the deepest in that phase),
@@ -51,22 +53,12 @@ def main(game):
     try:
         sim.boot()
         sim.set_position(position)
-        # -- hint_lift
-        idle_sp = sim.repaint_stack()  # the deepest use from here on, not since the boot
-        sim.press("hint")  # the search starts at the press's tick
-        sim.run(100)
-        sim.lift(piece)
-        sim.run(1400)  # the search goes on; the lift's ticks render from inside it
-        lit = sum(1 for c in sim.leds() if any(c))
-        sim.place(piece)
-        sim.run(200)
-        used["hint_lift"] = sim.stack_used()
         # -- move_knock
         for line in ("set level 5", "set opponent " + side):
             reply = sim.send(line)
             if not reply.startswith("ok"):
                 raise SystemExit("the board refused %r: %s" % (line, reply))
-        sim.repaint_stack()
+        idle_sp = sim.repaint_stack()  # the deepest use from here on, not since the boot
         before = len(sim.lines)
         sim.run(400)  # the board's search began at the tick after the setting
         sim.knock(other)
@@ -77,6 +69,20 @@ def main(game):
         told = sim.lines[before:]
         knock_told = sum(1 for ln in told if ln.startswith("evt fault"))
         board_moved = sum(1 for ln in told if ln.startswith("evt think"))
+        # -- hint_lift
+        reply = sim.send("set opponent off")  # the board's move is dropped, as device_thinking does
+        if not reply.startswith("ok"):
+            raise SystemExit("the board refused 'set opponent off': %s" % reply)
+        sim.run(300)
+        sim.repaint_stack()
+        sim.press("hint")  # the search starts at the press's tick
+        sim.run(100)
+        sim.lift(piece)
+        sim.run(1400)  # the search goes on; the lift's ticks render from inside it
+        lit = sum(1 for c in sim.leds() if any(c))
+        sim.place(piece)
+        sim.run(200)
+        used["hint_lift"] = sim.stack_used()
         errors = [ln for ln in sim.lines if ln.startswith("evt error")]
     finally:
         sim.shutdown()
