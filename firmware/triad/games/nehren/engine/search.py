@@ -595,8 +595,8 @@ class Engine(engine_kit.EngineBase):
     # -- the tree ----------------------------------------------------------
 
     def _search(self, depth, ply, alpha, beta, start):
-        # (_tick, game_over and the key look-ups written out: a call is
-        # dear in bytecode and this runs at every node.)
+        # (the node count and clock read, game_over and the key look-ups
+        # written out: a call is dear in bytecode and this runs at every node.)
         n = self.nodes + 1
         self.nodes = n
         if (n & CLOCK_EVERY) == 0:
