@@ -16,11 +16,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # A Python call costs the C stack about 200-350 bytes on the RP2040. The
 # deepest point is where a tick happens to run under the search's deepest
 # ply, so it moves by a few hundred bytes with the search's timing (the
-# board's own move went 650 B deeper than the hint). At 1 224 B left on this
-# path (main 8cc0ee7) the tick overflowed ("maximum recursion depth
-# exceeded") under tests/pico/device_thinking.py, whose measuring wrappers
-# put about 1 KB more under the tick; 1 536 B keeps that much room and
-# about six more frames.
+# board's own move went 650 B deeper than the hint). Main 8cc0ee7 left 408 B
+# here and its tick overflowed ("maximum recursion depth exceeded") under
+# tests/pico/device_thinking.py, whose measuring wrappers put about 1 KB
+# more under the tick; 1 536 B keeps that much room and about six more
+# frames (cf6aaa3: 1 160 B).
 FLOOR_BYTES = 1536
 
 
