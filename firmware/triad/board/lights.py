@@ -284,12 +284,26 @@ def _render_think(sites, frame, now):
     tail = (head + ring - 1) % ring
     # The two lit sites drawn straight, in site order (as a loop over the
     # sites would: 0.17 ms of every tick while the board thinks, on tri_v1).
+    # The bytes written here, not through _set: this runs in the ticks of
+    # the board's own search, the deepest C stack the board reaches, and
+    # _set's frame was the last one of that path (docs/performance.md,
+    # "C stack margin").
     if tail < head and tail < k:
-        _set(frame, sites[tail], _THINK_TAIL)
+        j = sites[tail] * 3
+        frame[j] = _THINK_TAIL[0]
+        frame[j + 1] = _THINK_TAIL[1]
+        frame[j + 2] = _THINK_TAIL[2]
     if head < k:
-        _set(frame, sites[head], pal.THINK)
+        j = sites[head] * 3
+        rgb = pal.THINK
+        frame[j] = rgb[0]
+        frame[j + 1] = rgb[1]
+        frame[j + 2] = rgb[2]
     if head < tail < k:
-        _set(frame, sites[tail], _THINK_TAIL)
+        j = sites[tail] * 3
+        frame[j] = _THINK_TAIL[0]
+        frame[j + 1] = _THINK_TAIL[1]
+        frame[j + 2] = _THINK_TAIL[2]
 
 
 _THINK_TAIL = (pal.THINK[0] * 64 // 255, pal.THINK[1] * 64 // 255, pal.THINK[2] * 64 // 255)  # _set_dim's 64

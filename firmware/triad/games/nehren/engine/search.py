@@ -594,20 +594,9 @@ class Engine(engine_kit.EngineBase):
 
     # -- the tree ----------------------------------------------------------
 
-    def _tick(self):
-        """Count a node; set self.stop when time or nodes are used up."""
-        n = self.nodes + 1
-        self.nodes = n
-        if (n & CLOCK_EVERY) == 0:
-            if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
-                self.stop = True
-            elif ticks_diff(self.now_ms(), self.deadline) >= 0:
-                self.stop = True
-        return self.stop
-
     def _search(self, depth, ply, alpha, beta, start):
-        # (_tick, game_over and the key look-ups written out: a call is
-        # dear in bytecode and this runs at every node.)
+        # (the node count and clock read, game_over and the key look-ups
+        # written out: a call is dear in bytecode and this runs at every node.)
         n = self.nodes + 1
         self.nodes = n
         if (n & CLOCK_EVERY) == 0:
@@ -756,7 +745,19 @@ class Engine(engine_kit.EngineBase):
             i += 1
             if not (m >> 18) & 127:
                 continue
-            if self._tick():
+            # The node count and the clock read written out, as in _search:
+            # the board's tick runs from this clock read (the thinker's
+            # clock), at the search's deepest point, and a method call here
+            # put about 330 bytes more of the 8 KiB C stack under it
+            # (docs/performance.md, "C stack margin").
+            n = self.nodes + 1
+            self.nodes = n
+            if (n & CLOCK_EVERY) == 0:
+                if (n & CHECK_EVERY) == 0 and self.max_nodes and n >= self.max_nodes:
+                    self.stop = True
+                elif ticks_diff(self.now_ms(), self.deadline) >= 0:
+                    self.stop = True
+            if self.stop:
                 return 0
             _make(board, score, m, side)
             p.side = side ^ 1
