@@ -249,7 +249,7 @@ def test_matcher_equals_its_plain_meaning():
     # visits, picked outcomes and differences to explain.
     from array import array
 
-    match_py = _plain(K, "match")
+    match_py = _plain(K, "match", uses=("_steps",))
     free_py = _plain(K, "free_extra")
     rng = Lcg(11)
     n = 12
@@ -314,7 +314,7 @@ def test_matcher_times_a_slide_against_a_capture():
 
     from triad.games import LIFT, PLACE, ROLE_SOURCE, ROLE_REMOVE
 
-    match_py = _plain(K, "match")
+    match_py = _plain(K, "match", uses=("_steps",))
     n = 6
     u, s, c = 1, 2, 3
     fp = array("i", [u | (LIFT << 8) | (ROLE_SOURCE << 10), s | (PLACE << 8) | (17 << 10),

@@ -133,41 +133,14 @@ def zero_i(buf, n: int):
 
 
 @micropython.viper
-def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> int:
-    """One move's footprint against the sensed board.
-
-    Which steps are done, in a person's order: a placement counts only
-    once the lift before it is done (a stray object is not "the piece
-    placed early"); lifts and touches in any order. The move is a
-    candidate when its done steps explain every difference (ctx: the
-    outcome picked, site | role << 8, 255 none; the differences << 16;
-    the one site visited + 1 << 23); it is under way when something of it
-    happened; then the steps it still needs are lit in nxt (a role per
-    site): the first one not done, and with a lift the other lifts before
-    the next placement (any order); of TOUCHes in a row only the first (a
-    chain swapped in order); a drop's every empty site; and for pieces
-    moved in any order (Cornelson's jewels), once no TOUCH is owed, every
-    piece still to lift, and a piece in the hand (its LIFT done, the PLACE
-    after it not) shows its destination and is listed at work[_W_HAND...]
-    for the game's marks.
-
-    The order of events counts too (arr, dep: when each site last filled
-    and emptied this turn): a placement right after a LIFT of a piece that
-    moves (ROLE_SOURCE) is done only when that piece was in the hand as it
-    came down (its site not filled again between its emptying and the
-    landing: a piece put back is not the one that landed; its emptying may
-    be sensed after the landing, when its switch chatters as it goes, but
-    only within _SLIDE_MS: the stamps are ms); and no other piece the move
-    takes off went in that landing's scan or within _SLIDE_MS after it
-    (then the landing was that piece's slide: another move); any other placement (a
-    drop) only when it came down after every step before it, each taken at
-    its first event this turn (or in the
-    scan that saw the last of them). So a turn is
-    never read from pieces that went elsewhere than it says.
-
-    Returns 0 (no candidate) or _M_* flags | pieces in the hand << 8; work
-    keeps which steps are done (_W_STEP) for forfeit. Viper: the board
-    runs this for every move of a changed site on the tick that sees it."""
+def _steps(fp, nf: int, occ, exp, vis, work, n: int, arr, dep) -> int:
+    """match's first part: which of the footprint's steps are done
+    (work[_W_STEP + j]) and which is each site's last (work[_W_LAST + j]),
+    by the rules in match's docstring. Returns the first step not done (nf
+    when all are), or -1 when a piece the move takes off went as its
+    landing came (a slide: another move). A function of its own because
+    one viper body of both parts is more than the RP2040's Thumb emitter
+    takes ("native method too big": about 2 KB of code)."""
     f = ptr32(fp)
     ar = ptr32(arr)
     dp = ptr32(dep)
@@ -175,7 +148,6 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
     x = ptr8(exp)
     v = ptr8(vis)
     w = ptr8(work)
-    out = ptr8(nxt)
     j = 0
     while j < nf:
         s = f[j] & 255
@@ -259,10 +231,62 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
                 late = dp[n + s]
         j += 1
     if slid:
-        return 0  # (the landing was that piece's slide: another move)
+        return -1
+    return first
+
+
+@micropython.viper
+def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> int:
+    """One move's footprint against the sensed board.
+
+    Which steps are done, in a person's order: a placement counts only
+    once the lift before it is done (a stray object is not "the piece
+    placed early"); lifts and touches in any order. The move is a
+    candidate when its done steps explain every difference (ctx: the
+    outcome picked, site | role << 8, 255 none; the differences << 16;
+    the one site visited + 1 << 23); it is under way when something of it
+    happened; then the steps it still needs are lit in nxt (a role per
+    site): the first one not done, and with a lift the other lifts before
+    the next placement (any order); of TOUCHes in a row only the first (a
+    chain swapped in order); a drop's every empty site; and for pieces
+    moved in any order (Cornelson's jewels), once no TOUCH is owed, every
+    piece still to lift, and a piece in the hand (its LIFT done, the PLACE
+    after it not) shows its destination and is listed at work[_W_HAND...]
+    for the game's marks.
+
+    The order of events counts too (arr, dep: when each site last filled
+    and emptied this turn): a placement right after a LIFT of a piece that
+    moves (ROLE_SOURCE) is done only when that piece was in the hand as it
+    came down (its site not filled again between its emptying and the
+    landing: a piece put back is not the one that landed; its emptying may
+    be sensed after the landing, when its switch chatters as it goes, but
+    only within _SLIDE_MS: the stamps are ms); and no other piece the move
+    takes off went in that landing's scan or within _SLIDE_MS after it
+    (then the landing was that piece's slide: another move); any other placement (a
+    drop) only when it came down after every step before it, each taken at
+    its first event this turn (or in the
+    scan that saw the last of them). So a turn is
+    never read from pieces that went elsewhere than it says.
+
+    Returns 0 (no candidate) or _M_* flags | pieces in the hand << 8; work
+    keeps which steps are done (_W_STEP) for forfeit. Viper: the board
+    runs this for every move of a changed site on the tick that sees it."""
+    first = int(_steps(fp, nf, occ, exp, vis, work, n, arr, dep))
+    f = ptr32(fp)
+    o = ptr8(occ)
+    x = ptr8(exp)
+    v = ptr8(vis)
+    w = ptr8(work)
+    out = ptr8(nxt)
     fsite = ctx & 255
     frole = (ctx >> 8) & 255
     n_diff = (ctx >> 16) & 127
+    if first < 0:
+        # The landing was another piece's slide: another move. No count of
+        # explained differences is 255, so this returns 0 at that check
+        # below: a return here would be a forward jump over the whole
+        # body, longer than ARMv6-M's 2 KB branch ("native method too big").
+        n_diff = 255
     only = ((ctx >> 23) & 127) - 1
     hit = 0  # differing sites this move explains (at a done step)
     net = 0  # sites this move changes
