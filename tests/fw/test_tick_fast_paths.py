@@ -231,6 +231,16 @@ def _plain(module, name, uses=()):
     return ns[name]
 
 
+def _both(steps, match):
+    """The matcher as the board runs it (matcher.py): _steps, then match
+    given what it found."""
+
+    def run(fp, nf, occ, exp, vis, work, ctx, nxt, n, arr, dep):
+        return match(fp, nf, occ, exp, vis, work, ctx, nxt, n, steps(fp, nf, occ, exp, vis, work, n, arr, dep))
+
+    return run
+
+
 def _random_footprint(rng, fp, n):
     nf = rng.next(7) + 1
     for j in range(nf):
@@ -249,7 +259,7 @@ def test_matcher_equals_its_plain_meaning():
     # visits, picked outcomes and differences to explain.
     from array import array
 
-    match_py = _plain(K, "match", uses=("_steps",))
+    match_py = _both(_plain(K, "_steps"), _plain(K, "match"))
     free_py = _plain(K, "free_extra")
     rng = Lcg(11)
     n = 12
@@ -294,7 +304,7 @@ def test_matcher_equals_its_plain_meaning():
         w2 = bytearray(K.WORK_SIZE)
         nxt1 = bytearray(n)
         nxt2 = bytearray(n)
-        got = K.match(fp, nf, occ, exp, vis, w1, ctx, nxt1, n, arr, dep)
+        got = _both(K._steps, K.match)(fp, nf, occ, exp, vis, w1, ctx, nxt1, n, arr, dep)
         want = match_py(fp, nf, occ, exp, vis, w2, ctx, nxt2, n, arr, dep)
         assert got == want, (k, got, want)
         assert w1 == w2 and nxt1 == nxt2, (k, list(fp)[:nf], w1, w2, nxt1, nxt2)
@@ -314,7 +324,7 @@ def test_matcher_times_a_slide_against_a_capture():
 
     from triad.games import LIFT, PLACE, ROLE_SOURCE, ROLE_REMOVE
 
-    match_py = _plain(K, "match", uses=("_steps",))
+    match_py = _both(_plain(K, "_steps"), _plain(K, "match"))
     n = 6
     u, s, c = 1, 2, 3
     fp = array("i", [u | (LIFT << 8) | (ROLE_SOURCE << 10), s | (PLACE << 8) | (17 << 10),
@@ -331,7 +341,7 @@ def test_matcher_times_a_slide_against_a_capture():
         dep[u] = dep[n + u] = t_source
         dep[c] = dep[n + c] = t_capture
         got = []
-        for f in (K.match, match_py):
+        for f in (_both(K._steps, K.match), match_py):
             work = bytearray(K.WORK_SIZE)
             nxt = bytearray(n)
             got.append((f(fp, 3, occ, exp, vis, work, ctx, nxt, n, arr, dep) & 255, bytes(work), bytes(nxt)))

@@ -236,7 +236,7 @@ def _steps(fp, nf: int, occ, exp, vis, work, n: int, arr, dep) -> int:
 
 
 @micropython.viper
-def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> int:
+def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, first: int) -> int:
     """One move's footprint against the sensed board.
 
     Which steps are done, in a person's order: a placement counts only
@@ -270,8 +270,10 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, arr, dep) -> 
 
     Returns 0 (no candidate) or _M_* flags | pieces in the hand << 8; work
     keeps which steps are done (_W_STEP) for forfeit. Viper: the board
-    runs this for every move of a changed site on the tick that sees it."""
-    first = int(_steps(fp, nf, occ, exp, vis, work, n, arr, dep))
+    runs this for every move of a changed site on the tick that sees it.
+    first: what _steps returned for this footprint (the caller runs _steps
+    first, then match, one after the other: called from match it was one
+    more frame on the tick's C stack under a search)."""
     f = ptr32(fp)
     o = ptr8(occ)
     x = ptr8(exp)

@@ -17,7 +17,7 @@ from triad.games.face import MAX_STEPS
 from triad.board.fastbytes import zero as _zero, copy_if_changed as _copy_if_changed
 from triad.board.fastbytes import mark_differences as _visit
 from triad.board import match_kernels as _k
-from triad.board.match_kernels import match as _match, free_extra as _free_extra, stamp as _stamp
+from triad.board.match_kernels import match as _match, _steps, free_extra as _free_extra, stamp as _stamp
 from triad.board.match_kernels import zero_i as _zero_i, forfeit as _forfeit
 from triad.board.match_kernels import only_one as _only_one, next_changed as _next_changed
 
@@ -424,7 +424,7 @@ class Matcher:
             # Is the move under way on the board, what does it still need
             # (lit into nxt), is it complete (viper: this runs for every
             # move of a changed site on the tick that sees the change).
-            r = _match(fp, nf, occ, exp, vis, work, ctx, nxt, n, self.arr, self.dep)
+            r = _match(fp, nf, occ, exp, vis, work, ctx, nxt, n, _steps(fp, nf, occ, exp, vis, work, n, self.arr, self.dep))
             if not r:
                 continue
             n_cand += 1
