@@ -27,10 +27,6 @@ MIDGAME = "R:B4,C1,D1,D2,E1,E2,G3 G:B5,H8,I7 B:D8,G4,I6 b"
 BUDGETS = (200, 1000)
 
 
-def _no_clock():
-    return 0
-
-
 def measure(nodes):
     import gc
     import time
@@ -38,7 +34,7 @@ def measure(nodes):
 
     from triad.games.browne import core, notation
     from triad.games.browne.engine.search import Engine
-    from triad.games.engine_kit import Rng
+    from triad.games.engine_kit import Rng, no_clock
 
     poss = [notation.parse_position(START), notation.parse_position(MIDGAME)]
     rng = Rng(7)
@@ -60,7 +56,7 @@ def measure(nodes):
         eng.ready()
         gc.collect()
         t0 = time.ticks_us()
-        m = eng.choose(p, 1 << 28, _no_clock, None, nodes)
+        m = eng.choose(p, 1 << 28, no_clock, None, nodes)
         total_us += time.ticks_diff(time.ticks_us(), t0)
         total_nodes += eng.nodes
         tree.append("%s/%d/d%d" % (notation.format_move(p, m), eng.nodes, eng.depth))

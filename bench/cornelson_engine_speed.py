@@ -23,6 +23,8 @@ for _p in (_here + "/../firmware",):
 
 import time  # noqa: E402
 
+from triad.games.engine_kit import no_clock  # noqa: E402
+
 if hasattr(time, "ticks_us"):
 
     def now_us():
@@ -59,10 +61,6 @@ POSITIONS = (
     "nnnn/...ss/..ssss/...snns/..snns/.snn./snnn S:e1,e7,P3 N:a6,c4,d9 n 5 6",
 )
 BUDGETS = (300,) if QUICK else (300, 1000)
-
-
-def no_clock():
-    return 0
 
 
 def run(budget):
