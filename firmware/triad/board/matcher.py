@@ -220,28 +220,30 @@ class Matcher:
         if (site == self.c_site and self.kept == self.c_kept and em == self.c_em
                 and self.ver == self.c_ver):
             return self.c_n
-        n = self._gen_site(site)
+        # The site's moves listed here rather than in a method of their own:
+        # a lift or a knock is read from the board's tick, which runs under
+        # the search's deepest ply; a frame less leaves about 250 bytes more
+        # of the 8 KiB C stack (docs/performance.md, "C stack margin").
+        buf = self.buf
+        g = self.game
+        if em:
+            # The board chose its move: that one only, drop included.
+            g.footprint(self.pos, em, self.fp)
+            if self.fp[0] & 255 != site:
+                n = 0
+            else:
+                buf[0] = em
+                n = 1
+        elif self.kept >= 0 and g.gen_cut is not None:
+            n = g.gen_cut(self.pos, buf, 0, site, self.kept)
+        else:
+            n = g.gen_open(self.pos, buf, 0, site)
         self.c_site = site
         self.c_kept = self.kept
         self.c_em = em
         self.c_ver = self.ver
         self.c_n = n
         return n
-
-    def _gen_site(self, site):
-        buf = self.buf
-        em = self.engine_move
-        g = self.game
-        if em:
-            # The board chose its move: that one only, drop included.
-            g.footprint(self.pos, em, self.fp)
-            if self.fp[0] & 255 != site:
-                return 0
-            buf[0] = em
-            return 1
-        if self.kept >= 0 and g.gen_cut is not None:
-            return g.gen_cut(self.pos, buf, 0, site, self.kept)
-        return g.gen_open(self.pos, buf, 0, site)
 
     # -- the turn ---------------------------------------------------------
 

@@ -395,10 +395,23 @@ class Position:
         index. With sel, only moves of the die on square sel. Allocates
         nothing. An array("i") buf takes the fast (viper) path on
         MicroPython; any other mutable int sequence works, more slowly."""
-        if self.game_over():
-            return start
-        end = self._gen_regular(buf, start, sel, False)
-        if end == start and (sel == 0 or not self.has_regular_move()):
+        score = self.score
+        if score[0] >= WIN_TRIADS or score[1] >= WIN_TRIADS:
+            return start  # (game_over())
+        board = self.board
+        side_bit = self.side << 2
+        if sel:
+            p = board[sel]
+            if not p or (p & WHITE_BIT) != side_bit:
+                return start  # no die of the side to move there: no move at all
+        # The kernels called from here, not through _gen_regular and
+        # has_regular_move: the board lists one site's moves from its tick
+        # (a piece lifted or knocked over), which runs under the search's
+        # deepest ply, and each frame less leaves about 250 bytes more of
+        # the 8 KiB C stack (docs/performance.md, "C stack margin").
+        kernel = _gen_regular_fast if type(buf) is _ARRAY else gen_regular_py
+        end = kernel(board, buf, start, side_bit, sel, 0)
+        if end == start and (sel == 0 or _gen_regular_fast(board, _NOBUF, 0, side_bit, 0, 1) == 0):
             end = self._gen_note2(buf, start, sel)
         return end
 
