@@ -494,13 +494,7 @@ class Fuzzer:
             body = self.actions(person, core_pos, steps, noisy=False)
             self.run(["# turn %s again: the board asked" % text] + body + ["wait 1200"])
             got = self.wait_commit(done, start=start)
-        if got and got is not AMBIGUOUS and got[1:] == ["-"] and self.passes_itself(intended):
-            # The board committed the turn, then the next side's only turn,
-            # the empty `-`, itself 2 s on, before this wait ended (a turn
-            # whose last steps, a knock put back, came over 2 s after the
-            # board had it): that pass is board_pass's, checked there.
-            got = got[:1]
-            self.commit_line = self.commit_lines[0]
+        got = self.own_commits(got, intended)
         self.mark = self.commit_line
         if got is None or got is AMBIGUOUS:
             raise Failure("hang: the turn %s carried out%s, nothing committed (state %s)"
@@ -545,6 +539,17 @@ class Fuzzer:
         self.stats["turns"] += 1
         self.stats["board_passes"] += 1
         return after
+
+    def own_commits(self, got, intended):
+        """The turn's commits of those wait_commit found: without the next
+        side's only turn, the empty `-`, when the board played it itself
+        (2 s on) before the wait ended (the turn's last steps, a piece
+        knocked and put back, came over 2 s after the board had it): that
+        pass is board_pass's, checked there as a turn of its own."""
+        if got and got is not AMBIGUOUS and got[1:] == ["-"] and self.passes_itself(intended):
+            self.commit_line = self.commit_lines[0]
+            return got[:1]
+        return got
 
     def passes_itself(self, pos):
         """The side to move has only the empty turn, which the board plays."""

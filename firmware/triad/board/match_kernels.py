@@ -38,7 +38,10 @@ _ROLE_SOURCE = const(1)
 # piece goes (40 ms in tests/scripts/browne/07, plus a scan). A person who
 # puts a piece down and then lifts another takes longer (the fuzzer's
 # fastest: 100 ms): that second piece is a capture, never the mover, and a
-# site that empties within this time is no capture (a slide from it).
+# site that empties within this time is no capture (a slide from it). The
+# same chatter lets a drop count when a captured piece's going is confirmed
+# up to this long after it (the bunny piece put down at once by the other
+# hand: tests/scripts/browne/13).
 _SLIDE_MS = const(60)
 if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE) != (LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE):
     raise ImportError("match_kernels: the footprint constants disagree with triad.games")
@@ -49,7 +52,8 @@ def free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
     """Where a free drop went: a site that holds a piece although the first
     nf steps leave it empty (an empty cell, or one the move lifted, seen
     lifted), put down after every one of those steps or in the scan that
-    saw the last of them (the bunny piece comes
+    saw the last of them, or up to _SLIDE_MS before a piece's going was
+    confirmed (a switch that chatters as the piece goes; the bunny piece comes
     last: a piece put back where it was lifted, before the captures were
     taken off, is not the drop), or -1."""
     o = ptr8(occ)
@@ -272,7 +276,8 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, first: int) -
     (then the landing was that piece's slide: another move); any other placement (a
     drop) only when it came down after every step before it, each taken at
     its first event this turn (or in the
-    scan that saw the last of them). So a turn is
+    scan that saw the last of them; a piece's going may be confirmed up to
+    _SLIDE_MS after the drop, its switch chattering as it goes). So a turn is
     never read from pieces that went elsewhere than it says.
 
     Returns 0 (no candidate) or _M_* flags | pieces in the hand << 8; work
