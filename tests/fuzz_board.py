@@ -494,6 +494,7 @@ class Fuzzer:
             body = self.actions(person, core_pos, steps, noisy=False)
             self.run(["# turn %s again: the board asked" % text] + body + ["wait 1200"])
             got = self.wait_commit(done, start=start)
+        got = self.own_commits(got, intended)
         self.mark = self.commit_line
         if got is None or got is AMBIGUOUS:
             raise Failure("hang: the turn %s carried out%s, nothing committed (state %s)"
@@ -519,9 +520,7 @@ class Fuzzer:
         (Cornelson's `-`: a full board, no jewel to step), the board plays
         it itself, 2 s on (`evt pass`, then `evt move -`): wait for it and
         check it like any turn. The position after it (or pos)."""
-        if self.game != "cornelson" or self.ref.over(pos) or "." in pos.split()[0]:
-            return pos
-        if self.ref.moves(pos) != ["-"]:
+        if not self.passes_itself(pos):
             return pos
         got = []
         for _ in range(12):
@@ -540,6 +539,23 @@ class Fuzzer:
         self.stats["turns"] += 1
         self.stats["board_passes"] += 1
         return after
+
+    def own_commits(self, got, intended):
+        """The turn's commits of those wait_commit found: without the next
+        side's only turn, the empty `-`, when the board played it itself
+        (2 s on) before the wait ended (the turn's last steps, a piece
+        knocked and put back, came over 2 s after the board had it): that
+        pass is board_pass's, checked there as a turn of its own."""
+        if got and got is not AMBIGUOUS and got[1:] == ["-"] and self.passes_itself(intended):
+            self.commit_line = self.commit_lines[0]
+            return got[:1]
+        return got
+
+    def passes_itself(self, pos):
+        """The side to move has only the empty turn, which the board plays."""
+        if self.game != "cornelson" or self.ref.over(pos) or "." in pos.split()[0]:
+            return False
+        return self.ref.moves(pos) == ["-"]
 
     def check_over(self, pos, since):
         """The game the reference finished: the board says so, with the
@@ -761,7 +777,8 @@ class Fuzzer:
             lines = self.sim.lines
             moves = [ln[len("evt move "):] for ln in lines[start:] if ln.startswith("evt move ")]
             if moves:
-                self.commit_line = max(i for i in range(start, len(lines)) if lines[i].startswith("evt move "))
+                self.commit_lines = [i for i in range(start, len(lines)) if lines[i].startswith("evt move ")]
+                self.commit_line = self.commit_lines[-1]
                 return moves
             if any(ln.startswith("evt fault ambiguous") for ln in lines[start:]):
                 self.stats["ambiguous_waits"] += 1

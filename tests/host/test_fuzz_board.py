@@ -49,3 +49,45 @@ def test_fuzz_the_board_as_a_person_plays(game, mode, seats, n, tmp_path):
     if mode == "tourney":
         # (games ended on the board and the Game Tally took their verdicts)
         assert " 0 games over" not in summary and " 0 next games" not in summary, summary
+
+
+# The fuzzer's own accounting, on the board (one game per process): a turn
+# committed, then the next side's only turn, the empty `-`, played by the
+# board 2 s on within the same wait (the person knocked a jewel of the turn
+# and put it back 1.9 s after the commit). That is two turns, each checked
+# as such, not "2 turns committed for one" (cornelson breach, seed 1,
+# script 11 of the long run).
+_PASS_IN_THE_SAME_WAIT = r"""
+import sys
+sys.path.insert(0, "tests")
+import fuzz_board
+fz = fuzz_board.Fuzzer("cornelson", "breach", 0, 1)
+try:
+    pos = "ssnn/sssss/ssssss/sssssss/ssssss/sssss/nnnn S:b8,d9,d11 N:- s 16 4"
+    fz.run(["serial set mode breach", "serial set opponent off", "position " + pos, "wait 1500"])
+    before = len(fz.sim.lines)
+    fz.run(["lift b8", "place b9", "wait 300", "lift d9", "place c9", "wait 1000",
+            "lift d11", "place P4", "wait 1600", "knock c9", "wait 300", "place c9", "wait 1200"])
+    text = "- b8-b9 d9-c9 d11-P4"
+    intended = fz.ref.apply(pos, text)
+    got = fz.wait_commit(0, start=before)
+    assert len(got) == 2 and got[1] == "-", got  # (both came in the wait)
+    got = fz.own_commits(got, intended)
+    fz.verify(pos, got, intended, text)
+    committed = [intended]
+    after = fz.board_pass(intended, committed, fz.commit_line + 1)
+    assert fz.ref.norm(after) == fz.ref.norm(fz.ref.apply(intended, "-")), after
+    assert len(committed) == 2 and fz.stats["board_passes"] == 1
+    assert fz.stats["wrong"] == 0
+    print("ok", got)
+finally:
+    fz.close()
+"""
+
+
+def test_the_boards_pass_within_the_turns_wait_is_a_turn_of_its_own():
+    r = subprocess.run([sys.executable, "-c", _PASS_IN_THE_SAME_WAIT], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    # (the steps in the board's order: the same turn, verify compares positions)
+    assert r.stdout.strip().splitlines()[-1] in ("ok ['- b8-b9 d9-c9 d11-P4']", "ok ['- b8-b9 d11-P4 d9-c9']"), r.stdout

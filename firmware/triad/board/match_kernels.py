@@ -38,7 +38,10 @@ _ROLE_SOURCE = const(1)
 # piece goes (40 ms in tests/scripts/browne/07, plus a scan). A person who
 # puts a piece down and then lifts another takes longer (the fuzzer's
 # fastest: 100 ms): that second piece is a capture, never the mover, and a
-# site that empties within this time is no capture (a slide from it).
+# site that empties within this time is no capture (a slide from it). The
+# same chatter lets a drop count when a captured piece's going is confirmed
+# up to this long after it (the bunny piece put down at once by the other
+# hand: tests/scripts/browne/13).
 _SLIDE_MS = const(60)
 if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE) != (LIFT, PLACE, TOUCH, WILD, ROLE_SOURCE):
     raise ImportError("match_kernels: the footprint constants disagree with triad.games")
@@ -49,7 +52,8 @@ def free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
     """Where a free drop went: a site that holds a piece although the first
     nf steps leave it empty (an empty cell, or one the move lifted, seen
     lifted), put down after every one of those steps or in the scan that
-    saw the last of them (the bunny piece comes
+    saw the last of them, or up to _SLIDE_MS before a piece's going was
+    confirmed (a switch that chatters as the piece goes; the bunny piece comes
     last: a piece put back where it was lifted, before the captures were
     taken off, is not the drop), or -1."""
     o = ptr8(occ)
@@ -60,8 +64,12 @@ def free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
     dp = ptr32(dep)
     # The latest of those steps, each at its first event this turn (a
     # landed piece knocked and put back after the drop is still before it;
-    # inline: no deeper frame on the tick).
+    # inline: no deeper frame on the tick): late of their placements, gone
+    # of their emptyings (a piece's going may be sensed up to _SLIDE_MS
+    # late, its switch chattering as it goes: the drop put down at once
+    # after it still came after it).
     late = 0
+    gone = 0
     t = 0
     while t < nf:
         g = f[t]
@@ -70,12 +78,12 @@ def free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
             if (g >> 8) & 3 == _PLACE:
                 if ar[n + u] > late:
                     late = ar[n + u]
-            elif dp[n + u] > late:
-                late = dp[n + u]
+            elif dp[n + u] > gone:
+                gone = dp[n + u]
         t += 1
     i = 0
     while i < n:
-        if o[i] and ar[i] >= late:
+        if o[i] and ar[i] >= late and ar[i] + _SLIDE_MS >= gone:
             after = x[i]
             j = 0
             while j < nf:
@@ -163,6 +171,7 @@ def _steps(fp, nf: int, occ, exp, vis, work, n: int, arr, dep) -> int:
     first = nf
     lifted_before = 1
     late = 0
+    gone = 0
     landed = 0  # the first landing of a piece lifted before it (stamp), 0 none
     slid = 0  # a piece this move takes off went as that landing came: a slide
     j = 0
@@ -193,8 +202,8 @@ def _steps(fp, nf: int, occ, exp, vis, work, n: int, arr, dep) -> int:
                                 done = 1
                                 if dp[n + u] <= land:
                                     landed = land
-                    elif ar[s] >= late:
-                        done = 1  # (late: see the end of this loop)
+                    elif ar[s] >= late and ar[s] + _SLIDE_MS >= gone:
+                        done = 1  # (late, gone: see the end of this loop)
         else:
             if act == _LIFT:
                 if o[s] == 0 or (v[s] != 0 and w[_W_LAST + j] == 0):
@@ -219,16 +228,18 @@ def _steps(fp, nf: int, occ, exp, vis, work, n: int, arr, dep) -> int:
         w[_W_STEP + j] = done
         if done == 0 and first == nf:
             first = j
-        # The latest first event this turn of the steps so far (a PLACE's
-        # first filling, another step's first emptying), for a later
-        # placement that is no lifted piece's: kept as the loop goes (no
-        # inner loop, no deeper frame on the tick under a search).
+        # The latest first event this turn of the steps so far (late: a
+        # PLACE's first filling; gone: another step's first emptying, which
+        # a switch that chatters as the piece goes confirms up to _SLIDE_MS
+        # late), for a later placement that is no lifted piece's: kept as
+        # the loop goes (no inner loop, no deeper frame on the tick under a
+        # search).
         if s != _WILD:
             if act == _PLACE:
                 if ar[n + s] > late:
                     late = ar[n + s]
-            elif dp[n + s] > late:
-                late = dp[n + s]
+            elif dp[n + s] > gone:
+                gone = dp[n + s]
         j += 1
     if slid:
         return -1
@@ -265,7 +276,8 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, first: int) -
     (then the landing was that piece's slide: another move); any other placement (a
     drop) only when it came down after every step before it, each taken at
     its first event this turn (or in the
-    scan that saw the last of them). So a turn is
+    scan that saw the last of them; a piece's going may be confirmed up to
+    _SLIDE_MS after the drop, its switch chattering as it goes). So a turn is
     never read from pieces that went elsewhere than it says.
 
     Returns 0 (no candidate) or _M_* flags | pieces in the hand << 8; work
