@@ -202,6 +202,11 @@ REFS = {"nehren": RefNehren, "browne": RefBrowne, "cornelson": RefCornelson}
 AMBIGUOUS = "ambiguous"
 
 
+def _jewel_spaces(pos):
+    # Cornelson's jewels in a position's text, without the transfer marks.
+    return [sorted(w.replace("!", "") for w in f[2:].split(",") if w and w != "-") for f in pos.split()[1:3]]
+
+
 class Failure(AssertionError):
     pass
 
@@ -552,10 +557,15 @@ class Fuzzer:
         return got
 
     def passes_itself(self, pos):
-        """The side to move has only the empty turn, which the board plays."""
+        """The side to move has only the empty turn, which the board plays,
+        when nothing is to be done on the table: in Breach (no Trap rule)
+        the empty turn may trap an opponent jewel, which leaves play, and
+        the person takes it off (its footprint); the board waits for that."""
         if self.game != "cornelson" or self.ref.over(pos) or "." in pos.split()[0]:
             return False
-        return self.ref.moves(pos) == ["-"]
+        if self.ref.moves(pos) != ["-"]:
+            return False
+        return _jewel_spaces(self.ref.apply(pos, "-")) == _jewel_spaces(pos)
 
     def check_over(self, pos, since):
         """The game the reference finished: the board says so, with the

@@ -91,3 +91,42 @@ def test_the_boards_pass_within_the_turns_wait_is_a_turn_of_its_own():
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     # (the steps in the board's order: the same turn, verify compares positions)
     assert r.stdout.strip().splitlines()[-1] in ("ok ['- b8-b9 d9-c9 d11-P4']", "ok ['- b8-b9 d11-P4 d9-c9']"), r.stdout
+
+
+# The empty turn that traps: in Breach (no Trap rule) South's only turn, the
+# empty `-` on a full board, leaves North's jewel on P1 (transferred, so it
+# must step to its trey next, and cannot) trapped, and it leaves play. The
+# board does not play that turn itself: its footprint is the jewel taken off,
+# and it waits for the person to do it (the long run at cbc14ed, breach, seed
+# 1, script 332, reported "the board never played it"). The fuzzer takes the
+# jewel off and checks the committed `-` as a turn.
+_PASS_THAT_TRAPS = r"""
+import sys
+sys.path.insert(0, "tests")
+import fuzz_board
+fz = fuzz_board.Fuzzer("cornelson", "breach", 0, 1)
+try:
+    pos = "sssn/ssssn/sssssn/nssssnn/ssnnnn/snnns/snns S:- N:P1! s 11 8"
+    assert fz.ref.moves(pos) == ["-"]
+    assert not fz.passes_itself(pos)  # the turn has something to do
+    fz.run(["serial set mode breach", "serial set opponent off", "position " + pos, "wait 3000"])
+    assert not [ln for ln in fz.sim.lines if ln.startswith("evt move ")]  # the board waits for the person
+    person = fuzz_board.Person(fz, fz.rng)
+    person.reset(fz.occupied(pos)[0])
+    fz.finisher = None
+    fz.mark = len(fz.sim.lines)
+    committed = []
+    after = fz.turn(person, pos, False, committed)
+    assert committed == [after] and "P1" not in after.split()[2], after
+    assert fz.stats["wrong"] == 0 and fz.stats["illegal"] == 0
+    print("ok", after)
+finally:
+    fz.close()
+"""
+
+
+def test_an_empty_turn_that_traps_a_jewel_is_carried_out_by_the_person():
+    r = subprocess.run([sys.executable, "-c", _PASS_THAT_TRAPS], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    assert r.stdout.strip().splitlines()[-1].startswith("ok "), r.stdout

@@ -99,6 +99,21 @@ def outcome(pos):
     return pos.result
 
 
+def notice(pos):
+    """A position the players must be told of before acting: the side to
+    move has only the empty turn (a full board, no jewel that steps), and
+    in a game without the Trap rule it leaves an opponent jewel trapped,
+    which leaves play: the person takes that jewel off (it pulses), and the
+    board does not play the turn itself (the empty turn with nothing to do,
+    it does)."""
+    if pos.result != -1 or pos.filled < _g.N_POSTS or not pos.mode & core.RULE_JEWELS:
+        return ""
+    sets = pos._sets
+    if pos._step_sets(sets) != 1 or sets[0] != 0:
+        return ""  # (a jewel steps: the turn is the person's to choose)
+    return "trapped" if pos.first_site(core.NO_POST) >= 0 else ""
+
+
 def outcome_text(pos, draw=0):
     w = pos.result
     if w < 0:

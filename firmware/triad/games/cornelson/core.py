@@ -492,9 +492,29 @@ class Position:
         p = m & 63
         if p != NO_POST:
             return p
+        jw = self.jewel
         if (m >> 6) & 3:
-            return _FIRST_SPACE + self.jewel[self.side * 3 + ((m >> 8) & 3)]
-        return -1
+            return _FIRST_SPACE + jw[self.side * 3 + ((m >> 8) & 3)]
+        # The empty turn (a full board, no jewel to step): in a game without
+        # the Trap rule it may leave an opponent jewel trapped, which leaves
+        # play, and its footprint begins there (the person takes it off);
+        # else it has no site.
+        ob = (self.side ^ 1) * 3
+        o0 = jw[ob]
+        o1 = jw[ob + 1]
+        o2 = jw[ob + 2]
+        if o0 == NONE and o1 == NONE and o2 == NONE:
+            return -1
+        self.make(m)
+        site = -1
+        if o0 != NONE and jw[ob] == NONE:
+            site = _FIRST_SPACE + o0
+        elif o1 != NONE and jw[ob + 1] == NONE:
+            site = _FIRST_SPACE + o1
+        elif o2 != NONE and jw[ob + 2] == NONE:
+            site = _FIRST_SPACE + o2
+        self.unmake(m)
+        return site
 
     def legal_moves(self, sel=-1):
         """The legal turns as a new list (convenient, allocates)."""

@@ -30,6 +30,10 @@ def finish_state_text(pos, so_far):
             "jewel shows its steps in orange and the Barriers in its way in red)." % name)
 
 # Why a game was drawn (DRAW_NAMES' order: none, the board's full-board rule).
+NOTICE_TEXT = {"trapped": "You have no gem to place and no jewel to step: your turn is empty, and it "
+               "leaves your opponent's jewel trapped, which leaves play. Take off the jewel "
+               "that pulses."}
+
 DRAW_TEXT = ("", "by the full-board rule: 60 turns in a row with every post taken")
 
 # The rules card (the simulator's page).
