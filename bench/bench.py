@@ -288,7 +288,7 @@ def runner_ladder_faces(args):
 # skipped with --quick). Figures only (docs/performance.md, "Against an
 # independent player").
 UCT_RUNS = (  # (game, nodes, playouts, games, seed): the chip's node budgets (docs/performance.md)
-    ("browne", 820, 820, 30, 1),
+    ("browne", 820, 820, 40, 1),
     ("browne", 820, 8200, 10, 2),
     ("nehren", 2000, 2000, 40, 1),
     ("nehren", 2000, 20000, 4, 2),
