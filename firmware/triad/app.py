@@ -153,7 +153,12 @@ class App:
             on = les.active
         snd = self.sound
         if snd.on:
-            snd.update(self.ctl, now)
+            # The clock read again: a committed move was written to flash in
+            # the controller's update (tens of ms on the chip), and a cue
+            # timed from the tick's start would lose that much of its length.
+            # (A tick given its time by a test without a clock keeps it.)
+            clock = self.ticks_ms
+            snd.update(self.ctl, clock() if clock is not None else now)
         self.ctl.render(self.frame, now, stable)
         if on:
             les.render(self.frame, now, stable)
