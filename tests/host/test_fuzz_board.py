@@ -130,3 +130,23 @@ def test_an_empty_turn_that_traps_a_jewel_is_carried_out_by_the_person():
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     assert r.stdout.strip().splitlines()[-1].startswith("ok "), r.stdout
+
+
+def test_the_fuzzer_reads_a_breach_position_with_both_tallies_past_ten():
+    # Without the Capture rule both tallies may pass 10 in play (the long
+    # run's breach stream got there and the fuzzer's own reading of the
+    # position, under the standard rules, raised: a crash of the fuzzer).
+    code = (
+        "import sys\n"
+        "sys.path.insert(0, 'tests')\n"
+        "import fuzz_board\n"
+        "fz = fuzz_board.Fuzzer('cornelson', 'breach', 0, 1)\n"
+        "try:\n"
+        "    sites, pos = fz.occupied('ssnn/sssss/ssssss/sssssss/ssssss/sssss/nnnn S:b7,c11,d10 N:- s 12 11')\n"
+        "    print('ok', len(sites), pos.tally[0], pos.tally[1])\n"
+        "finally:\n"
+        "    fz.close()\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip().splitlines()[-1] == "ok 40 12 11", r.stdout
