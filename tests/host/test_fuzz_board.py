@@ -51,6 +51,16 @@ def test_fuzz_the_board_as_a_person_plays(game, mode, seats, n, tmp_path):
         assert " 0 games over" not in summary and " 0 next games" not in summary, summary
 
 
+def _on_board(body):
+    """Run body (indented lines using fz, a Cornelson Breach fuzzer on its own
+    simulated board: one per process) and return its last line of output."""
+    code = ("import sys\nsys.path.insert(0, 'tests')\nimport fuzz_board\n"
+            "fz = fuzz_board.Fuzzer('cornelson', 'breach', 0, 1)\ntry:\n" + body + "finally:\n    fz.close()\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    return r.stdout.strip().splitlines()[-1]
+
+
 # The fuzzer's own accounting, on the board (one game per process): a turn
 # committed, then the next side's only turn, the empty `-`, played by the
 # board 2 s on within the same wait (the person knocked a jewel of the turn
@@ -58,11 +68,6 @@ def test_fuzz_the_board_as_a_person_plays(game, mode, seats, n, tmp_path):
 # as such, not "2 turns committed for one" (cornelson breach, seed 1,
 # script 11 of the long run).
 _PASS_IN_THE_SAME_WAIT = r"""
-import sys
-sys.path.insert(0, "tests")
-import fuzz_board
-fz = fuzz_board.Fuzzer("cornelson", "breach", 0, 1)
-try:
     pos = "ssnn/sssss/ssssss/sssssss/ssssss/sssss/nnnn S:b8,d9,d11 N:- s 16 4"
     fz.run(["serial set mode breach", "serial set opponent off", "position " + pos, "wait 1500"])
     before = len(fz.sim.lines)
@@ -80,17 +85,13 @@ try:
     assert len(committed) == 2 and fz.stats["board_passes"] == 1
     assert fz.stats["wrong"] == 0
     print("ok", got)
-finally:
-    fz.close()
 """
 
 
 def test_the_boards_pass_within_the_turns_wait_is_a_turn_of_its_own():
-    r = subprocess.run([sys.executable, "-c", _PASS_IN_THE_SAME_WAIT], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    last = _on_board(_PASS_IN_THE_SAME_WAIT)
     # (the steps in the board's order: the same turn, verify compares positions)
-    assert r.stdout.strip().splitlines()[-1] in ("ok ['- b8-b9 d9-c9 d11-P4']", "ok ['- b8-b9 d11-P4 d9-c9']"), r.stdout
+    assert last in ("ok ['- b8-b9 d9-c9 d11-P4']", "ok ['- b8-b9 d11-P4 d9-c9']"), last
 
 
 # The empty turn that traps: in Breach (no Trap rule) South's only turn, the
@@ -101,11 +102,6 @@ def test_the_boards_pass_within_the_turns_wait_is_a_turn_of_its_own():
 # 1, script 332, reported "the board never played it"). The fuzzer takes the
 # jewel off and checks the committed `-` as a turn.
 _PASS_THAT_TRAPS = r"""
-import sys
-sys.path.insert(0, "tests")
-import fuzz_board
-fz = fuzz_board.Fuzzer("cornelson", "breach", 0, 1)
-try:
     pos = "sssn/ssssn/sssssn/nssssnn/ssnnnn/snnns/snns S:- N:P1! s 11 8"
     assert fz.ref.moves(pos) == ["-"]
     assert not fz.passes_itself(pos)  # the turn has something to do
@@ -120,33 +116,18 @@ try:
     assert committed == [after] and "P1" not in after.split()[2], after
     assert fz.stats["wrong"] == 0 and fz.stats["illegal"] == 0
     print("ok", after)
-finally:
-    fz.close()
 """
 
 
 def test_an_empty_turn_that_traps_a_jewel_is_carried_out_by_the_person():
-    r = subprocess.run([sys.executable, "-c", _PASS_THAT_TRAPS], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
-    assert r.stdout.strip().splitlines()[-1].startswith("ok "), r.stdout
+    last = _on_board(_PASS_THAT_TRAPS)
+    assert last.startswith("ok "), last
 
 
 def test_the_fuzzer_reads_a_breach_position_with_both_tallies_past_ten():
     # Without the Capture rule both tallies may pass 10 in play (the long
     # run's breach stream got there and the fuzzer's own reading of the
     # position, under the standard rules, raised: a crash of the fuzzer).
-    code = (
-        "import sys\n"
-        "sys.path.insert(0, 'tests')\n"
-        "import fuzz_board\n"
-        "fz = fuzz_board.Fuzzer('cornelson', 'breach', 0, 1)\n"
-        "try:\n"
-        "    sites, pos = fz.occupied('ssnn/sssss/ssssss/sssssss/ssssss/sssss/nnnn S:b7,c11,d10 N:- s 12 11')\n"
-        "    print('ok', len(sites), pos.tally[0], pos.tally[1])\n"
-        "finally:\n"
-        "    fz.close()\n"
-    )
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert r.stdout.strip().splitlines()[-1] == "ok 40 12 11", r.stdout
+    last = _on_board("    sites, pos = fz.occupied('ssnn/sssss/ssssss/sssssss/ssssss/sssss/nnnn S:b7,c11,d10 N:- s 12 11')\n"
+                     "    print('ok', len(sites), pos.tally[0], pos.tally[1])\n")
+    assert last == "ok 40 12 11", last
