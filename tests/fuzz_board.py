@@ -334,13 +334,12 @@ class Fuzzer:
             # tallies may pass 10, which a text read under the standard
             # rules refuses; the game's own mode is set next.)
             pos = self.G.parse_position(pos_text, "breach")
-        else:
-            pos = self.G.parse_position(pos_text)
-        if self.game == "cornelson":
             if self.mode == "tourney":
                 word = self.ref.R.tally_word(self.ref.won)
                 self.G.apply_setting(pos, "series", self.G.SETTING_CHOICES["series"].index(word))
             self.G.apply_setting(pos, "mode", self.G.SETTING_CHOICES["mode"].index(self.mode))
+        else:
+            pos = self.G.parse_position(pos_text)
         exp = bytearray(self.G.N_SITES)
         self.G.expected(pos, exp)
         return [self.sites[i] for i in range(len(exp)) if exp[i]], pos

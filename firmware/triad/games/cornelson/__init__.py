@@ -202,13 +202,7 @@ def footprint(pos, m, out):
         out[n] = ring[i] | (TOUCH << 8) | (ROLE_SWAP << 10)
         n += 1
     # Which opponent jewels the turn removed (breach game, trapped).
-    gone = 0
-    if o0 != core.NONE and jw[ob] == core.NONE:
-        gone |= 1
-    if o1 != core.NONE and jw[ob + 1] == core.NONE:
-        gone |= 2
-    if o2 != core.NONE and jw[ob + 2] == core.NONE:
-        gone |= 4
+    gone = core.removed_jewels(jw, ob, o0, o1, o2)
     pos.unmake(m)
     base = side * 3
     for i in range(core.n_steps(m)):

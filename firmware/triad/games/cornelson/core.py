@@ -95,6 +95,20 @@ def n_steps(m):
     return (m >> 6) & 3
 
 
+def removed_jewels(jewel, ob, o0, o1, o2):
+    """Which of the opponent's jewels, o0 to o2 at jewel[ob..ob+2] before a
+    turn, the turn just made took out of play (a breach game's trapped
+    jewels): bits 1, 2 and 4."""
+    gone = 0
+    if o0 != NONE and jewel[ob] == NONE:
+        gone |= 1
+    if o1 != NONE and jewel[ob + 1] == NONE:
+        gone |= 2
+    if o2 != NONE and jewel[ob + 2] == NONE:
+        gone |= 4
+    return gone
+
+
 def post_of(m):
     return m & 63
 
@@ -506,15 +520,15 @@ class Position:
         if o0 == NONE and o1 == NONE and o2 == NONE:
             return -1
         self.make(m)
-        site = -1
-        if o0 != NONE and jw[ob] == NONE:
-            site = _FIRST_SPACE + o0
-        elif o1 != NONE and jw[ob + 1] == NONE:
-            site = _FIRST_SPACE + o1
-        elif o2 != NONE and jw[ob + 2] == NONE:
-            site = _FIRST_SPACE + o2
+        gone = removed_jewels(jw, ob, o0, o1, o2)
         self.unmake(m)
-        return site
+        if gone & 1:
+            return _FIRST_SPACE + o0
+        if gone & 2:
+            return _FIRST_SPACE + o1
+        if gone & 4:
+            return _FIRST_SPACE + o2
+        return -1
 
     def legal_moves(self, sel=-1):
         """The legal turns as a new list (convenient, allocates)."""
