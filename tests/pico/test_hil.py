@@ -31,14 +31,16 @@ GAMES = ("nehren", "browne", "cornelson")
 # 01; an illegal placement shown and corrected; a knocked piece and a power
 # cut with its resume; the board playing a seat, carried out by hand; the
 # hint button and its light; the self-test closing every switch once).
-# nehren/08 (a slide and a chattering switch) runs in make test-hil-full.
+# Cornelson 07: the empty turn that traps a jewel (the jewel pulses, its
+# removal is the turn). nehren/08 (a slide and a chattering switch) runs in
+# make test-hil-full.
 QUICK = {
     "nehren": ("01_lift_and_move.txt", "02_triad_and_removal.txt", "03_illegal_then_corrected.txt",
                "04_knock_and_power_cut.txt", "05_board_plays_white.txt", "06_selftest.txt", "07_hint.txt"),
     "browne": ("01_capture_and_drop.txt", "02_illegal_then_corrected.txt", "03_knock_and_power_cut.txt",
                "04_board_plays_green.txt", "05_hint.txt", "06_selftest.txt"),
     "cornelson": ("01_first_turn.txt", "02_illegal_then_corrected.txt", "03_knock_and_power_cut.txt",
-                  "04_board_plays_north.txt", "05_hint.txt", "06_selftest.txt"),
+                  "04_board_plays_north.txt", "05_hint.txt", "06_selftest.txt", "07_empty_turn_that_traps.txt"),
 }
 FULL = bool(os.environ.get("TRIAD_HIL_FULL"))
 # Scripts whose output differs on the chip for a reason in the image, not in
