@@ -164,6 +164,34 @@ def test_respects_the_time_budget():
     assert n[0] > 0 and 150 < clock.t <= 200 + 6
 
 
+def test_a_game_lost_against_two_is_still_played_for_their_mistakes():
+    # Green loses whatever it does if Red and Blue play together. Of the
+    # turns lost latest against them the best has poor chances against
+    # opponents who each slide for themselves (about -960); the engine ranks
+    # every turn the next player cannot end at once, and plays the best of
+    # those (bench/uct.py: more wins against two UCT seats than ranking the
+    # turns lost latest only; docs/performance.md).
+    text = "R:B6,C1,D1,D2,E1,E2,F2,G8 G:A3,H8 B:E3,F4,I6,I7,I8,I9 g"
+    pos = P(text)
+    eng = Engine(5)
+    chances = {}  # the position after each ranked root turn: its chances
+    orig = eng._expect
+
+    def spy(depth, ply, start):
+        v = orig(depth, ply, start)
+        if ply == 1:
+            chances[F(eng.pos)] = v
+        return v
+
+    eng._expect = spy
+    m = eng.choose(pos, 100000, FakeClock(), None, 300)
+    assert m in pos.legal_moves() and -WIN_BOUND >= eng.score > -WIN_BOUND - 1000
+    assert not hands_the_game(pos, m)
+    after = P(text)
+    after.make(m)
+    assert chances[F(after)] == max(chances.values()) > -500
+
+
 def test_finished_game_gives_no_turn():
     pos = P("R:A1,B2 G: B:I9 g")
     assert G.outcome(pos) >= 0

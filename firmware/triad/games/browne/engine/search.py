@@ -41,7 +41,8 @@
 # coarse: behind (as Blue three pieces down before its first turn, most
 # often) every turn scores about -1000 against the coalition, and ahead
 # many turns score alike. So at level 5 (hope) the turns within HOPE_MARGIN of the
-# best (lost: those lost latest; a forced win is played as found) are
+# best (lost: every turn the next player cannot end at once, see choose;
+# a forced win is played as found) are
 # ranked by their chances against opponents who do not play together
 # (_hope): HOPE_DEPTH slides deep, each opponent slide as likely, the
 # engine's own the best (_expect). A turn more than HOPE_MARGIN worse
@@ -101,6 +102,7 @@ QUIET = const(3)  # quiet drops per slide at the root
 # 60 ms of the 625 a quarter left it, issue 26; it is cut at the budget,
 # keeping the best turn ranked so far).
 HOPE_MARGIN = const(100)
+LOST_FLOOR = const(-19997)  # -WIN + 3: lost two turns after the engine's or later (not by the next player's turn)
 HOPE_DEPTH = const(3)
 SEARCH_EIGHTHS = const(7)
 _AROUND = tuple(DIRECTIONS) + (0,)  # _drops: a landing's neighbours, then itself
@@ -121,14 +123,16 @@ MT_BIAS = const(4000)
 # level 5 searches three or four turns, and level 4 is held to two turns
 # and one drop a slide below the root so that level 5 still beats it. Each
 # level against two seats of the one below (bench/ladder_faces.py, 820
-# nodes, alone against two, 150 games, seeds 1 / 2): 47.3/42.0,
-# 40.0/38.0, 41.3/40.0, 42.0/40.0% (docs/performance.md, "The levels now").
+# nodes, alone against two, 150 games each of seeds 1 / 2 / 3, and the
+# 450 together): 47.3/42.0/41.3 (43.6), 41.3/40.0/40.7 (40.7),
+# 43.3/38.7/44.7 (42.2), 43.3/38.7/39.3 (40.4)% (docs/performance.md,
+# "Ninth session").
 LEVELS = (
     (1, 1, 0, 0, 0),
     (1, 1, 0, 256, 0),  # 1: every turn at random
     (1, 1, 0, 144, 0),  # 2: one turn deep, nine random turns in sixteen
-    (1, 1, 0, 96, 1),  # 3: one turn deep, three random turns in eight, hope
-    (2, 1, 0, 48, 1),  # 4: two turns deep, one drop a slide below the root, a random turn in five, hope
+    (1, 1, 0, 92, 1),  # 3: one turn deep, about three random turns in eight, hope
+    (2, 1, 0, 44, 1),  # 4: two turns deep, one drop a slide below the root, about a random turn in six, hope
     (MAX_PLY - 2, 3, 0, 0, 1),  # 5: as deep as the time allows, playing for mistakes
 )
 
@@ -745,10 +749,21 @@ class Engine(engine_kit.EngineBase):
         self._deepen(1, end)
         if self.depth > 0 and self.score < WIN_BOUND and (self.hope or self.score <= TIE):
             # Among the turns about as good against two opponents playing
-            # together (lost: those lost latest), the one with the best
-            # chances against opponents who do not (below level 5: only
-            # when every turn ties or loses against them).
-            floor = self.score if self.score <= -WIN_BOUND else self.score - HOPE_MARGIN
+            # together, the one with the best chances against opponents
+            # who do not (below level 5: only when every turn ties or loses
+            # against them). When every turn loses against them, every turn
+            # they cannot end at once is ranked (LOST_FLOOR): how soon two
+            # opponents playing together would win says little of opponents
+            # who each play for themselves, but a turn after which the next
+            # player can end the game is not played while another is left.
+            # (Only the turns lost latest were ranked before: against two
+            # UCT seats see docs/performance.md, "Ninth session".)
+            if self.score > -WIN_BOUND:
+                floor = self.score - HOPE_MARGIN
+            elif self.score >= LOST_FLOOR:
+                floor = LOST_FLOOR
+            else:
+                floor = self.score
             self.best = self._hope(first, end, floor)
         return self.best
 
