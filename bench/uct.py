@@ -335,7 +335,8 @@ def wilson(k, n, z=1.96):
     d = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (mid - half, mid + half)
+    # (clamped: at 0 or n wins rounding printed "-0.0")
+    return (max(0.0, mid - half), min(1.0, mid + half))
 
 
 def play_game(job):
