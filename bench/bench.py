@@ -293,7 +293,7 @@ UCT_RUNS = (  # (game, nodes, playouts, games, seed): the chip's node budgets (d
     ("nehren", 2000, 2000, 40, 1),
     ("nehren", 2000, 20000, 4, 2),
     ("cornelson", 1500, 1500, 20, 1),
-    ("cornelson", 1500, 15000, 4, 2),
+    ("cornelson", 1500, 15000, 4, 1),
 )
 
 def runner_uct(args):
