@@ -98,11 +98,15 @@ QUIET = const(3)  # quiet drops per slide at the root
 # _hope: the root turns within HOPE_MARGIN of the best are ranked by their
 # prospects against opponents who slide at random, looked at HOPE_DEPTH
 # slides deep (_expect); the search stops at SEARCH_EIGHTHS / 8 of the
-# time budget, the ranking has the rest (on the emulated Pico it took about
-# 60 ms of the 625 a quarter left it, issue 26; it is cut at the budget,
-# keeping the best turn ranked so far).
+# time budget, the ranking has the rest; it is cut at the budget, keeping
+# the best turn ranked so far (on the emulated Pico with the board's 2.5 s,
+# 10 rankings of 56 were, most in a game's first turns: docs/performance.md,
+# "Ninth session").
 HOPE_MARGIN = const(100)
-LOST_FLOOR = const(-19997)  # -WIN + 3: lost two turns after the engine's or later (not by the next player's turn)
+# a game lost against the coalition: the turns ranked are those lost at the
+# engine's next turn or later (a loss at ply p scores -WIN + p; ply 2 is
+# the next player's turn)
+LOST_FLOOR = -WIN + 3
 HOPE_DEPTH = const(3)
 SEARCH_EIGHTHS = const(7)
 _AROUND = tuple(DIRECTIONS) + (0,)  # _drops: a landing's neighbours, then itself
