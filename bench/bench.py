@@ -292,31 +292,38 @@ def runner_ladder_faces(args):
 # game's plain rules reference, at equal compute (playouts = the engine's
 # chip budget in nodes) and at 10x (bench/uct.py, CPython, two processes;
 # skipped with --quick). Figures only (docs/performance.md, "Against an
-# independent player").
-UCT_RUNS = (  # (game, nodes, playouts, games, seed): the chip's node budgets (docs/performance.md)
-    ("browne", 820, 820, 40, 1),
-    ("browne", 820, 8200, 10, 2),
-    ("nehren", 2000, 2000, 40, 1),
-    ("nehren", 2000, 20000, 4, 2),
-    ("cornelson", 1500, 1500, 20, 1),
-    ("cornelson", 1500, 15000, 4, 1),
+# independent player"). A row with lone playouts puts UCT of that many
+# playouts in level 5's seat instead, the same games: what UCT itself
+# scores alone against two, the scale Browne's figure is read against.
+UCT_RUNS = (  # (game, nodes, playouts, games, seed, lone): the chip's node budgets (docs/performance.md)
+    ("browne", 820, 820, 40, 1, 0),
+    ("browne", 820, 820, 40, 1, 820),
+    ("browne", 820, 820, 40, 1, 8200),
+    ("browne", 820, 8200, 10, 2, 0),
+    ("nehren", 2000, 2000, 40, 1, 0),
+    ("nehren", 2000, 20000, 4, 2, 0),
+    ("cornelson", 1500, 1500, 20, 1, 0),
+    ("cornelson", 1500, 15000, 4, 1, 0),
 )
 
 def runner_uct(args):
     if args["quick"]:
         yield skipped("uct.", "--quick")
         return
-    for game, nodes, playouts, n, seed in UCT_RUNS:
+    for game, nodes, playouts, n, seed, lone in UCT_RUNS:
         out = run(["nice", "-n", "10", sys.executable, "bench/uct.py", game, "--games", str(n), "--nodes", str(nodes),
-                   "--playouts", str(playouts), "--seed", str(seed), "--jobs", "2"], timeout=4 * 3600)
+                   "--playouts", str(playouts), "--seed", str(seed), "--jobs", "2", "--lone-uct", str(lone)],
+                  timeout=4 * 3600)
         m = re.search(r"(\d+) wins, (\d+) ties, (\d+) losses of (\d+) \(([\d.]+)% wins, 95% interval ([\d.]+)-([\d.]+)%",
                       out)
         if not m:
             raise SystemExit("bench: uct.py %s gave no result:\n%s" % (game, out))
         w, t, l, g = (int(x) for x in m.groups()[:4])
-        yield ("uct.%s_L5_vs_uct%d_wins" % (game, playouts), "%.1f" % (100.0 * w / g),
-               "%% of %d games%s (%d ties, %d lost; 95%% interval %s-%s%%; %d nodes a search)"
-               % (g, " alone against two" if game == "browne" else "", t, l, m.group(6), m.group(7), nodes))
+        seat = ("uct%d" % lone) if lone else "L5"
+        yield ("uct.%s_%s_vs_uct%d_wins" % (game, seat, playouts), "%.1f" % (100.0 * w / g),
+               "%% of %d games%s (%d ties, %d lost; 95%% interval %s-%s%%; %s)"
+               % (g, " alone against two" if game == "browne" else "", t, l, m.group(6), m.group(7),
+                  ("UCT in level 5's seat" if lone else "%d nodes a search" % nodes)))
 
 
 def runner_pico_board(args):

@@ -22,6 +22,11 @@
 # --jobs plays the games in that many processes; each game's engine, seeds
 # and opening depend on its number only, so the result does not depend on
 # --jobs.
+#
+# --lone-uct P puts a UCT player of P playouts a turn in the engine's seat
+# instead (the same games, openings and seats): what UCT itself scores
+# there, the scale the engine's figure is read against (a fair share alone
+# against two is not a win rate of 33%: ties take part of it).
 import argparse
 import math
 import os
@@ -341,7 +346,7 @@ def wilson(k, n, z=1.96):
 
 def play_game(job):
     """One game: (game number, 'win' | 'tie' | 'loss', plies)."""
-    name, level, nodes, playouts, seed, i, opening_seed = job
+    name, level, nodes, playouts, seed, i, opening_seed, lone = job
     game = ADAPTERS[name]()
     g = games.load(name)
     eng = g.new_engine(level, 0)
@@ -349,13 +354,16 @@ def play_game(job):
     state = game.opening(game.start(), random.Random(opening_seed))
     eng.seed(seed * 7919 + i)
     urng = random.Random(seed * 104729 + i)
+    lrng = random.Random(seed * 15485863 + i)
     plies = 0
     score = None
     for plies in range(MAX_PLIES):
         score = game.result(state)
         if score is not None:
             break
-        if game.mover(state) == me:
+        if game.mover(state) == me and lone:
+            state = game.after_uct(state, uct(game, game.tree_state(state), lone, lrng))
+        elif game.mover(state) == me:
             gp = g.parse_position(game.face_text(state))
             m = eng.choose(gp, BIG_BUDGET_MS, no_clock, None, nodes)
             state = game.after_engine(state, g.format_move(gp, m))
@@ -379,6 +387,8 @@ def main(argv=None):
     ap.add_argument("--level", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--lone-uct", type=int, default=0, metavar="P",
+                    help="a UCT player of P playouts in the engine's seat instead (calibration)")
     args = ap.parse_args(argv)
     seats = len(ADAPTERS[args.game]().PLAYERS)
     rng = random.Random(args.seed)
@@ -386,7 +396,7 @@ def main(argv=None):
     for i in range(args.games):
         if i % seats == 0:
             opening_seed = rng.randrange(1 << 30)
-        jobs.append((args.game, args.level, args.nodes, args.playouts, args.seed, i, opening_seed))
+        jobs.append((args.game, args.level, args.nodes, args.playouts, args.seed, i, opening_seed, args.lone_uct))
     if args.jobs > 1:
         import multiprocessing
 
@@ -403,9 +413,10 @@ def main(argv=None):
         pool.close()
     n = args.games
     lo, hi = wilson(tally["win"], n)
-    print("uct: %s L%d at %d nodes %s UCT of %d playouts: %d wins, %d ties, %d losses of %d"
+    who = ("UCT of %d playouts" % args.lone_uct) if args.lone_uct else ("L%d at %d nodes" % (args.level, args.nodes))
+    print("uct: %s %s %s UCT of %d playouts: %d wins, %d ties, %d losses of %d"
           " (%.1f%% wins, 95%% interval %.1f-%.1f%%)"
-          % (args.game, args.level, args.nodes, "alone against two" if seats == 3 else "against",
+          % (args.game, who, "alone against two" if seats == 3 else "against",
              args.playouts, tally["win"], tally["tie"], tally["loss"], n, 100.0 * tally["win"] / n,
              100 * lo, 100 * hi))
 
