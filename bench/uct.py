@@ -361,15 +361,15 @@ def play_game(job):
         score = game.result(state)
         if score is not None:
             break
-        if game.mover(state) == me and lone:
-            state = game.after_uct(state, uct(game, game.tree_state(state), lone, lrng))
-        elif game.mover(state) == me:
+        mover = game.mover(state)
+        if mover == me and not lone:
             gp = g.parse_position(game.face_text(state))
             m = eng.choose(gp, BIG_BUDGET_MS, no_clock, None, nodes)
             state = game.after_engine(state, g.format_move(gp, m))
         else:
-            move = uct(game, game.tree_state(state), playouts, urng)
-            state = game.after_uct(state, move)
+            # a UCT seat: the lone one (--lone-uct) with its own playouts and stream
+            n, r = (lone, lrng) if mover == me else (playouts, urng)
+            state = game.after_uct(state, uct(game, game.tree_state(state), n, r))
     if score is None:
         score = game.result(state)
     if score is None:  # cut at MAX_PLIES
