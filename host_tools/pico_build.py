@@ -581,12 +581,14 @@ def build_uf2(out, force=False, board=DEFAULT_BOARD):
     log("%d frozen native/viper functions, all 4-byte aligned" % n)
     # The ELF and the frozen C beside the UF2: what the alignment test and a
     # person debugging this image (arm-none-eabi-nm, addr2line) look at.
+    # out/ does not exist on a machine's first build: make it before the
+    # first copy into it (issue 34: the first `make uf2` failed here).
+    os.makedirs(os.path.dirname(kept), exist_ok=True)
     for src, ext in (("firmware.elf", ".elf"), ("frozen_content.c", ".frozen_content.c")):
         shutil.copyfile(os.path.join(bdir, src), kept[:-4] + ext)
     binary = os.path.join(bdir, "firmware.bin")
     with open(binary, "rb") as f:
         data = f.read()
-    os.makedirs(os.path.dirname(kept), exist_ok=True)
     tmp = kept + ".tmp"
     with open(tmp, "wb") as f:
         f.write(uf2.convert(data, uf2.FLASH_BASE, uf2.RP2040_FAMILY_ID))
