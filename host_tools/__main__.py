@@ -135,4 +135,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from simulator import closed_pipe
+
+    sys.exit(closed_pipe.run(main))

