@@ -39,6 +39,10 @@ PYTEST_ARGS  ?=
 MP_RUN_ARGS  ?=
 SIM_ARGS     ?=
 CHROMIUM     ?= /usr/bin/chromium
+# apt-get waits for another install's dpkg lock (a fresh machine may be
+# installing chromium, KiCad and the toolchain from several targets at once)
+# instead of failing at once with "Could not get lock".
+APT_GET      := apt-get -o DPkg::Lock::Timeout=900
 
 # Suites run by `make test`. Add new suites here (each is a target below).
 TEST_SUITES  := test-cpython test-micropython
@@ -85,7 +89,7 @@ browser-deps:
 	if ! command -v apt-get >/dev/null 2>&1; then \
 	  echo "browser-deps: no apt-get to install chromium: the browser tests will be skipped"; exit 0; fi; \
 	echo "browser-deps: installing Debian's chromium for the browser tests"; \
-	( $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium ) >/dev/null \
+	( $$SUDO $(APT_GET) update -q && DEBIAN_FRONTEND=noninteractive $$SUDO $(APT_GET) install -y -q chromium ) >/dev/null \
 	  || echo "browser-deps: could not install chromium: the browser tests will be skipped"
 
 test-micropython: $(STAMP)
@@ -239,7 +243,7 @@ hardware-deps:
 	else echo "hardware-deps: Debian's kicad, kicad-symbols, kicad-footprints are missing and apt-get needs root"; exit 3; fi; \
 	if ! command -v apt-get >/dev/null 2>&1; then echo "hardware-deps: no apt-get to install KiCad"; exit 3; fi; \
 	echo "hardware-deps: installing Debian's kicad, kicad-symbols, kicad-footprints (KiCad 6)"; \
-	( $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends \
+	( $$SUDO $(APT_GET) update -q && DEBIAN_FRONTEND=noninteractive $$SUDO $(APT_GET) install -y -q --no-install-recommends \
 	    kicad kicad-symbols kicad-footprints python3-venv ) >/dev/null \
 	  || { echo "hardware-deps: apt-get could not install KiCad"; exit 3; }; \
 	v=$$($(HW_PYTHON) -c 'import pcbnew; print(pcbnew.Version())' 2>/dev/null); \

@@ -131,18 +131,21 @@ def ensure_host_packages(pkgs):
         raise SystemExit("pico_build: missing packages %s and not root; run: "
                          "apt-get install %s" % (" ".join(missing), " ".join(missing)))
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    # Wait for another install's dpkg lock rather than fail at once (a fresh
+    # machine's first `make test` may install from two places at a time).
+    apt = ["apt-get", "-o", "DPkg::Lock::Timeout=900"]
     log("installing the machine's packages: " + " ".join(missing))
     lists = glob.glob("/var/lib/apt/lists/*_Packages*")
     if not lists or time.time() - max(os.path.getmtime(p) for p in lists) > 86400:
-        if subprocess.run(pre + ["apt-get", "update", "-q"], env=env).returncode != 0:
+        if subprocess.run(pre + apt + ["update", "-q"], env=env).returncode != 0:
             raise Unreachable("apt-get update failed")
-    r = subprocess.run(pre + ["apt-get", "install", "-y", "-q", "--no-install-recommends"]
+    r = subprocess.run(pre + apt + ["install", "-y", "-q", "--no-install-recommends"]
                        + missing, env=env)
     if r.returncode != 0:
         # A stale list gives 404s: refresh once and retry.
-        subprocess.run(pre + ["apt-get", "update", "-q"], env=env)
-        r = subprocess.run(pre + ["apt-get", "install", "-y", "-q",
-                                  "--no-install-recommends"] + missing, env=env)
+        subprocess.run(pre + apt + ["update", "-q"], env=env)
+        r = subprocess.run(pre + apt + ["install", "-y", "-q",
+                                        "--no-install-recommends"] + missing, env=env)
         if r.returncode != 0:
             raise Unreachable("apt-get install %s failed" % " ".join(missing))
 

@@ -13,6 +13,7 @@ The RP2040 bootrom writes whole 256-byte flash pages, so every block carries
 takes blocks marked with the RP2040 family ID (flag 0x2000, familyID
 0xe48bff56), as picotool and elf2uf2 write them.
 """
+import os
 import struct
 import sys
 
@@ -91,6 +92,7 @@ def main(argv=None):
     base = int(argv[3], 0) if len(argv) == 4 else FLASH_BASE
     with open(argv[0], "rb") as f:
         data = f.read()
+    os.makedirs(os.path.dirname(os.path.abspath(argv[1])), exist_ok=True)
     with open(argv[1], "wb") as f:
         f.write(convert(data, base))
     return 0

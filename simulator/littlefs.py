@@ -27,6 +27,7 @@ def make_littlefs(src_dir, out_path):
             with open(os.path.join(dirpath, name), "rb") as f, fs.open(dest, "wb") as g:
                 g.write(f.read())
     fs.unmount()
+    os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
     with open(out_path, "wb") as f:
         f.write(ctx.buffer)
     return out_path

@@ -891,6 +891,7 @@ def main(argv=None):
                     fz.stats["hangs"] += 1
                 path = args.out or os.path.join(
                     "/tmp", "fuzz-%s-%s-%d-%d.txt" % (args.game, args.mode, args.seats, args.seed))
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
                 with open(path, "w") as f:
                     f.write("# FAILED: %s\n" % e)
                     f.write("\n".join(fz.text) + "\n")
