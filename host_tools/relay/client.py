@@ -29,7 +29,9 @@ class Client:
     def __init__(self, url, timeout=DEFAULT_TIMEOUT, open_timeout=10.0):
         self.url = url
         self.timeout = timeout
-        self.ws = connect(url, open_timeout=open_timeout, max_size=2 ** 20, compression=None)
+        # legacy=True: connect now and return the connection (websockets 17's
+        # way outside a with block).
+        self.ws = connect(url, open_timeout=open_timeout, max_size=2 ** 20, compression=None, legacy=True)
         self.pending = deque()  # room events read while waiting for a reply
         self.room = None
         self.seat = None
