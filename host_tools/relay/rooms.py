@@ -67,7 +67,10 @@ class Room:
         g = self.game
         while conn.seen < len(g.moves):
             i = conn.seen
-            conn.send({"op": "move", "ply": i + 1, "seat": g.seats[i], "move": g.moves[i]})
+            ev = {"op": "move", "ply": i + 1, "seat": g.seats[i], "move": g.moves[i]}
+            if conn.own is not None and conn.own[0] == i + 1:
+                ev["id"] = conn.own[1]  # the sender's copy answers its request
+            conn.send(ev)
             conn.seen = i + 1
         if g.over() and not conn.told_over:
             conn.told_over = True

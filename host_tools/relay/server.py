@@ -48,6 +48,14 @@ class Conn:
         self.flood = 0
         self.out = asyncio.Queue()
         self.dropped = False
+        self.req = None  # the "id" of the request being answered
+        self.own = None  # (ply, id) of this connection's move being delivered
+
+    def reply(self, msg):
+        """A reply to the request being handled: with its "id" if it had one."""
+        if self.req is not None:
+            msg = dict(msg, id=self.req)
+        self.send(msg)
 
     def send(self, msg):
         if self.out.qsize() >= MAX_QUEUE:
@@ -100,16 +108,20 @@ class Relay:
                     if conn.flood >= FLOOD_CLOSE:
                         await ws.close(1008, "too many messages")
                         break
-                    conn.send(error("too many messages: at most %d a second" % RATE))
+                    conn.req = request_id(raw)
+                    conn.reply(error("too many messages: at most %d a second" % RATE))
                     continue
+                conn.req = request_id(raw)
                 try:
                     await self.on_message(conn, raw)
                 except rules.Refused as e:
-                    conn.send(error(str(e)))
+                    conn.reply(error(str(e)))
                 except ConnectionClosed:
                     raise
                 except Exception as e:  # a bug must not take the relay down: say so, serve on
-                    conn.send(error("the relay could not do that (%s)" % type(e).__name__))
+                    conn.reply(error("the relay could not do that (%s)" % type(e).__name__))
+                finally:
+                    conn.req = None
         except ConnectionClosed:
             pass
         finally:
@@ -159,7 +171,7 @@ class Relay:
             raise rules.Refused("could not make a room: try again")
         conn.creates += 1
         # The only message that ever carries tokens, to the creator alone.
-        conn.send({"op": "created", "room": room, "seats": seats, "game": g.name, "position": g.start,
+        conn.reply({"op": "created", "room": room, "seats": seats, "game": g.name, "position": g.start,
                    "mode": g.mode})
 
     async def _enter(self, conn, msg, seat_wanted):
@@ -182,7 +194,7 @@ class Relay:
         conn.seen = len(room.game.moves)
         conn.told_over = room.game.over()
         room.conns.add(conn)
-        conn.send(room.state(seat))
+        conn.reply(room.state(seat))
 
     async def op_join(self, conn, msg):
         await self._enter(conn, msg, True)
@@ -198,12 +210,12 @@ class Relay:
     async def op_state(self, conn, msg):
         room = self._room(conn)
         room.catch_up(conn)
-        conn.send(room.state(conn.seat))
+        conn.reply(room.state(conn.seat))
 
     async def op_board(self, conn, msg):
         room = self._room(conn)
         room.catch_up(conn)
-        conn.send(room.board(conn.seat))
+        conn.reply(room.board(conn.seat))
 
     async def op_move(self, conn, msg):
         room = self._room(conn)
@@ -234,7 +246,10 @@ class Relay:
                 room.deliver()
                 raise rules.Refused("the game moved on before your move: %s to move" % (room.game.to_move(),))
             self.moves += 1
+            if conn.req is not None:
+                conn.own = (ply, conn.req)
         room.deliver()
+        conn.own = None
 
     # -- notes from other relays (Redis) -------------------------------------
 
@@ -273,6 +288,23 @@ class Relay:
             resp.headers["Cache-Control"] = "no-store"
             return resp
         return connection.respond(HTTPStatus.NOT_FOUND, "not found: the page is /, the relay is %s\n" % PATH)
+
+
+def request_id(raw):
+    """The request's "id" (a string of at most 64 characters or an integer)
+    to copy into its reply, or None: read without trusting the message."""
+    if not isinstance(raw, str) or len(raw) > MAX_MESSAGE or '"id"' not in raw:
+        return None
+    try:
+        msg = json.loads(raw)
+    except ValueError:
+        return None
+    rid = msg.get("id") if isinstance(msg, dict) else None
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)):
+        return None
+    if isinstance(rid, str) and len(rid) > 64 or isinstance(rid, int) and abs(rid) > 2 ** 53:
+        return None
+    return rid
 
 
 def error(reason):
