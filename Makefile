@@ -131,9 +131,18 @@ FUZZ_CONFIGS := nehren.standard.0.2 nehren.standard.1.2 browne.standard.0.3 brow
   cornelson.capture.1.6
 FUZZ_TARGETS := $(addprefix fuzz-,$(FUZZ_CONFIGS))
 
-.PHONY: fuzz fuzz-hypothesis $(FUZZ_TARGETS)
-fuzz: $(FUZZ_TARGETS) fuzz-hypothesis
+.PHONY: fuzz fuzz-hypothesis fuzz-relay $(FUZZ_TARGETS)
+fuzz: $(FUZZ_TARGETS) fuzz-hypothesis fuzz-relay
 	@cat build/fuzz/*.summary
+
+# The relay's message fuzz (tests/host/test_relay_fuzz.py): RELAY_FUZZ examples
+# (each up to 8 messages) with a random draw; make test runs 150, derandomized.
+RELAY_FUZZ   ?= 5000
+fuzz-relay: $(STAMP)
+	@mkdir -p build/fuzz
+	@TRIAD_HYPOTHESIS=explore TRIAD_RELAY_FUZZ=$(RELAY_FUZZ) TRIAD_RELAY_FUZZ_SUMMARY=build/fuzz/relay.summary \
+	  nice $(PY) -m pytest -q -p no:cacheprovider tests/host/test_relay_fuzz.py | tail -1; \
+	  rc=$${PIPESTATUS[0]}; cat build/fuzz/relay.summary 2>/dev/null; exit $$rc
 
 # The hypothesis tests of `make test` with a random draw each run (make test's
 # are derandomized: tests/conftest.py) and ten times the stateful examples.

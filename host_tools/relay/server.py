@@ -297,7 +297,7 @@ def request_id(raw):
         return None
     try:
         msg = json.loads(raw)
-    except ValueError:
+    except Exception:  # not JSON, or nested past the parser's depth (RecursionError)
         return None
     rid = msg.get("id") if isinstance(msg, dict) else None
     if isinstance(rid, bool) or not isinstance(rid, (str, int)):
