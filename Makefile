@@ -141,7 +141,7 @@ RELAY_FUZZ   ?= 5000
 fuzz-relay: $(STAMP)
 	@mkdir -p build/fuzz
 	@TRIAD_HYPOTHESIS=explore TRIAD_RELAY_FUZZ=$(RELAY_FUZZ) TRIAD_RELAY_FUZZ_SUMMARY=build/fuzz/relay.summary \
-	  nice $(PY) -m pytest -q -p no:cacheprovider tests/host/test_relay_fuzz.py | tail -1; \
+	  nice $(PY) -m pytest -q -p no:cacheprovider tests/host/test_relay_fuzz.py | tee build/fuzz/relay.log | tail -1; \
 	  rc=$${PIPESTATUS[0]}; cat build/fuzz/relay.summary 2>/dev/null; exit $$rc
 
 # The hypothesis tests of `make test` with a random draw each run (make test's

@@ -45,6 +45,7 @@ class Room:
         g = self.game
         msg = {"op": "state", "room": self.id, "game": g.name, "position": g.start, "moves": list(g.moves),
                "seat": seat, "to_move": g.to_move(), "mode": g.mode, "seats": list(g.sides),
+               "names": dict(zip(g.sides, g.game.SIDE_NAMES)), "title": g.game.TITLE,
                "ply": len(g.moves)}
         if g.over():
             msg["result"] = g.result()

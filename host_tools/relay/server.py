@@ -48,6 +48,7 @@ class Conn:
         self.flood = 0
         self.out = asyncio.Queue()
         self.dropped = False
+        self.closing = False
         self.req = None  # the "id" of the request being answered
         self.own = None  # (ply, id) of this connection's move being delivered
 
@@ -106,7 +107,10 @@ class Relay:
             async for raw in ws:
                 if not conn.allow():
                     if conn.flood >= FLOOD_CLOSE:
-                        await ws.close(1008, "too many messages")
+                        # Closed after what it was sent so far (its answers
+                        # in order, then the close): it reads why.
+                        conn.closing = True
+                        conn.out.put_nowait((1008, "too many messages"))
                         break
                     conn.req = request_id(raw)
                     conn.reply(error("too many messages: at most %d a second" % RATE))
@@ -128,12 +132,21 @@ class Relay:
             self.conns -= 1
             if conn.room is not None:
                 self.rooms.leave(conn.room, conn)
+            if conn.closing:
+                try:
+                    await asyncio.wait_for(writer, 10)
+                except (asyncio.TimeoutError, asyncio.CancelledError):
+                    pass
             writer.cancel()
 
     async def _writer(self, conn):
         try:
             while True:
-                await conn.ws.send(await conn.out.get())
+                item = await conn.out.get()
+                if isinstance(item, tuple):
+                    await conn.ws.close(*item)
+                    return
+                await conn.ws.send(item)
         except (ConnectionClosed, asyncio.CancelledError):
             pass
 
@@ -206,6 +219,9 @@ class Relay:
         if conn.room is None:
             raise rules.Refused("join or watch a room first")
         return conn.room
+
+    async def op_games(self, conn, msg):
+        conn.reply({"op": "games", "games": rules.catalogue()})
 
     async def op_state(self, conn, msg):
         room = self._room(conn)
@@ -318,6 +334,7 @@ OPS = {
     "move": Relay.op_move,
     "state": Relay.op_state,
     "board": Relay.op_board,
+    "games": Relay.op_games,
 }
 
 
