@@ -334,3 +334,17 @@ def test_the_page_is_served(relay):
     assert "/play" in page and "WebSocket" in page
     with pytest.raises(urllib.error.HTTPError):
         urllib.request.urlopen(base + "/nothing-here")
+
+
+def test_the_relay_doc_names_every_op_and_limit():
+    # docs/relay.md is the contract's page: every request op the relay
+    # serves, every event, and the limits it enforces are written there.
+    from host_tools.relay import server
+
+    with open(os.path.join(ROOT, "docs", "relay.md"), encoding="utf-8") as f:
+        doc = f.read()
+    for op in list(server.OPS) + ["created", "error", "over"]:
+        assert '{"op":"%s"' % op in doc, op
+    for figure in (server.MAX_MESSAGE, server.RATE, server.BURST, server.FLOOD_CLOSE, server.MAX_CREATES,
+                   server.MAX_QUEUE):
+        assert ("%d" % figure) in doc.replace(" ", ""), figure
