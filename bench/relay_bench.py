@@ -72,21 +72,36 @@ async def hold_rooms(relays, n):
     return len(pairs), grown, alive
 
 
+def random_games(n, seed):
+    """n random legal Nehren games (side, move) lists, made before the clock
+    starts so that the clients' own work does not weigh on the figures."""
+    out = []
+    for k in range(n):
+        rng = random.Random(seed * 1000 + k)
+        g = rules.Game("nehren")
+        moves = []
+        while not g.over():
+            side = g.to_move()
+            moves.append((side, g.play(rng.choice(g.legal()))))
+        out.append(moves)
+    return out
+
+
 async def busy_rooms(url_a, url_b, rooms, seconds, seed=38):
     """Rooms playing random legal Nehren games (a new room when one ends)
-    for `seconds`: (moves accepted, hop latencies in ms)."""
+    for `seconds`: (moves accepted, seconds, hop latencies in ms)."""
+    scripts = random_games(rooms * 4, seed)
     deadline = time.monotonic() + seconds
     hops = []
     count = [0]
 
     async def one(k):
-        rng = random.Random(seed * 1000 + k)
+        n = 0
         while time.monotonic() < deadline:
             made, seats = await seat_pair(url_a, url_b)
-            mirror = rules.Game("nehren")
-            while not mirror.over() and time.monotonic() < deadline:
-                side = mirror.to_move()
-                text = mirror.play(rng.choice(mirror.legal()))
+            for side, text in scripts[(k * 4 + n) % len(scripts)]:
+                if time.monotonic() >= deadline:
+                    break
                 other = [c for s, c in seats.items() if s != side][0]
                 t0 = time.perf_counter()
                 await seats[side].send({"op": "move", "move": text})
@@ -95,6 +110,7 @@ async def busy_rooms(url_a, url_b, rooms, seconds, seed=38):
                 assert ev["move"] == text, ev
                 await seats[side].next()  # its own copy
                 count[0] += 1
+            n += 1
             for c in seats.values():
                 await c.close()
 
@@ -128,6 +144,11 @@ def main():
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
+    # A SIGTERM (bench.py's timeout, a person) unwinds through the finally
+    # blocks below, so the relays and redis-server it started stop too.
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.quick:
         args.rooms, args.busy, args.seconds = 300, 10, 3.0
     with tempfile.TemporaryDirectory(prefix="triad-relay-bench-") as d:

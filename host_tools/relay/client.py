@@ -38,6 +38,7 @@ class Client:
         self._ids = 0
         self.room = None
         self.seat = None
+        self._token = None
 
     # -- the stream --------------------------------------------------------
 
@@ -89,8 +90,22 @@ class Client:
     def join(self, room, token):
         st = self.request({"op": "join", "room": room, "token": token}, ("state",))
         self.pending.clear()  # the state holds everything before it
-        self.room, self.seat = room, st["seat"]
+        self.room, self.seat, self._token = room, st["seat"], token
         return st
+
+    def rejoin(self):
+        """After a lost connection: connect again and join (or watch) the same
+        room; returns the whole state (the moves made meanwhile included),
+        from which a bridge reconciles."""
+        try:
+            self.ws.close()
+        except Exception:
+            pass
+        self.ws = connect(self.url, open_timeout=self.timeout, max_size=2 ** 20, compression=None, legacy=True)
+        self.pending.clear()
+        if self.seat is None:
+            return self.watch(self.room)
+        return self.join(self.room, self._token)
 
     def watch(self, room):
         st = self.request({"op": "watch", "room": room}, ("state",))

@@ -222,11 +222,11 @@ def test_disconnect_and_rejoin(relay):
     for _ in range(4):
         step(clients)
         clients[mirror.to_move()].next()
-    clients["w"].close()  # White's connection drops ...
+    clients["w"].ws.close()  # White's connection drops ...
     step(clients)  # Black cannot move twice, so White is to move now
     assert mirror.to_move() == "w"
-    again = Client(relay.url)
-    st = again.join(made["room"], made["seats"]["w"])  # ... and comes back
+    again = clients["w"]
+    st = again.rejoin()  # ... and comes back
     assert st["moves"] == mirror.moves and st["to_move"] == "w" and st["seat"] == "w"
     clients["w"] = again
     assert quiet(clients["b"])  # a rejoin tells the others nothing
