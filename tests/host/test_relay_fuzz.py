@@ -20,8 +20,8 @@ from relay_kit import Relay
 
 EXAMPLES = int(os.environ.get("TRIAD_RELAY_FUZZ", "150"))
 COUNTS = {"examples": 0, "messages": 0, "errors": 0, "replies": 0}
-OPS = ("create", "join", "watch", "move", "state", "board")
-REPLY_OPS = {"created", "state", "board", "move", "over", "error"}
+OPS = ("create", "join", "watch", "move", "state", "board", "games")
+REPLY_OPS = {"created", "state", "board", "move", "over", "error", "games"}
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +61,25 @@ def op_messages(room):
                   "move": anything, "position": anything, "mode": anything, "ply": anything, "id": anything})
 
 
+def well_formed(room):
+    """Requests the relay serves (a room of the fuzzer's own, the real room
+    watched, the games), so that the paths after the checks run too."""
+    return st.one_of(
+        st.builds(lambda g: {"op": "create", "game": g}, st.sampled_from(["nehren", "browne", "cornelson"])),
+        st.builds(lambda m: {"op": "create", "game": "cornelson", "mode": m},
+                  st.sampled_from(["standard", "breach", "trap", "capture", "tourney"])),
+        st.just({"op": "watch", "room": room}),
+        st.just({"op": "games"}),
+        st.just({"op": "state"}),
+        st.just({"op": "board"}),
+        st.builds(lambda m, p: {"op": "move", "move": m, "ply": p},
+                  st.sampled_from(["f6f4", "a1a3", "D2-D7@D2", "A1", "f6f4 "]), st.integers(0, 3)),
+    ).map(json.dumps)
+
+
 def messages(room):
     return st.one_of(
+        well_formed(room),
         op_messages(room).map(json.dumps),
         json_values.map(json.dumps),
         st.text(max_size=200),
