@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import secrets
+import sys
 import time
 from http import HTTPStatus
 
@@ -286,6 +287,28 @@ class Relay:
                 room.reload(await self.store.load(room.id))
         room.deliver()
 
+    async def follow(self):
+        """Listen to the other relays' notes; if the link to Redis breaks,
+        listen again and reload every room held here (notes missed
+        meanwhile are in the record), delivering what was missed."""
+        while True:
+            try:
+                await self.store.listen(self.on_note)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                print("relay: Redis channel lost (%s); again in 1 s" % type(e).__name__, file=sys.stderr, flush=True)
+                await asyncio.sleep(1.0)
+                for room in list(self.rooms.live.values()):
+                    try:
+                        async with room.lock:
+                            rec = await self.store.load(room.id)
+                            if rec is not None:
+                                room.reload(rec)
+                        room.deliver()
+                    except Exception:
+                        break  # Redis still away: the next round tries again
+
     # -- HTTP: the page --------------------------------------------------------
 
     def process_request(self, connection, request):
@@ -355,7 +378,7 @@ async def run(host, port, store_path, redis_url=None, ready=None, stop=None):
     listener = None
     if redis_url:
         await store.ping()
-        listener = asyncio.create_task(store.listen(relay.on_note))
+        listener = asyncio.create_task(relay.follow())
     async with serve(relay.handler, host, port, process_request=relay.process_request,
                      max_size=PROTOCOL_MAX, max_queue=64, compression=None) as server:
         sock = server.sockets[0].getsockname()
