@@ -6,6 +6,8 @@ relay (SQLite store) and for two relays sharing rooms through Redis:
   moves_per_s      moves accepted per second by the relay(s), many rooms
                    playing at once (each move judged by the rules core and
                    stored)
+  cpu_per_move     the relays' CPU time a move (what a loaded machine does
+                   not change)
   move_hop_p50/p99 ms from a seat sending its move to the other seat
                    receiving it (on the other relay in the pair)
 
@@ -124,15 +126,28 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(p / 100.0 * len(xs)))] if xs else float("nan")
 
 
+def cpu_s(pid):
+    """User + system CPU seconds the process has used (/proc/PID/stat)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / float(os.sysconf("SC_CLK_TCK"))
+
+
 def figures(tag, relays, args):
     n, grown, alive = asyncio.run(hold_rooms(relays, args.rooms))
     print("relay.%s.rooms_held: %d rooms (%d connections; %d of %d sampled answered)"
           % (tag, n, 2 * n, alive, len(range(0, n, max(1, n // 100)))), flush=True)
     print("relay.%s.memory_per_room: %.1f KB (RSS growth of the relay process%s)"
           % (tag, grown / float(n), "es" if len(relays) > 1 else ""), flush=True)
+    cpu0 = sum(cpu_s(r.proc.pid) for r in relays)
     moves, took, hops = asyncio.run(busy_rooms(relays[0].url, relays[-1].url, args.busy, args.seconds))
+    cpu = sum(cpu_s(r.proc.pid) for r in relays) - cpu0
     print("relay.%s.moves_per_s: %.0f moves/s (%d moves in %.1f s, %d rooms playing at once)"
           % (tag, moves / took, moves, took, args.busy), flush=True)
+    # The relays' own CPU a move (the room's creation and joins included):
+    # what the machine's load does not change, unlike the two above.
+    print("relay.%s.cpu_per_move: %.2f ms (relay CPU time, %s)"
+          % (tag, 1000.0 * cpu / max(1, moves), "both relays" if len(relays) > 1 else "one process"), flush=True)
     print("relay.%s.move_hop_p50: %.2f ms" % (tag, pct(hops, 50)), flush=True)
     print("relay.%s.move_hop_p99: %.2f ms" % (tag, pct(hops, 99)), flush=True)
 
