@@ -41,7 +41,7 @@ def world():
     if os.environ.get("TRIAD_RELAY_FUZZ_SUMMARY"):
         with open(os.environ["TRIAD_RELAY_FUZZ_SUMMARY"], "w") as f:
             f.write("relay fuzz: %(examples)d examples, %(messages)d messages (%(errors)d refused, "
-                    "%(replies)d served), 0 crashes\n" % COUNTS)
+                    "%(replies)d served), " % COUNTS + ("the relay up at the end\n" if alive else "THE RELAY DIED\n"))
     assert alive, "the relay died"
 
 
@@ -110,7 +110,7 @@ def test_relay_survives_any_message(world):
             c.ws.send(json.dumps({"op": "state", "id": "end-of-batch"}))
             answers = []
             while True:
-                msg = json.loads(c.ws.recv(timeout=10))
+                msg = json.loads(c.ws.recv(timeout=60))  # (a machine loaded 20 deep)
                 if msg.get("id") == "end-of-batch":
                     break
                 answers.append(msg)
