@@ -348,3 +348,35 @@ def test_the_relay_doc_names_every_op_and_limit():
     for figure in (server.MAX_MESSAGE, server.RATE, server.BURST, server.FLOOD_CLOSE, server.MAX_CREATES,
                    server.MAX_QUEUE):
         assert ("%d" % figure) in doc.replace(" ", ""), figure
+
+
+def test_a_frame_over_the_protocol_cap_closes_only_that_connection(relay):
+    from websockets.exceptions import ConnectionClosed
+
+    made = Client(relay.url).create("nehren")
+    watcher = Client(relay.url)
+    watcher.watch(made["room"])
+    big = Client(relay.url)
+    big.ws.send(json.dumps({"op": "state", "pad": "x" * 70000}))  # over websockets' 64 KiB: 1009
+    with pytest.raises(ConnectionClosed) as e:
+        big.ws.recv(timeout=10)
+    assert e.value.rcvd is not None and e.value.rcvd.code == 1009
+    assert watcher.state()["moves"] == []  # the others are served on
+    b = Client(relay.url)
+    b.join(made["room"], made["seats"]["b"])
+    assert b.move("a1a3")["ply"] == 1
+    assert watcher.next()["move"] == "a1a3"
+
+
+def test_serves_on_ipv6_loopback():
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback on this machine")
+    with Relay(store=":memory:", host="::1") as r:
+        assert r.line == "serving ws://[::1]:%d/play" % r.port
+        with Client(r.url) as c:
+            assert c.create("browne")["op"] == "created"
