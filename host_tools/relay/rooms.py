@@ -25,6 +25,7 @@ class Room:
         # One move at a time per room in this process (a move's check and its
         # append to the store are one step).
         self.lock = asyncio.Lock()
+        self.stale = False  # True: read the room from the record before using it
 
     def seat_of(self, token):
         """The side whose token this is, or None. Every seat is compared, in

@@ -115,6 +115,7 @@ class Relay:
                         break
                     conn.req = request_id(raw)
                     conn.reply(error("too many messages: at most %d a second" % RATE))
+                    conn.req = None
                     continue
                 conn.req = request_id(raw)
                 try:
@@ -195,6 +196,7 @@ class Relay:
         room = await self.rooms.get(room_id)
         if room is None:
             raise rules.Refused("no room %s" % json.dumps(room_id))
+        room = await self._fresh(room)
         seat = None
         if seat_wanted:
             seat = room.seat_of(msg.get("token"))
@@ -216,26 +218,37 @@ class Relay:
     async def op_watch(self, conn, msg):
         await self._enter(conn, msg, False)
 
-    def _room(self, conn):
+    async def _room(self, conn):
         if conn.room is None:
             raise rules.Refused("join or watch a room first")
-        return conn.room
+        return await self._fresh(conn.room)
+
+    async def _fresh(self, room):
+        """The room, read again from the record first if a move's append went
+        unanswered (Relay.op_move)."""
+        if room.stale:
+            async with room.lock:
+                if room.stale:
+                    room.reload(await self.store.load(room.id))
+                    room.stale = False
+            room.deliver()
+        return room
 
     async def op_games(self, conn, msg):
         conn.reply({"op": "games", "games": rules.catalogue()})
 
     async def op_state(self, conn, msg):
-        room = self._room(conn)
+        room = await self._room(conn)
         room.catch_up(conn)
         conn.reply(room.state(conn.seat))
 
     async def op_board(self, conn, msg):
-        room = self._room(conn)
+        room = await self._room(conn)
         room.catch_up(conn)
         conn.reply(room.board(conn.seat))
 
     async def op_move(self, conn, msg):
-        room = self._room(conn)
+        room = await self._room(conn)
         if conn.seat is None:
             raise rules.Refused("watchers cannot move")
         text = msg.get("move")
@@ -255,7 +268,18 @@ class Relay:
             if g.over():
                 events.append({"op": "over", "room": room.id, "ply": ply, "result": g.result(),
                                "reason": g.reason()})
-            ok = await self.store.append(room.id, ply, conn.seat, canon, events)
+            try:
+                ok = await self.store.append(room.id, ply, conn.seat, canon, events)
+            except Exception:
+                # The store did not answer: the move may or may not be in the
+                # record (a command sent before a timeout can still run). The
+                # room here goes back to the moves known recorded and is read
+                # from the record again before its next use; if the record
+                # took the move, every connection gets it then.
+                room.game = rules.Game(g.name, g.start, g.mode, g.moves[:-1])
+                room.stale = True
+                raise rules.Refused("the store did not answer: the move is not confirmed; if it was recorded "
+                                    "it comes as a move, else send it again (with \"ply\": %d)" % ply)
             if not ok:
                 # Another relay's player took this ply first: the record wins.
                 rec = await self.store.load(room.id)

@@ -113,3 +113,43 @@ def quiet_after(client):
     except TimeoutError:
         return True
     raise AssertionError("a second move for one ply: %r" % (msg,))
+
+
+def test_a_move_the_store_does_not_confirm_is_never_counted_twice():
+    # Redis stops answering mid-game: the move is refused with a reason (not
+    # confirmed), the relay serves on; when Redis is back the room is read
+    # from the record: the move is either there (and everyone gets it once)
+    # or not (and sent again with its ply, it is made once).
+    import os
+    import signal
+
+    with RedisServer() as redis:
+        a = Relay(redis=redis.url)
+        try:
+            made = Client(a.url).create("nehren")
+            clients = {s: Client(a.url) for s in made["seats"]}
+            for s, c in clients.items():
+                c.join(made["room"], made["seats"][s])
+            clients["b"].move("a1a3")
+            clients["w"].next()
+            clients["w"].timeout = 60
+            os.kill(redis.proc.pid, signal.SIGSTOP)  # Redis hangs ...
+            try:
+                with pytest.raises(RelayError, match="not confirmed"):
+                    clients["w"].move("f6f4", ply=2)
+            finally:
+                os.kill(redis.proc.pid, signal.SIGCONT)  # ... and is back
+            st = clients["w"].state()
+            assert st["moves"] in (["a1a3"], ["a1a3", "f6f4"])
+            if st["moves"] == ["a1a3"]:
+                assert clients["w"].move("f6f4", ply=2)["ply"] == 2
+            else:
+                with pytest.raises(RelayError, match="not the next move|not your turn"):
+                    clients["w"].move("f6f4", ply=2)
+            assert clients["b"].next() == {"op": "move", "ply": 2, "seat": "w", "move": "f6f4"}
+            with pytest.raises(TimeoutError):
+                clients["b"].next(timeout=0.5)  # once, never twice
+            assert Client(a.url).watch(made["room"])["moves"] == ["a1a3", "f6f4"]
+            assert a.alive()
+        finally:
+            a.stop()
