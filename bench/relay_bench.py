@@ -10,6 +10,7 @@ relay (SQLite store) and for two relays sharing rooms through Redis:
                    not change)
   move_hop_p50/p99 ms from a seat sending its move to the other seat
                    receiving it (on the other relay in the pair)
+  alone_hop_p50/p99 the same with one room playing alone
 
 Everything runs on this machine's loopback (127.0.0.1), bounded in rooms and
 seconds, and stops by itself. Prints `name: value unit` lines.
@@ -150,6 +151,11 @@ def figures(tag, relays, args):
           % (tag, 1000.0 * cpu / max(1, moves), "both relays" if len(relays) > 1 else "one process"), flush=True)
     print("relay.%s.move_hop_p50: %.2f ms" % (tag, pct(hops, 50)), flush=True)
     print("relay.%s.move_hop_p99: %.2f ms" % (tag, pct(hops, 99)), flush=True)
+    # One room playing alone: the hop a player feels, without the queue of
+    # the other rooms' moves in the client and the relay.
+    moves, took, hops = asyncio.run(busy_rooms(relays[0].url, relays[-1].url, 1, min(3.0, args.seconds), seed=7))
+    print("relay.%s.alone_hop_p50: %.2f ms (one room playing, %d moves)" % (tag, pct(hops, 50), moves), flush=True)
+    print("relay.%s.alone_hop_p99: %.2f ms" % (tag, pct(hops, 99)), flush=True)
 
 
 def main():
