@@ -20,7 +20,7 @@ from collections import deque
 
 from websockets.sync.client import connect
 
-DEFAULT_TIMEOUT = 10.0
+DEFAULT_TIMEOUT = 30.0  # seconds for a reply (a loaded relay may be slow; a hung one is not waited for)
 
 
 class RelayError(Exception):
