@@ -106,7 +106,7 @@ redis-deps:
 	if ! command -v apt-get >/dev/null 2>&1; then \
 	  echo "redis-deps: no apt-get to install redis-server: the relay's Redis tests will be skipped"; exit 0; fi; \
 	echo "redis-deps: installing Debian's redis-server for the relay's Redis tests"; \
-	( $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends redis-server ) >/dev/null \
+	( $$SUDO $(APT_GET) update -q && DEBIAN_FRONTEND=noninteractive $$SUDO $(APT_GET) install -y -q --no-install-recommends redis-server ) >/dev/null \
 	  || echo "redis-deps: could not install redis-server: the relay's Redis tests will be skipped"; \
 	if command -v systemctl >/dev/null 2>&1; then $$SUDO systemctl disable --now redis-server >/dev/null 2>&1 || true; fi
 
