@@ -98,7 +98,7 @@ _SET_MAGIC = "TS1"
 DEFAULT_GAME = "nehren"
 LEGACY_BASE = "game"  # Nehren's save files keep the one-game firmware's names
 RECORDS_DIR = "records"  # finished records kept on the board, if any
-_SAVE_EXTS = (".snap", ".log", ".tmp")
+_SAVE_EXTS = (".snap", ".log", ".tmp", ".start")
 EIO = 5
 ENOSPC = 28
 EROFS = 30
@@ -380,6 +380,10 @@ class GameStore:
         self.snap_path = p + b + ".snap"
         self.tmp_path = p + b + ".tmp"
         self.log_path = p + b + ".log"
+        # The game's start as its first snapshot held it (0 moves), written
+        # once per game: with the log's first records it rebuilds a game
+        # whose snapshot is gone (issue 36; docs/store.md, "Corrupt data").
+        self.start_path = p + b + ".start"
         # rules: True = the game's own notation, None/False = trust the
         # records, or any object with parse_position and parse_move.
         self._rules = rules
@@ -557,6 +561,7 @@ class GameStore:
         fs.remove(self.tmp_path)
         fs.remove(self.snap_path)
         fs.remove(self.log_path)
+        fs.remove(self.start_path)
         self._set_safe(True)
 
     def _tmp_is_whole(self):
@@ -573,7 +578,8 @@ class GameStore:
 
     def _compact(self):
         fs = self.fs
-        if self._id == 0:
+        first = self._id == 0
+        if first:
             new_id = self._peek_max_id() + 1
             self._id = 1 if new_id >= 1 << 30 else new_id
         moves = self._moves
@@ -592,6 +598,8 @@ class GameStore:
             # this one, of an earlier game, and loses nothing.
             h0 = "L 0 0"
             fs.write(self.log_path, ("%s %04x\n" % (h0, crc16(h0.encode()))).encode())
+        if first:
+            self._write_start()
         if fs.exists(self.tmp_path) and not fs.exists(self.snap_path) and self._tmp_is_whole():
             # A cut between removing the old snapshot and renaming the new
             # one (a rename that cannot replace) left the game only in
@@ -615,11 +623,24 @@ class GameStore:
         self._since = 0
         self._clean = True
 
+    def _write_start(self):
+        # A spare copy of the game's start (its snapshot of 0 moves): a
+        # failed write costs nothing now (the snapshot holds the game), so
+        # it is not retried and does not make the game unsafe.
+        text = "%s %d 0 %s%s\n%s\n%s\n\n" % (
+            _MAGIC, self._id, self.game, " " + self.rules if self.rules else "", self._pos, self._meta)
+        data = text.encode()
+        data += ("END %04x\n" % crc16(data)).encode()
+        try:
+            self.fs.write(self.start_path, data)
+        except Exception:
+            self.write_errors += 1
+
     def _peek_max_id(self):
         # Ids are drawn board-wide (over every game's save), so a higher id
         # is a game started later: make_room() removes the lowest first.
         best = self._id
-        for path in (self.snap_path, self.tmp_path, self.log_path):
+        for path in (self.snap_path, self.tmp_path, self.log_path, self.start_path):
             best = max(best, _head_id(self.fs.read(path, 40)))
         for gid, _ in self._other_saves():
             best = max(best, gid)
@@ -719,13 +740,19 @@ class GameStore:
     def _load(self):
         fs = self.fs
         clean = True
+        rebuilt = False
         data = fs.read(self.snap_path, MAX_FILE + 1)
         if data is None:
             # Only in the remove-then-rename window of a file system that
             # cannot rename over a file; a torn tmp fails its CRC below.
             data = fs.read(self.tmp_path, MAX_FILE + 1)
             if data is None:
-                return None
+                # No snapshot: a game whose log is still here is said, and
+                # rebuilt from its start when the log holds all its moves.
+                data = self._start_of_log()
+                if data is None:
+                    return None
+                rebuilt = True
             clean = False
         snap = self._parse_snap(data)
         if snap is None:
@@ -807,6 +834,10 @@ class GameStore:
         good = self._validate(pos, moves)
         if good < 0:
             return None
+        if rebuilt:
+            told = self.last_error
+            self.last_error = "snapshot missing: the game rebuilt from its start and its move log (%d moves)%s" % (
+                good, "; " + told if told else "")
         if good < len(moves):
             del moves[good:]
             clean = False
@@ -818,6 +849,28 @@ class GameStore:
         self._since = since
         self._clean = clean
         return True
+
+    def _start_of_log(self):
+        """The start copy (_write_start) of the game whose log is here
+        without its snapshot, when that log begins at the game's first move;
+        None otherwise, said unless there is no game at all (no log, or a
+        log of no game: the trace of a first start cut short)."""
+        fs = self.fs
+        log = fs.read(self.log_path, 64)
+        if log is None:
+            return None
+        i, lid, base, _ = _log_header(log)
+        if lid == 0:
+            return None
+        if lid < 0:
+            self.last_error = "saved game missing (no snapshot, its move log unverifiable); not resumed"
+            return None
+        data = fs.read(self.start_path, MAX_FILE + 1)
+        if data is not None and base == 0 and _head_id(data) == lid:
+            return data
+        self.last_error = "snapshot missing: its move log begins at move %d%s; not resumed" % (
+            base + 1, "" if base or data is not None else " and the game's start is not on flash")
+        return None
 
     def _parse_snap(self, data):
         if len(data) > MAX_FILE:
@@ -954,14 +1007,20 @@ class Settings:
         self.safe = True
         self.reason = None
         self.last_error = None
+        # The names whose saved values could not be read and are at their
+        # defaults now (a damaged file: every one): the board says which
+        # (issue 36: a damaged file silently reset the seats it played).
+        self.unread = ()
         try:
             self._load()
         except MemoryError:
             self.last_error = "settings file too large; using defaults"
             self._values = dict(self.defaults)
+            self.unread = tuple(sorted(self.defaults))
         except Exception as e:
             self.last_error = "settings unreadable (%r); using defaults" % (e,)
             self._values = dict(self.defaults)
+            self.unread = tuple(sorted(self.defaults))
 
     def _parse(self, data):
         """{name: value} of a settings file, or None if it is corrupt."""
@@ -985,6 +1044,8 @@ class Settings:
                 values[ln[:i]] = int(ln[i + 1 :])
             except ValueError:
                 self.last_error = "settings entry %r ignored" % (ln,)
+                if ln[:i] in self.defaults:
+                    self.unread += (ln[:i],)
         return values
 
     def _load(self):
@@ -1004,6 +1065,7 @@ class Settings:
         got = self._parse(data)
         if got is None:
             self.last_error = "settings file is corrupt; using defaults"
+            self.unread = tuple(sorted(self.defaults))
             return
         values = dict(self.defaults)
         for k in got:
