@@ -211,6 +211,10 @@ class Failure(AssertionError):
     pass
 
 
+class EndScript(Exception):
+    """The script ends here (a saved game the board could not resume)."""
+
+
 # -- the person ------------------------------------------------------------------
 
 
@@ -295,7 +299,8 @@ class Fuzzer:
         self.stats = dict(scripts=0, turns=0, board_turns=0, actions=0, noise=0, power_cuts=0,
                           flash_faults=0, board_passes=0, games_over=0, tourney_games=0, tourney_tally=0,
                           tourney_drawn=0, tourney_none=0, tourney_won=0, new_games=0, crashes=0, illegal=0, wrong=0, lost=0,
-                          hangs=0, ambiguous_waits=0, played_again=0)
+                          hangs=0, ambiguous_waits=0, played_again=0, refused_lines=0, strays_at_power_up=0,
+                          settings_damaged=0, snapshots_deleted=0, snapshots_rebuilt=0, snapshots_not_resumed=0)
         self.text = []  # the current script, for a failure report
         self.by_rules = {}  # tourney games finished, by the rules they were played under
 
@@ -442,7 +447,10 @@ class Fuzzer:
             side = self._side(pos)
             board_side = (seat_bits >> side) & 1
             before = len(self.sim.lines)
-            pos = self.turn(person, pos, board_side, committed)
+            try:
+                pos = self.turn(person, pos, board_side, committed)
+            except EndScript:
+                break
             self.check(pos, committed, start_lines)
             if self.ref.over(pos):
                 self.stats["games_over"] += 1
@@ -521,10 +529,125 @@ class Fuzzer:
             # safe (and says so: evt unsaved, evt saved): give it that, then
             # cut the power between turns: nothing committed is lost.
             self.await_saved(before)
-            self.run(["powercut 500", "wait 2000"])
-            self.stats["power_cuts"] += 1
-            self.check_resumed(intended, committed)
+            self.power_cycle(person, intended, committed)
+        elif rng.random() < 0.1:
+            self.refused_lines(intended)
         return intended
+
+    # -- issue 36: power-up, refused lines, a damaged flash ----------------------
+
+    def power_cycle(self, person, pos, committed):
+        """A power cut between turns. Sometimes a piece is left standing on
+        a site the game has empty (the board must not take it for a move
+        at power-up: it resumes on a debounced snapshot and waits), and
+        sometimes the flash is damaged while the power is off: the settings
+        file (a bit flipped: the board says which settings are at their
+        defaults, and the person sets the seats again) or the snapshot
+        deleted (the board rebuilds the game from its log, or says why it
+        cannot; the script then ends with a new game held by hand)."""
+        from simulator.hardware import FlashFaults
+
+        rng = self.rng
+        self.stats["power_cuts"] += 1
+        stray = None
+        if rng.random() < 0.25:
+            empty = [s for s in self.sites if s not in person.occ]
+            if empty:
+                stray = rng.choice(empty)
+                out = []
+                person.place(out, stray)
+                self.run(out + ["wait %d" % rng.choice((0, 100, 300))])
+                self.stats["strays_at_power_up"] += 1
+        damage = rng.choice(("settings", "snapshot")) if rng.random() < 0.3 else None
+        self.text.append("powercut 500" + ("  # the flash damaged meanwhile: %s" % damage if damage else ""))
+        since = len(self.sim.lines)
+        self.sim.power_cut()
+        FlashFaults.of(self.sim).pending = 0
+        if damage:
+            self.damage(damage)
+        self.sim.run(500)
+        self.sim.boot()
+        self.run(["wait 2000"])
+        said = [ln for ln in self.sim.lines[since:] if ln.startswith("evt error ")]
+        if stray is not None:
+            moved = [ln for ln in self.sim.lines[since:] if ln.startswith("evt move ")]
+            if moved:
+                self.stats["wrong"] += 1
+                raise Failure("a move nobody made at power-up (%s left on %s): %s" % (moved, stray, said))
+            st = self.sim.state()[0]
+            if st not in ("sync", "setup"):
+                raise Failure("power-up with %s left on an empty site: state %s, not sync" % (stray, st))
+            out = []
+            person.knock(out, stray)
+            self.run(out + ["wait 1500"])
+        if damage == "settings":
+            if not any(ln.startswith("evt error settings not read") and "opponent=off" in ln for ln in said):
+                raise Failure("a damaged settings file was not said (by name): %s" % said)
+            from triad.board.seats import seats_word
+
+            sides = self.G.SIDES
+            bits = 0
+            for k in range(self.seats):
+                bits |= 1 << (len(sides) - 1 - k)
+            self.mark = len(self.sim.lines)  # (the board thinks again for its seat)
+            self.run(["serial set level %d" % self.level, "serial set opponent " + seats_word(sides, bits)])
+        elif damage == "snapshot":
+            lost = [ln for ln in said if ln.startswith("evt error saved game: snapshot missing")]
+            if not lost:
+                raise Failure("a deleted snapshot was not said: %s" % said)
+            if "not resumed" in lost[0]:
+                # (the log began after a compaction: the game cannot be rebuilt)
+                self.stats["snapshots_not_resumed"] += 1
+                self.run(["press new long", "wait 500"])
+                raise EndScript()
+            self.stats["snapshots_rebuilt"] += 1
+        self.check_resumed(pos, committed)
+
+    def damage(self, what):
+        from triad.board.store import save_base
+
+        d = self.sim.state_dir
+        if what == "settings":
+            name = "settings.txt" if self.game == "nehren" else "settings-%s.txt" % self.game
+            path = os.path.join(d, name)
+            with open(path, "rb") as f:
+                data = bytearray(f.read())
+            data[self.rng.randrange(4, len(data) - 10)] ^= 1 << self.rng.randrange(7)
+            with open(path, "wb") as f:
+                f.write(bytes(data))
+            self.stats["settings_damaged"] += 1
+        else:
+            os.remove(os.path.join(d, save_base(self.game) + ".snap"))
+            self.stats["snapshots_deleted"] += 1
+
+    def refused_lines(self, pos):
+        """Lines the board must refuse, sent between turns: after each `err`
+        the state, position, moves, settings and lesson are as they were,
+        and nothing happened (issue 36: a refused `position` ended a lesson
+        and, in Cornelson, began the game afresh)."""
+        rng = self.rng
+        sim = self.sim
+
+        def everything():
+            return [sim.send(c) for c in ("state", "moves", "start", "get", "lesson")]
+
+        before = everything()
+        half = len(pos) // 2
+        bad = ["position " + pos[:half] + "#" + pos[half:], "position # " + pos, "position " + pos + " #",
+               "set level 9", "set opponent zz", "set brightness 999", "new now", "game nosuch", "lesson 0",
+               "lesson 999", "set mode nosuch", "set nosuch 1", "state now", "position"]
+        for line in rng.sample(bad, 3):
+            since = len(sim.lines)
+            reply = sim.send(line)
+            self.stats["refused_lines"] += 1
+            self.text.append("# serial %s -> %s" % (line, reply))
+            if not reply.startswith("err ") or reply.startswith("err internal"):
+                raise Failure("%r answered %r, not a refusal" % (line, reply))
+            evs = [ln for ln in sim.lines[since:] if ln.startswith("evt ") and not ln.startswith("evt think ")]
+            after = everything()
+            if after != before or evs:
+                self.stats["wrong"] += 1
+                raise Failure("the refused %r changed the board: %s -> %s, events %s" % (line, before, after, evs))
 
     def board_pass(self, pos, committed, since):
         """Where the side to move has only a turn with nothing to do in it
@@ -914,12 +1037,14 @@ def summary(fz, args, t0):
             s["tourney_tally"], s["tourney_drawn"], s["tourney_none"], s["tourney_won"], s["new_games"])
     return ("fuzz %s mode=%s seats=%d seed=%d: %d scripts, %d turns (%d the board's), %d actions, "
             "%d noise, %d power cuts, %d flash faults, %d passes by the board, %d games over%s; crashes %d, illegal %d, wrong %d, "
-            "lost %d, hangs %d; ambiguous waits %d, turns played again %d; %.0f s" % (
+            "lost %d, hangs %d; ambiguous waits %d, turns played again %d; refused lines %d, strays at power-up %d, "
+            "settings damaged %d, snapshots deleted %d (rebuilt %d, not resumed %d); %.0f s" % (
                 args.game, args.mode, args.seats, args.seed, s["scripts"], s["turns"], s["board_turns"],
                 s["actions"], s["noise"], s["power_cuts"], s["flash_faults"], s["board_passes"],
                 s["games_over"], tourney,
                 s["crashes"], s["illegal"], s["wrong"], s["lost"], s["hangs"], s["ambiguous_waits"],
-                s["played_again"], time.time() - t0))
+                s["played_again"], s["refused_lines"], s["strays_at_power_up"], s["settings_damaged"],
+                s["snapshots_deleted"], s["snapshots_rebuilt"], s["snapshots_not_resumed"], time.time() - t0))
 
 
 if __name__ == "__main__":

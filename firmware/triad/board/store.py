@@ -282,10 +282,11 @@ def _log_header(log):
     return i, -1, -1, 0
 
 
-def _header_is(b, gid, n):
-    """Is b exactly the log header of a snapshot of game gid with n moves?"""
+def _log_of(b, gid, n):
+    """Is b a whole log a compaction of game gid at n moves wrote (its
+    header, then the moves from its base: the first while the game is short)?"""
     i, lid, base, _ = _log_header(b)
-    return lid == gid and base == n and i == len(b) - 1
+    return lid == gid and (base == n or base == 0) and b[-1:] == b"\n"
 
 
 def _line_ok(text, limit):
@@ -408,6 +409,7 @@ class GameStore:
         self._since = 0  # records in the log since its header
         self._clean = False  # the log on flash ends exactly at our last record
         self.pending = False  # a start_later() game not written yet
+        self._start_kept = False  # the game's start copy (.start) is on flash
 
     def _rules_mod(self):
         r = self._rules
@@ -458,6 +460,7 @@ class GameStore:
         if mod is not None:
             mod.parse_position(position_text)  # NotationError if malformed
         self._id = 0
+        self._start_kept = False
         self._pos = position_text
         self._meta = meta
         self.rules = rules or ""
@@ -578,8 +581,7 @@ class GameStore:
 
     def _compact(self):
         fs = self.fs
-        first = self._id == 0
-        if first:
+        if self._id == 0:
             new_id = self._peek_max_id() + 1
             self._id = 1 if new_id >= 1 << 30 else new_id
         moves = self._moves
@@ -588,8 +590,18 @@ class GameStore:
             self._pos, self._meta, " ".join(moves))
         data = text.encode()
         data += ("END %04x\n" % crc16(data)).encode()
-        header = "L %d %d" % (self._id, len(moves))
+        # While the game is short (fewer moves than a log holds between
+        # compactions) its new log holds every move from the first: with the
+        # start's copy it is the whole game, should the snapshot go (issue
+        # 36; after a failed write, too, which compacts). Later, the moves
+        # since this snapshot.
+        base = 0 if len(moves) < self.compact_every else len(moves)
+        header = "L %d %d" % (self._id, base)
         crc = crc16(header.encode())
+        log = "%s %04x\n" % (header, crc)
+        for k in range(base, len(moves)):
+            crc = crc16(moves[k].encode(), crc)
+            log += "%s %04x\n" % (moves[k], crc)
         self._clean = False
         if not fs.exists(self.log_path):
             # A log of no game (id 0) before the first snapshot: from now on
@@ -598,7 +610,7 @@ class GameStore:
             # this one, of an earlier game, and loses nothing.
             h0 = "L 0 0"
             fs.write(self.log_path, ("%s %04x\n" % (h0, crc16(h0.encode()))).encode())
-        if first:
+        if not self._start_kept:
             self._write_start()
         if fs.exists(self.tmp_path) and not fs.exists(self.snap_path) and self._tmp_is_whole():
             # A cut between removing the old snapshot and renaming the new
@@ -615,12 +627,12 @@ class GameStore:
             # holds every move) or, where a rename cannot replace, the header
             # whole in game.tmp (load takes it). Never an emptied log, which
             # load must report as moves lost (issue 23).
-            _atomic_write(fs, self.tmp_path, self.log_path, ("%s %04x\n" % (header, crc)).encode())
+            _atomic_write(fs, self.tmp_path, self.log_path, log.encode())
         except Exception:
             self.write_errors += 1
             return
         self._crc = crc
-        self._since = 0
+        self._since = len(moves) - base
         self._clean = True
 
     def _write_start(self):
@@ -633,6 +645,7 @@ class GameStore:
         data += ("END %04x\n" % crc16(data)).encode()
         try:
             self.fs.write(self.start_path, data)
+            self._start_kept = True
         except Exception:
             self.write_errors += 1
 
@@ -767,8 +780,8 @@ class GameStore:
         if log is None and clean:
             # The remove-then-rename window of the log's new header (_compact):
             # it waits whole in game.tmp. The next save writes a log again.
-            t = fs.read(self.tmp_path, 64)
-            if t is not None and _header_is(t, gid, n):
+            t = fs.read(self.tmp_path, MAX_FILE)
+            if t is not None and _log_of(t, gid, n):
                 log = t
                 clean = False
         crc = 0
@@ -831,6 +844,10 @@ class GameStore:
                     crc = int(line[sp + 1 :], 16)
                     k += 1
                     j = e + 1
+                # (the records in the log, the snapshot's own included when
+                # the log begins at the first move: the next compaction
+                # comes when it holds compact_every)
+                since = k - base
         good = self._validate(pos, moves)
         if good < 0:
             return None
@@ -848,6 +865,9 @@ class GameStore:
         self._crc = crc
         self._since = since
         self._clean = clean
+        # (a save of a firmware that kept none gets its copy at the next
+        # compaction)
+        self._start_kept = _head_id(fs.read(self.start_path, 40)) == gid
         return True
 
     def _start_of_log(self):
