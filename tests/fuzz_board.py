@@ -275,7 +275,7 @@ class Person:
 
 
 class Fuzzer:
-    def __init__(self, game, mode, seats, seed, verbose=False, level=1):
+    def __init__(self, game, mode, seats, seed, verbose=False, level=1, fast=False):
         _setup(game)
         from host_tools import games as hg
         from host_tools.records import choice_presses
@@ -301,6 +301,17 @@ class Fuzzer:
                           tourney_drawn=0, tourney_none=0, tourney_won=0, new_games=0, crashes=0, illegal=0, wrong=0, lost=0,
                           hangs=0, ambiguous_waits=0, played_again=0, refused_lines=0, strays_at_power_up=0,
                           settings_damaged=0, snapshots_deleted=0, snapshots_rebuilt=0, snapshots_not_resumed=0)
+        # --fast (issue 36.4): a person's ordinary speed at a capture. After a
+        # landing, the next piece of the turn (a capture, Nehren's removal, a
+        # swapped gem) is taken off 0 to 150 ms later (10 ms steps) instead of
+        # the 100 ms at least of the plain person; a turn the board does not
+        # commit is counted with why (its fault, its announcement) and
+        # played again in the plain order, which must commit it.
+        self.fast = fast
+        self.fast_delay = None  # this turn's delay after its landing, ms
+        self.fast_turns = {}  # delay -> turns played with it
+        self.fast_refused = {}  # delay -> turns the board did not commit
+        self.fast_reasons = {}  # why -> count
         self.text = []  # the current script, for a failure report
         self.by_rules = {}  # tourney games finished, by the rules they were played under
 
@@ -498,9 +509,26 @@ class Fuzzer:
             self.stats["power_cuts"] += 1
             lines = []
             self.restore(person, pos)
+        self.fast_delay = None
         body = self.actions(person, core_pos, steps, noisy=True)
+        start = len(self.sim.lines)
         self.run(lines + body + ["wait 1200"])
         got = self.wait_commit(done, start=before)
+        d = self.fast_delay
+        if d is not None:
+            self.fast_turns[d] = self.fast_turns.get(d, 0) + 1
+            if got is None or got is AMBIGUOUS:
+                # The board did not commit the turn a fast hand played:
+                # why, then the turn again (as the board asks, or the
+                # lights show), in the plain order.
+                self.fast_refused[d] = self.fast_refused.get(d, 0) + 1
+                why = self.why_waiting(start, text)
+                self.fast_reasons[why] = self.fast_reasons.get(why, 0) + 1
+                self.restore(person, pos)
+                start = len(self.sim.lines)
+                body = self.actions(person, core_pos, steps, noisy=False)
+                self.run(["# turn %s again: taken fast, not committed (%s)" % (text, why)] + body + ["wait 1200"])
+                got = self.wait_commit(done, start=start)
         again = 0
         while got is AMBIGUOUS and again < 3:
             # Two turns fit what the switches saw: as the board asks, the
@@ -769,6 +797,19 @@ class Fuzzer:
         self.stats["new_games"] += 1
         return pos
 
+    def why_waiting(self, start, text):
+        """What the board said of a turn it did not commit: its last fault
+        (kind only), or the turn it announced as under way if another."""
+        lines = self.sim.lines[start:]
+        fault = [ln.split()[2] for ln in lines if ln.startswith("evt fault ")]
+        told = [ln.split(" ", 2)[2] for ln in lines if ln.startswith("evt %s " % self.G.FINISH_EVENT)]
+        st = self.sim.state()[0]
+        if told and not text.startswith(told[-1].split()[0]):
+            return "another turn announced under way (evt %s), state %s" % (self.G.FINISH_EVENT, st)
+        if fault:
+            return "fault %s, state %s" % (fault[-1], st)
+        return "no fault said, state %s" % st
+
     def await_saved(self, since):
         for _ in range(30):
             last = None
@@ -843,9 +884,15 @@ class Fuzzer:
                 if name in names[:j] and (steps[j - 1] >> 8) & 3 == hg.LIFT:
                     out.append("wait 150")  # (on a cell just cleared: not in the same instant)
                 person.place(out, name)
-                # (a piece rests a moment where it is put: a place and a
-                # lift in one instant are no event the switches can see)
-                out.append("wait %d" % rng.choice((100, 150, 300, 1000)))
+                if self.fast and noisy and self._landing_then_capture(steps, names, j, end):
+                    d = rng.randrange(0, 160, 10)
+                    if self.fast_delay is None:
+                        self.fast_delay = d
+                    out.append("wait %d" % d)
+                else:
+                    # (a piece rests a moment where it is put: a place and a
+                    # lift in one instant are no event the switches can see)
+                    out.append("wait %d" % rng.choice((100, 150, 300, 1000)))
             j += 1
             # Clumsiness between steps: Browne and Cornelson only where it
             # cannot change the turn (Cornelson: never while a swap is owed,
@@ -866,6 +913,13 @@ class Fuzzer:
         if noisy and stop is None and rng.random() < p_noise * 0.5:
             out.append("wait 200")
         return out
+
+    def _landing_then_capture(self, steps, names, j, end):
+        # steps[j] is the mover's landing (a PLACE right after the turn's
+        # first LIFT) and the next step lifts another piece
+        hg = self.hg
+        return (j == 1 and (steps[0] >> 8) & 3 == hg.LIFT and j + 1 < end
+                and (steps[j + 1] >> 8) & 3 == hg.LIFT and names[j + 1] != names[j])
 
     def _may_fidget(self, steps, j):
         if self.game == "nehren":
@@ -989,6 +1043,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--level", type=int, default=1, help="the board's level for its seats (1-5)")
     ap.add_argument("--out", default=None, help="where a failing script is written")
+    ap.add_argument("--fast", action="store_true",
+                    help="a person's ordinary speed at a capture: the piece taken 0-150 ms after the landing "
+                         "(issue 36.4); refused turns counted with why, then played again")
     ap.add_argument("--hypothesis", action="store_true",
                     help="draw each script's choices through hypothesis (derandomized, "
                          "shrinking a failure to a shorter script)")
@@ -996,7 +1053,7 @@ def main(argv=None):
     if args.out:
         args.out = os.path.abspath(args.out)  # (the simulator's flash folder is not ours)
     t0 = time.time()
-    fz = Fuzzer(args.game, args.mode, args.seats, args.seed, level=args.level)
+    fz = Fuzzer(args.game, args.mode, args.seats, args.seed, level=args.level, fast=args.fast)
     rc = 0
     try:
         if args.hypothesis:
@@ -1025,6 +1082,11 @@ def main(argv=None):
     if args.mode == "tourney":
         print("tourney games finished, by the rules of the game: " + ", ".join(
             "%s %d" % (k, fz.by_rules[k]) for k in sorted(fz.by_rules)))
+    if args.fast:
+        print("fast captures (ms after the landing: turns, not committed): " + ", ".join(
+            "%d: %d, %d" % (d, fz.fast_turns[d], fz.fast_refused.get(d, 0)) for d in sorted(fz.fast_turns)))
+        print("why not committed: " + (", ".join("%s: %d" % (k, v) for k, v in sorted(fz.fast_reasons.items()))
+                                       or "-"))
     print(summary(fz, args, t0))
     return rc
 

@@ -882,10 +882,13 @@ class GameStore:
         i, lid, base, _ = _log_header(log)
         if lid == 0:
             return None
-        if lid < 0:
-            self.last_error = "saved game missing (no snapshot, its move log unverifiable); not resumed"
-            return None
         data = fs.read(self.start_path, MAX_FILE + 1)
+        if lid < 0:
+            # (without a start copy: the first log of no game, cut by a
+            # fault or a power cut before any game was written)
+            if data is not None:
+                self.last_error = "saved game missing (no snapshot, its move log unverifiable); not resumed"
+            return None
         if data is not None and base == 0 and _head_id(data) == lid:
             return data
         self.last_error = "snapshot missing: its move log begins at move %d%s; not resumed" % (
