@@ -591,10 +591,12 @@ class Fuzzer:
         since = len(self.sim.lines)
         self.sim.power_cut()
         FlashFaults.of(self.sim).pending = 0
-        if damage:
-            self.damage(damage)
-        self.sim.run(500)
-        self.sim.boot()
+        try:
+            if damage and not self.damage(damage):
+                damage = None
+            self.sim.run(500)
+        finally:
+            self.sim.boot()  # (whatever happened: the next script needs a board)
         self.run(["wait 2000"])
         said = [ln for ln in self.sim.lines[since:] if ln.startswith("evt error ")]
         if stray is not None:
@@ -618,7 +620,18 @@ class Fuzzer:
             for k in range(self.seats):
                 bits |= 1 << (len(sides) - 1 - k)
             self.mark = len(self.sim.lines)  # (the board thinks again for its seat)
-            self.run(["serial set level %d" % self.level, "serial set opponent " + seats_word(sides, bits)])
+            again = ["serial set level %d" % self.level, "serial set opponent " + seats_word(sides, bits)]
+            # What else the board named at its default, the person sets
+            # again as it was: Cornelson's rules, a tourney's tally (the
+            # board takes them from a resumed game unless it is over).
+            told = [ln for ln in said if ln.startswith("evt error settings not read")][0]
+            defaults = told.split(": at their defaults: ", 1)[1].split(";")[0].split()
+            names = [w.split("=")[0] for w in defaults]
+            if "mode" in names:
+                again.append("serial set mode " + self.mode)
+            if "series" in names and self.mode == "tourney":
+                again.append("serial set series " + self.ref.R.tally_word(self.ref.won))
+            self.run(again)
         elif damage == "snapshot":
             lost = [ln for ln in said if ln.startswith("evt error saved game: snapshot missing")]
             if not lost:
@@ -634,10 +647,14 @@ class Fuzzer:
     def damage(self, what):
         from triad.board.store import save_base
 
+        """Damage the flash (the power off); False if there was nothing to
+        damage (no such file)."""
         d = self.sim.state_dir
         if what == "settings":
             name = "settings.txt" if self.game == "nehren" else "settings-%s.txt" % self.game
             path = os.path.join(d, name)
+            if not os.path.exists(path):
+                return False
             with open(path, "rb") as f:
                 data = bytearray(f.read())
             data[self.rng.randrange(4, len(data) - 10)] ^= 1 << self.rng.randrange(7)
@@ -645,8 +662,12 @@ class Fuzzer:
                 f.write(bytes(data))
             self.stats["settings_damaged"] += 1
         else:
-            os.remove(os.path.join(d, save_base(self.game) + ".snap"))
+            path = os.path.join(d, save_base(self.game) + ".snap")
+            if not os.path.exists(path):
+                return False
+            os.remove(path)
             self.stats["snapshots_deleted"] += 1
+        return True
 
     def refused_lines(self, pos):
         """Lines the board must refuse, sent between turns: after each `err`
@@ -915,11 +936,13 @@ class Fuzzer:
         return out
 
     def _landing_then_capture(self, steps, names, j, end):
-        # steps[j] is the mover's landing (a PLACE right after the turn's
-        # first LIFT) and the next step lifts another piece
+        # steps[j] is the turn's landing (a PLACE right after its first
+        # LIFT, or its first step: Cornelson's gem) and the next step lifts
+        # another piece (a capture, a removal, a captured gem swapped)
         hg = self.hg
-        return (j == 1 and (steps[0] >> 8) & 3 == hg.LIFT and j + 1 < end
-                and (steps[j + 1] >> 8) & 3 == hg.LIFT and names[j + 1] != names[j])
+        landing = j == 0 or (j == 1 and (steps[0] >> 8) & 3 == hg.LIFT)
+        return (landing and j + 1 < end and (steps[j + 1] >> 8) & 3 == hg.LIFT
+                and names[j + 1] != names[j])
 
     def _may_fidget(self, steps, j):
         if self.game == "nehren":

@@ -117,7 +117,8 @@ class App:
 
     def _settings_unread(self):
         """A settings file that could not be read (issue 36): the game's own
-        settings the resumed game carries come back from it, the rest are
+        settings the resumed game carries come back from it (unless it is
+        over: its end may have moved them on), the rest are
         at their defaults, each said by name (`evt error settings ...`, the
         page) with the turn LEDs blinking red fast until a button."""
         from triad.board.store import parse_rules
@@ -125,6 +126,8 @@ class App:
         s = self.settings
         rec = self.ctl.record
         rules = (parse_rules(self.store.rules) or {}) if rec.store is not None else {}
+        if self.game.outcome(self.ctl.pos) >= 0 or rec.draw:
+            rules = {}  # (a finished game may have moved them on: a tourney's tally)
         back = []
         for k in self.game.SETTINGS:
             if k in s.unread and k in rules:
