@@ -451,6 +451,11 @@ class Fuzzer:
         committed = []  # the reference positions after each committed turn
         start_lines = len(self.sim.lines)
         self.stats["scripts"] += 1
+        if rng.random() < 0.1:
+            # (at the game's start: Cornelson's Capture begins on an empty
+            # table, where a piece standing at power-up once became a move)
+            self.await_saved(start_lines)
+            self.power_cycle(person, pos, committed, stray_p=1.0)
         pos = self.board_pass(pos, committed, self.mark)
         for t in range(n_turns):
             if self.ref.over(pos):
@@ -564,7 +569,7 @@ class Fuzzer:
 
     # -- issue 36: power-up, refused lines, a damaged flash ----------------------
 
-    def power_cycle(self, person, pos, committed):
+    def power_cycle(self, person, pos, committed, stray_p=0.25):
         """A power cut between turns. Sometimes a piece is left standing on
         a site the game has empty (the board must not take it for a move
         at power-up: it resumes on a debounced snapshot and waits), and
@@ -578,7 +583,7 @@ class Fuzzer:
         rng = self.rng
         self.stats["power_cuts"] += 1
         stray = None
-        if rng.random() < 0.25:
+        if rng.random() < stray_p:
             empty = [s for s in self.sites if s not in person.occ]
             if empty:
                 stray = rng.choice(empty)
@@ -587,6 +592,10 @@ class Fuzzer:
                 self.run(out + ["wait %d" % rng.choice((0, 100, 300))])
                 self.stats["strays_at_power_up"] += 1
         damage = rng.choice(("settings", "snapshot")) if rng.random() < 0.3 else None
+        if damage == "settings" and self.mode == "tourney" and self.ref.over(pos):
+            # (the tally the person would set again is the one after this
+            # game's verdict, which the fuzzer takes only after the turn)
+            damage = None
         self.text.append("powercut 500" + ("  # the flash damaged meanwhile: %s" % damage if damage else ""))
         since = len(self.sim.lines)
         self.sim.power_cut()
@@ -680,6 +689,13 @@ class Fuzzer:
         def everything():
             return [sim.send(c) for c in ("state", "moves", "start", "get", "lesson")]
 
+        lesson = bool(self.G.LESSONS()) and rng.random() < 0.5
+        if lesson:
+            # (a lesson running: a refused line must not end it)
+            reply = sim.send("lesson 1")
+            self.text.append("# serial lesson 1 -> %s" % reply)
+            if not reply.startswith("ok lesson 1"):
+                raise Failure("lesson 1 answered %r" % reply)
         before = everything()
         half = len(pos) // 2
         bad = ["position " + pos[:half] + "#" + pos[half:], "position # " + pos, "position " + pos + " #",
@@ -697,6 +713,12 @@ class Fuzzer:
             if after != before or evs:
                 self.stats["wrong"] += 1
                 raise Failure("the refused %r changed the board: %s -> %s, events %s" % (line, before, after, evs))
+        if lesson:
+            # The lesson left: the saved game resumes, its pieces in place.
+            self.run(["lesson off", "wait 1500"])
+            st, board_pos = sim.state()
+            if st not in ("play", "over") or self.ref.norm(board_pos) != self.ref.norm(pos):
+                raise Failure("after a lesson the board resumed %s in %s, not %s" % (board_pos, st, pos))
 
     def board_pass(self, pos, committed, since):
         """Where the side to move has only a turn with nothing to do in it

@@ -89,8 +89,13 @@ class Lessons:
         self._lent = None
         opts = self._options
         if opts:
+            # The player's settings back in effect, for the resumed game
+            # (which has its own rules) and the next: not by set_option,
+            # whose restart wrote the lesson's position over the saved game
+            # once the store was given back (a Capture game left for a
+            # lesson came back as the lesson's empty table).
             for k in opts:
-                ctl.set_option(k, opts[k])
+                ctl.record.options[k] = opts[k]
         self._options = None
         self.active = False
         self.celebrating = False
