@@ -128,12 +128,12 @@ class App:
         rules = (parse_rules(self.store.rules) or {}) if rec.store is not None else {}
         if self.game.outcome(self.ctl.pos) >= 0 or rec.draw:
             rules = {}  # (a finished game may have moved them on: a tourney's tally)
-        back = []
+        back = {}
         for k in self.game.SETTINGS:
             if k in s.unread and k in rules:
                 s.set(k, rules[k])  # (written with the next change of a setting)
-                rec.options[k] = rules[k]
-                back.append(k)
+                back[k] = rules[k]
+        rec.keep_options(back)
         p = self.protocol
         said = []
         for wire in p.setting_order:

@@ -94,8 +94,7 @@ class Lessons:
             # whose restart wrote the lesson's position over the saved game
             # once the store was given back (a Capture game left for a
             # lesson came back as the lesson's empty table).
-            for k in opts:
-                ctl.record.options[k] = opts[k]
+            ctl.record.keep_options(opts)
         self._options = None
         self.active = False
         self.celebrating = False
