@@ -1033,7 +1033,7 @@ class Settings:
         # The names whose saved values could not be read and are at their
         # defaults now (a damaged file: every one): the board says which
         # (issue 36: a damaged file silently reset the seats it played).
-        self.unread = ()
+        self.unread = ()  # type: tuple[str, ...]
         try:
             self._load()
         except MemoryError:
