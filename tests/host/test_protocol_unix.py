@@ -239,11 +239,15 @@ def lesson_board():
     # (the lessons' module compiled from source needs more than the 64-bit
     # port's 256K: the board runs it frozen, 32-bit)
     b = UnixBoard(seed=11, heap="512K")
-    assert b.link.send("position " + POS) == "ok position"
-    b.act("match")
-    b.link.wait_event(["play"])
-    assert b.link.send("lesson 1").startswith("ok lesson 1 ")
-    b.link.drain_events()
+    try:
+        assert b.link.send("position " + POS) == "ok position"
+        b.act("match")
+        b.link.wait_event(["play"])
+        assert b.link.send("lesson 1").startswith("ok lesson 1 ")
+        b.link.drain_events()
+    except BaseException:
+        b.close()  # (a failed set-up must not leave the board's process running)
+        raise
     yield b
     err = b.close()
     assert "Traceback" not in err, err
