@@ -144,6 +144,7 @@ def frame(ws):
         "extra": extra,
         "notice": ev["notice"] if sim.running else "",
         "unsaved": ev.get("unsaved") if sim.running else None,
+        "lost": ev.get("lost") if sim.running else None,
         "lesson": ev["lesson"] if sim.running else None,
         "opponent": opponent if opponent and opponent != "off" else None,  # the seats: "w", "gb"
         "level": settings.get("level"),

@@ -7,18 +7,19 @@ from triad.board.replay import replay  # (on the path: simulator.game put firmwa
 from triad.games.text import read_turns
 
 FINISH_EVENT = GAME.FINISH_EVENT
+LOST = ("saved game", "settings not read")  # `evt error` texts of what flash did not give back
 
 
 class Tracker:
     def __init__(self):
         self.fw = {"state": "off", "position": "", "moves": [], "start": ""}
         self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None,
-                   "unsaved": None, "finish": ""}
+                   "unsaved": None, "finish": "", "lost": None}
         self._turn_cache = None
 
     def power_cut(self):
         self.fw = dict(self.fw, state="off")
-        self.ev.update(fault=None, notice="", engine=None, lesson=None)
+        self.ev.update(fault=None, notice="", engine=None, lesson=None, lost=None)
 
     def on_event(self, text, shadow):
         """What the page must say, from the board's events: the result and
@@ -30,6 +31,8 @@ class Tracker:
         if kind in ("move", "play", "triad", "state", "setup", "position", "resume", FINISH_EVENT):
             if kind != "state" or arg in ("play", "over", "setup", "sync"):
                 ev["fault"] = None
+        if kind == "move":
+            ev["lost"] = None
         if kind == "over":
             ev["result"] = arg
         elif kind == FINISH_EVENT:
@@ -42,6 +45,12 @@ class Tracker:
             ev["unsaved"] = arg or "flash write failed"
         elif kind == "saved":
             ev["unsaved"] = None
+        elif kind == "error" and arg.startswith(LOST):
+            # What the board could not read back from flash (a saved game
+            # cut short or not resumed, settings at their defaults): said
+            # until a move, as the turn LEDs' fast red blink is until a
+            # button or a move (issue 36).
+            ev["lost"] = arg if not ev["lost"] else ev["lost"] + " | " + arg
         elif kind == "think":
             ev["engine"] = arg
             # (shadow: the firmware's position as its events told it)

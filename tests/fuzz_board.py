@@ -211,6 +211,10 @@ class Failure(AssertionError):
     pass
 
 
+class EndScript(Exception):
+    """The script ends here (a saved game the board could not resume)."""
+
+
 # -- the person ------------------------------------------------------------------
 
 
@@ -271,7 +275,7 @@ class Person:
 
 
 class Fuzzer:
-    def __init__(self, game, mode, seats, seed, verbose=False, level=1):
+    def __init__(self, game, mode, seats, seed, verbose=False, level=1, fast=False):
         _setup(game)
         from host_tools import games as hg
         from host_tools.records import choice_presses
@@ -295,7 +299,19 @@ class Fuzzer:
         self.stats = dict(scripts=0, turns=0, board_turns=0, actions=0, noise=0, power_cuts=0,
                           flash_faults=0, board_passes=0, games_over=0, tourney_games=0, tourney_tally=0,
                           tourney_drawn=0, tourney_none=0, tourney_won=0, new_games=0, crashes=0, illegal=0, wrong=0, lost=0,
-                          hangs=0, ambiguous_waits=0, played_again=0)
+                          hangs=0, ambiguous_waits=0, played_again=0, refused_lines=0, strays_at_power_up=0,
+                          settings_damaged=0, snapshots_deleted=0, snapshots_rebuilt=0, snapshots_not_resumed=0)
+        # --fast (issue 36.4): a person's ordinary speed at a capture. After a
+        # landing, the next piece of the turn (a capture, Nehren's removal, a
+        # swapped gem) is taken off 0 to 150 ms later (10 ms steps) instead of
+        # the 100 ms at least of the plain person; a turn the board does not
+        # commit is counted with why (its fault, its announcement) and
+        # played again in the plain order, which must commit it.
+        self.fast = fast
+        self.fast_delay = None  # this turn's delay after its landing, ms
+        self.fast_turns = {}  # delay -> turns played with it
+        self.fast_refused = {}  # delay -> turns the board did not commit
+        self.fast_reasons = {}  # why -> count
         self.text = []  # the current script, for a failure report
         self.by_rules = {}  # tourney games finished, by the rules they were played under
 
@@ -435,6 +451,11 @@ class Fuzzer:
         committed = []  # the reference positions after each committed turn
         start_lines = len(self.sim.lines)
         self.stats["scripts"] += 1
+        if rng.random() < 0.1:
+            # (at the game's start: Cornelson's Capture begins on an empty
+            # table, where a piece standing at power-up once became a move)
+            self.await_saved(start_lines)
+            self.power_cycle(person, pos, committed, stray_p=1.0)
         pos = self.board_pass(pos, committed, self.mark)
         for t in range(n_turns):
             if self.ref.over(pos):
@@ -442,7 +463,10 @@ class Fuzzer:
             side = self._side(pos)
             board_side = (seat_bits >> side) & 1
             before = len(self.sim.lines)
-            pos = self.turn(person, pos, board_side, committed)
+            try:
+                pos = self.turn(person, pos, board_side, committed)
+            except EndScript:
+                break
             self.check(pos, committed, start_lines)
             if self.ref.over(pos):
                 self.stats["games_over"] += 1
@@ -490,9 +514,26 @@ class Fuzzer:
             self.stats["power_cuts"] += 1
             lines = []
             self.restore(person, pos)
+        self.fast_delay = None
         body = self.actions(person, core_pos, steps, noisy=True)
+        start = len(self.sim.lines)
         self.run(lines + body + ["wait 1200"])
         got = self.wait_commit(done, start=before)
+        d = self.fast_delay
+        if d is not None:
+            self.fast_turns[d] = self.fast_turns.get(d, 0) + 1
+            if got is None or got is AMBIGUOUS:
+                # The board did not commit the turn a fast hand played:
+                # why, then the turn again (as the board asks, or the
+                # lights show), in the plain order.
+                self.fast_refused[d] = self.fast_refused.get(d, 0) + 1
+                why = self.why_waiting(start, text)
+                self.fast_reasons[why] = self.fast_reasons.get(why, 0) + 1
+                self.restore(person, pos)
+                start = len(self.sim.lines)
+                body = self.actions(person, core_pos, steps, noisy=False)
+                self.run(["# turn %s again: taken fast, not committed (%s)" % (text, why)] + body + ["wait 1200"])
+                got = self.wait_commit(done, start=start)
         again = 0
         while got is AMBIGUOUS and again < 3:
             # Two turns fit what the switches saw: as the board asks, the
@@ -521,10 +562,163 @@ class Fuzzer:
             # safe (and says so: evt unsaved, evt saved): give it that, then
             # cut the power between turns: nothing committed is lost.
             self.await_saved(before)
-            self.run(["powercut 500", "wait 2000"])
-            self.stats["power_cuts"] += 1
-            self.check_resumed(intended, committed)
+            self.power_cycle(person, intended, committed)
+        elif rng.random() < 0.1:
+            self.refused_lines(intended)
         return intended
+
+    # -- issue 36: power-up, refused lines, a damaged flash ----------------------
+
+    def power_cycle(self, person, pos, committed, stray_p=0.25):
+        """A power cut between turns. Sometimes a piece is left standing on
+        a site the game has empty (the board must not take it for a move
+        at power-up: it resumes on a debounced snapshot and waits), and
+        sometimes the flash is damaged while the power is off: the settings
+        file (a bit flipped: the board says which settings are at their
+        defaults, and the person sets the seats again) or the snapshot
+        deleted (the board rebuilds the game from its log, or says why it
+        cannot; the script then ends with a new game held by hand)."""
+        from simulator.hardware import FlashFaults
+
+        rng = self.rng
+        self.stats["power_cuts"] += 1
+        stray = None
+        if rng.random() < stray_p:
+            empty = [s for s in self.sites if s not in person.occ]
+            if empty:
+                stray = rng.choice(empty)
+                out = []
+                person.place(out, stray)
+                self.run(out + ["wait %d" % rng.choice((0, 100, 300))])
+                self.stats["strays_at_power_up"] += 1
+        damage = rng.choice(("settings", "snapshot")) if rng.random() < 0.3 else None
+        if damage == "settings" and self.mode == "tourney" and self.ref.over(pos):
+            # (the tally the person would set again is the one after this
+            # game's verdict, which the fuzzer takes only after the turn)
+            damage = None
+        self.text.append("powercut 500" + ("  # the flash damaged meanwhile: %s" % damage if damage else ""))
+        since = len(self.sim.lines)
+        self.sim.power_cut()
+        FlashFaults.of(self.sim).pending = 0
+        try:
+            if damage and not self.damage(damage):
+                damage = None
+            self.sim.run(500)
+        finally:
+            self.sim.boot()  # (whatever happened: the next script needs a board)
+        self.run(["wait 2000"])
+        said = [ln for ln in self.sim.lines[since:] if ln.startswith("evt error ")]
+        if stray is not None:
+            moved = [ln for ln in self.sim.lines[since:] if ln.startswith("evt move ")]
+            if moved:
+                self.stats["wrong"] += 1
+                raise Failure("a move nobody made at power-up (%s left on %s): %s" % (moved, stray, said))
+            st = self.sim.state()[0]
+            if st not in ("sync", "setup"):
+                raise Failure("power-up with %s left on an empty site: state %s, not sync" % (stray, st))
+            out = []
+            person.knock(out, stray)
+            self.run(out + ["wait 1500"])
+        if damage == "settings":
+            if not any(ln.startswith("evt error settings not read") and "opponent=off" in ln for ln in said):
+                raise Failure("a damaged settings file was not said (by name): %s" % said)
+            from triad.board.seats import seats_word
+
+            sides = self.G.SIDES
+            bits = 0
+            for k in range(self.seats):
+                bits |= 1 << (len(sides) - 1 - k)
+            self.mark = len(self.sim.lines)  # (the board thinks again for its seat)
+            again = ["serial set level %d" % self.level, "serial set opponent " + seats_word(sides, bits)]
+            # What else the board named at its default, the person sets
+            # again as it was: Cornelson's rules, a tourney's tally (the
+            # board takes them from a resumed game unless it is over).
+            told = [ln for ln in said if ln.startswith("evt error settings not read")][0]
+            defaults = told.split(": at their defaults: ", 1)[1].split(";")[0].split()
+            names = [w.split("=")[0] for w in defaults]
+            if "mode" in names:
+                again.append("serial set mode " + self.mode)
+            if "series" in names and self.mode == "tourney":
+                again.append("serial set series " + self.ref.R.tally_word(self.ref.won))
+            self.run(again)
+        elif damage == "snapshot":
+            lost = [ln for ln in said if ln.startswith("evt error saved game: snapshot missing")]
+            if not lost:
+                raise Failure("a deleted snapshot was not said: %s" % said)
+            if "not resumed" in lost[0]:
+                # (the log began after a compaction: the game cannot be rebuilt)
+                self.stats["snapshots_not_resumed"] += 1
+                self.run(["press new long", "wait 500"])
+                raise EndScript()
+            self.stats["snapshots_rebuilt"] += 1
+        self.check_resumed(pos, committed)
+
+    def damage(self, what):
+        from triad.board.store import save_base
+
+        """Damage the flash (the power off); False if there was nothing to
+        damage (no such file)."""
+        d = self.sim.state_dir
+        if what == "settings":
+            name = "settings.txt" if self.game == "nehren" else "settings-%s.txt" % self.game
+            path = os.path.join(d, name)
+            if not os.path.exists(path):
+                return False
+            with open(path, "rb") as f:
+                data = bytearray(f.read())
+            data[self.rng.randrange(4, len(data) - 10)] ^= 1 << self.rng.randrange(7)
+            with open(path, "wb") as f:
+                f.write(bytes(data))
+            self.stats["settings_damaged"] += 1
+        else:
+            path = os.path.join(d, save_base(self.game) + ".snap")
+            if not os.path.exists(path):
+                return False
+            os.remove(path)
+            self.stats["snapshots_deleted"] += 1
+        return True
+
+    def refused_lines(self, pos):
+        """Lines the board must refuse, sent between turns: after each `err`
+        the state, position, moves, settings and lesson are as they were,
+        and nothing happened (issue 36: a refused `position` ended a lesson
+        and, in Cornelson, began the game afresh)."""
+        rng = self.rng
+        sim = self.sim
+
+        def everything():
+            return [sim.send(c) for c in ("state", "moves", "start", "get", "lesson")]
+
+        lesson = bool(self.G.LESSONS()) and rng.random() < 0.5
+        if lesson:
+            # (a lesson running: a refused line must not end it)
+            reply = sim.send("lesson 1")
+            self.text.append("# serial lesson 1 -> %s" % reply)
+            if not reply.startswith("ok lesson 1"):
+                raise Failure("lesson 1 answered %r" % reply)
+        before = everything()
+        half = len(pos) // 2
+        bad = ["position " + pos[:half] + "#" + pos[half:], "position # " + pos, "position " + pos + " #",
+               "set level 9", "set opponent zz", "set brightness 999", "new now", "game nosuch", "lesson 0",
+               "lesson 999", "set mode nosuch", "set nosuch 1", "state now", "position"]
+        for line in rng.sample(bad, 3):
+            since = len(sim.lines)
+            reply = sim.send(line)
+            self.stats["refused_lines"] += 1
+            self.text.append("# serial %s -> %s" % (line, reply))
+            if not reply.startswith("err ") or reply.startswith("err internal"):
+                raise Failure("%r answered %r, not a refusal" % (line, reply))
+            evs = [ln for ln in sim.lines[since:] if ln.startswith("evt ") and not ln.startswith("evt think ")]
+            after = everything()
+            if after != before or evs:
+                self.stats["wrong"] += 1
+                raise Failure("the refused %r changed the board: %s -> %s, events %s" % (line, before, after, evs))
+        if lesson:
+            # The lesson left: the saved game resumes, its pieces in place.
+            self.run(["lesson off", "wait 1500"])
+            st, board_pos = sim.state()
+            if st not in ("play", "over") or self.ref.norm(board_pos) != self.ref.norm(pos):
+                raise Failure("after a lesson the board resumed %s in %s, not %s" % (board_pos, st, pos))
 
     def board_pass(self, pos, committed, since):
         """Where the side to move has only a turn with nothing to do in it
@@ -646,6 +840,19 @@ class Fuzzer:
         self.stats["new_games"] += 1
         return pos
 
+    def why_waiting(self, start, text):
+        """What the board said of a turn it did not commit: its last fault
+        (kind only), or the turn it announced as under way if another."""
+        lines = self.sim.lines[start:]
+        fault = [ln.split()[2] for ln in lines if ln.startswith("evt fault ")]
+        told = [ln.split(" ", 2)[2] for ln in lines if ln.startswith("evt %s " % self.G.FINISH_EVENT)]
+        st = self.sim.state()[0]
+        if told and not text.startswith(told[-1].split()[0]):
+            return "another turn announced under way (evt %s), state %s" % (self.G.FINISH_EVENT, st)
+        if fault:
+            return "fault %s, state %s" % (fault[-1], st)
+        return "no fault said, state %s" % st
+
     def await_saved(self, since):
         for _ in range(30):
             last = None
@@ -720,9 +927,15 @@ class Fuzzer:
                 if name in names[:j] and (steps[j - 1] >> 8) & 3 == hg.LIFT:
                     out.append("wait 150")  # (on a cell just cleared: not in the same instant)
                 person.place(out, name)
-                # (a piece rests a moment where it is put: a place and a
-                # lift in one instant are no event the switches can see)
-                out.append("wait %d" % rng.choice((100, 150, 300, 1000)))
+                if self.fast and noisy and self._landing_then_capture(steps, names, j, end):
+                    d = rng.randrange(0, 160, 10)
+                    if self.fast_delay is None:
+                        self.fast_delay = d
+                    out.append("wait %d" % d)
+                else:
+                    # (a piece rests a moment where it is put: a place and a
+                    # lift in one instant are no event the switches can see)
+                    out.append("wait %d" % rng.choice((100, 150, 300, 1000)))
             j += 1
             # Clumsiness between steps: Browne and Cornelson only where it
             # cannot change the turn (Cornelson: never while a swap is owed,
@@ -743,6 +956,15 @@ class Fuzzer:
         if noisy and stop is None and rng.random() < p_noise * 0.5:
             out.append("wait 200")
         return out
+
+    def _landing_then_capture(self, steps, names, j, end):
+        # steps[j] is the turn's landing (a PLACE right after its first
+        # LIFT, or its first step: Cornelson's gem) and the next step lifts
+        # another piece (a capture, a removal, a captured gem swapped)
+        hg = self.hg
+        landing = j == 0 or (j == 1 and (steps[0] >> 8) & 3 == hg.LIFT)
+        return (landing and j + 1 < end and (steps[j + 1] >> 8) & 3 == hg.LIFT
+                and names[j + 1] != names[j])
 
     def _may_fidget(self, steps, j):
         if self.game == "nehren":
@@ -866,6 +1088,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--level", type=int, default=1, help="the board's level for its seats (1-5)")
     ap.add_argument("--out", default=None, help="where a failing script is written")
+    ap.add_argument("--fast", action="store_true",
+                    help="a person's ordinary speed at a capture: the piece taken 0-150 ms after the landing "
+                         "(issue 36.4); refused turns counted with why, then played again")
     ap.add_argument("--hypothesis", action="store_true",
                     help="draw each script's choices through hypothesis (derandomized, "
                          "shrinking a failure to a shorter script)")
@@ -873,7 +1098,7 @@ def main(argv=None):
     if args.out:
         args.out = os.path.abspath(args.out)  # (the simulator's flash folder is not ours)
     t0 = time.time()
-    fz = Fuzzer(args.game, args.mode, args.seats, args.seed, level=args.level)
+    fz = Fuzzer(args.game, args.mode, args.seats, args.seed, level=args.level, fast=args.fast)
     rc = 0
     try:
         if args.hypothesis:
@@ -903,6 +1128,11 @@ def main(argv=None):
     if args.mode == "tourney":
         print("tourney games finished, by the rules of the game: " + ", ".join(
             "%s %d" % (k, fz.by_rules[k]) for k in sorted(fz.by_rules)))
+    if args.fast:
+        print("fast captures (ms after the landing: turns, not committed): " + ", ".join(
+            "%d: %d, %d" % (d, fz.fast_turns[d], fz.fast_refused.get(d, 0)) for d in sorted(fz.fast_turns)))
+        print("why not committed: " + (", ".join("%s: %d" % (k, v) for k, v in sorted(fz.fast_reasons.items()))
+                                       or "-"))
     print(summary(fz, args, t0))
     return rc
 
@@ -915,12 +1145,14 @@ def summary(fz, args, t0):
             s["tourney_tally"], s["tourney_drawn"], s["tourney_none"], s["tourney_won"], s["new_games"])
     return ("fuzz %s mode=%s seats=%d seed=%d: %d scripts, %d turns (%d the board's), %d actions, "
             "%d noise, %d power cuts, %d flash faults, %d passes by the board, %d games over%s; crashes %d, illegal %d, wrong %d, "
-            "lost %d, hangs %d; ambiguous waits %d, turns played again %d; %.0f s" % (
+            "lost %d, hangs %d; ambiguous waits %d, turns played again %d; refused lines %d, strays at power-up %d, "
+            "settings damaged %d, snapshots deleted %d (rebuilt %d, not resumed %d); %.0f s" % (
                 args.game, args.mode, args.seats, args.seed, s["scripts"], s["turns"], s["board_turns"],
                 s["actions"], s["noise"], s["power_cuts"], s["flash_faults"], s["board_passes"],
                 s["games_over"], tourney,
                 s["crashes"], s["illegal"], s["wrong"], s["lost"], s["hangs"], s["ambiguous_waits"],
-                s["played_again"], time.time() - t0))
+                s["played_again"], s["refused_lines"], s["strays_at_power_up"], s["settings_damaged"],
+                s["snapshots_deleted"], s["snapshots_rebuilt"], s["snapshots_not_resumed"], time.time() - t0))
 
 
 if __name__ == "__main__":

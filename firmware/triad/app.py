@@ -110,8 +110,46 @@ class App:
                 # old one stays untouched until a new game is asked for.
                 ctl.record.hold_store()
             ctl.new_game()
+        if self.settings.unread or self.board_settings.unread:
+            self._settings_unread()
         # Show the first frame at once, whatever it is.
         self.shown[0] = 1
+
+    def _settings_unread(self):
+        """A settings file that could not be read (issue 36): the game's own
+        settings the resumed game carries come back from it (unless it is
+        over: its end may have moved them on), the rest are
+        at their defaults, each said by name (`evt error settings ...`, the
+        page) with the turn LEDs blinking red fast until a button."""
+        from triad.board.store import parse_rules
+
+        s = self.settings
+        rec = self.ctl.record
+        rules = (parse_rules(self.store.rules) or {}) if rec.store is not None else {}
+        if self.game.outcome(self.ctl.pos) >= 0 or rec.draw:
+            rules = {}  # (a finished game may have moved them on: a tourney's tally)
+        back = {}
+        for k in self.game.SETTINGS:
+            if k in s.unread and k in rules:
+                s.set(k, rules[k])  # (written with the next change of a setting)
+                back[k] = rules[k]
+        rec.keep_options(back)
+        p = self.protocol
+        said = []
+        for wire in p.setting_order:
+            key = p.setting_keys[wire]
+            if key in s.unread and key not in back:
+                said.append("%s=%s" % (wire, p._value(wire)))
+        if self.board_settings.unread:
+            said.append("game=" + self.game.NAME)
+            self.board_settings.unread = ()  # (said once, not at each game chosen)
+        why = s.last_error or self.board_settings.last_error
+        text = "settings not read (%s): at their defaults: %s" % (why, " ".join(said) or "-")
+        if back:
+            text += "; from the saved game: " + " ".join(
+                "%s=%s" % (k.replace("_", "-"), p._value(k.replace("_", "-"))) for k in back)
+        self.protocol.event("error", text)
+        rec.save_lost = True
 
     def choose_game(self, name):
         """The protocol's `game NAME`: switch games now (the current game

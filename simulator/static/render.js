@@ -89,6 +89,10 @@ export function render(f) {
   const us = f.unsaved ? "Not saved: " + f.unsaved + ". The game goes on; the board writes it again every 2 s (the turn LEDs blink red until then)." : "";
   $("unsaved").hidden = !us;
   if ($("unsaved").textContent !== us) $("unsaved").textContent = us;
+  // Issue 36: what the board could not read back from flash (the turn LEDs blink red fast).
+  const lost = f.lost ? "Not read back from flash: " + f.lost : "";
+  $("lost").hidden = !lost;
+  if ($("lost").textContent !== lost) $("lost").textContent = lost;
   const nt = f.notice ? (LAYOUT.notice_text[f.notice] || f.notice) : "";
   $("notice").hidden = !nt || f.state === "over";
   if ($("notice").textContent !== nt) $("notice").textContent = nt;

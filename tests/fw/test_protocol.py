@@ -246,3 +246,55 @@ def test_poll_announces_the_games_notice_when_it_arises():
     b.rig.ctl.start_position(POS)
     b.p.poll()
     assert b.out[-1] == "evt notice none\n", b.out
+
+
+def _lesson_board(game_name, board):
+    # A game on the site rig with its protocol and its lessons, as the app
+    # wires them (the lessons report through the protocol's events).
+    from siterig import SiteRig
+    from triad.board.lessons import Lessons
+    from triad.games import load
+
+    game = load(game_name)
+    r = SiteRig(game, board, game.START)
+    out = []
+    proto = P.Protocol(r.ctl, out.append)
+    les = Lessons(r.ctl, r.events)
+    proto.lessons = les
+    return r, proto, les, out
+
+
+def _everything(r, les):
+    rec = r.ctl.record
+    opts = {}
+    for k in rec.options:
+        opts[k] = rec.options[k]
+    return (r.ctl.state, rec.position_text(), rec.moves_text(), rec.start_text, opts, les.active, les.n)
+
+
+def test_a_refused_position_leaves_a_lesson_and_the_game_alone():
+    # Issue 36: the handler ended the lesson before it read the position,
+    # so `position <junk>` answered err notation yet said `evt lesson off`;
+    # in Cornelson the lesson's rules given back also began the game afresh.
+    from triad.boards import hex_v1, pico_v1, tri_v1
+
+    for game_name, board, n in (("nehren", pico_v1, 1), ("browne", hex_v1, 3), ("cornelson", tri_v1, 9)):
+        r, proto, les, out = _lesson_board(game_name, board)
+        if game_name == "cornelson":
+            r.ctl.set_option("mode", 1)  # the player's game: Breach; lesson 9 plays Capture
+        assert proto.execute("lesson %d" % n).startswith("ok lesson %d " % n)
+        r.occ[:] = r.ctl.expected
+        r.changed = r.now
+        r.wait(1000)
+        before = _everything(r, les)
+        seen = len(r.events.seen)
+        for junk in ("position nonsense", "position ../..", "position " + "x" * 150,
+                     "position " + r.ctl.record.position_text() + " extra words"):
+            reply = proto.execute(junk)
+            assert reply.startswith("err notation "), (game_name, junk, reply)
+            r.wait(100)
+            assert _everything(r, les) == before, (game_name, junk)
+        assert r.events.seen[seen:] == [], (game_name, r.events.seen[seen:])
+        # A good one still ends the lesson and loads the position.
+        assert proto.execute("position " + r.game.format_position(r.game.parse_position(r.game.START))) == "ok position"
+        assert not les.active

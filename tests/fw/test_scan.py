@@ -95,6 +95,35 @@ def test_changed_at_and_stable_for():
     assert sc.changed_at == 2010
 
 
+def test_the_snapshot_ages_from_the_scan_that_debounces_it():
+    # The app makes its scanner at time 0 and first reads the switches at
+    # boot's end (here 52 s on): a piece standing then shows only after
+    # DEBOUNCE scans, and until it does the all-open snapshot is no board
+    # at rest (issue 36: it had rested "since 0", set-up completed on it and
+    # the piece became a move).
+    sc = scan.MatrixScanner(Desc(DEBOUNCE=3))
+    raw = bytearray(36)
+    raw[5] = 1
+    assert not sc.update(raw, 52000)
+    assert sc.stable_for(52000) == 0
+    assert not sc.update(raw, 52010)
+    assert sc.stable_for(52010) == 0
+    assert sc.update(raw, 52020)
+    assert sc.stable[pico_v1.MATRIX_CELL[5]] == 1
+    assert sc.changed_at == 52020 and sc.stable_for(52820) == 800
+    # An empty board likewise: no age until its scans agree.
+    sc = scan.MatrixScanner(Desc(DEBOUNCE=3))
+    raw[5] = 0
+    assert not sc.update(raw, 52000) and sc.stable_for(52000) == 0
+    assert not sc.update(raw, 52010) and sc.stable_for(52015) == 5
+    assert not sc.update(raw, 52020) and sc.stable_for(52030) == 10
+    assert not sc.update(raw, 52030) and sc.stable_for(52830) == 810
+    # reset() begins it again.
+    sc.reset(60000)
+    raw[5] = 1
+    assert not sc.update(raw, 61000) and sc.stable_for(61000) == 0
+
+
 def test_a_change_confirmed_by_late_scans_is_dated_as_if_on_time():
     # The board was busy for 100 ms between two scans (a serial command on
     # the chip): the die placed at 1000 is confirmed at 1110, dated 1020, as

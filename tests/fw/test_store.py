@@ -112,6 +112,61 @@ def test_no_game_and_missing_files():
     _with_dir(body)
 
 
+def test_a_missing_snapshot_is_rebuilt_from_the_start_and_the_log():
+    # Issue 36: the snapshot deleted, the log still there: the game was
+    # dropped without a word. The log holds the game while it begins at the
+    # first move; with the start's copy (.start) it is resumed, and said.
+    def body(d):
+        moves = _game(5)
+        g = store.GameStore(d)
+        g.start(START, META)
+        for m in moves:
+            g.append(m)
+        os.remove(d + "/game.snap")
+        g2 = store.GameStore(d)
+        assert g2.load() == (START, moves, META)
+        assert g2.last_error.startswith("snapshot missing: the game rebuilt from its start and its move log (5 moves)")
+        assert g2.lost
+        g2.append(_game(6)[5])  # the game goes on, and is whole on flash again
+        g3 = store.GameStore(d)
+        assert g3.load() == (START, _game(6), META) and g3.last_error is None
+
+    _with_dir(body)
+
+
+def test_a_missing_snapshot_the_log_cannot_rebuild_is_said():
+    def body(d):
+        moves = _game(store.COMPACT_EVERY + 3)
+        g = store.GameStore(d)
+        g.start(START, META)
+        for m in moves:
+            g.append(m)
+        os.remove(d + "/game.snap")
+        g2 = store.GameStore(d)
+        assert g2.load() is None
+        # (the log begins after the compaction: the moves before it are gone)
+        assert g2.last_error == "snapshot missing: its move log begins at move %d; not resumed" % (
+            store.COMPACT_EVERY + 2)
+        assert g2.lost
+        # A save of a firmware that kept no start copy: said too.
+        g = store.GameStore(d)
+        g.start(START, META)
+        g.append(moves[0])
+        os.remove(d + "/game.snap")
+        os.remove(d + "/game.start")
+        g2 = store.GameStore(d)
+        assert g2.load() is None and g2.lost
+        assert g2.last_error == ("snapshot missing: its move log begins at move 1 and the game's start is not "
+                                 "on flash; not resumed")
+        # A first start cut before its snapshot (a log of no game) is no game: nothing said.
+        g.clear()
+        _write(d + "/game.log", b"L 0 0 %04x\n" % store.crc16(b"L 0 0"))
+        g2 = store.GameStore(d)
+        assert g2.load() is None and g2.last_error is None and not g2.lost
+
+    _with_dir(body)
+
+
 def test_torn_last_record_is_dropped_and_game_continues():
     def body(d):
         moves = _game(6)
@@ -303,12 +358,13 @@ def test_settings_corrupt_or_missing_fall_back_to_defaults():
             _write(d + "/settings.txt", bad)
             s2 = store.Settings(d, {"brightness": 5})
             assert s2.get("brightness") == 5 and s2.last_error
+            assert s2.unread == ("brightness",)  # said by name (issue 36)
             assert _read(d + "/settings.txt") == bad  # loading changes nothing
         # A leftover tmp from a cut save does not matter.
         _write(d + "/settings.txt", good)
         _write(d + "/settings.tmp", good[:7])
         s3 = store.Settings(d, {"brightness": 5})
-        assert s3.get("brightness") == 9 and s3.last_error is None
+        assert s3.get("brightness") == 9 and s3.last_error is None and s3.unread == ()
 
     _with_dir(body)
 

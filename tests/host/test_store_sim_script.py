@@ -189,3 +189,80 @@ def test_a_lost_move_log_is_said_on_serial_and_by_a_light(damage):
         assert not any(red(frame) for frame in seen), seen
     finally:
         sim.shutdown()
+
+
+def _turn_leds_blink_red(sim):
+    from simulator.game import DESC
+
+    turn = [DESC.N_SITES + s for s in DESC.STATUS_TURN]
+    seen = set()
+    for _ in range(8):
+        sim.run(130)
+        seen.add(tuple(sim.leds()[i] for i in turn))
+    return any(all(c[0] > 0 and c[1] == 0 and c[2] == 0 for c in frame) for frame in seen)
+
+
+def test_a_damaged_settings_file_is_said_by_name_on_serial_page_and_light():
+    # Issue 36: a damaged settings file silently reset every setting, the
+    # seats the board plays included. It is said (evt error naming each
+    # setting now at its default), on the page, and by the turn LEDs.
+    import os
+
+    from simulator.script import run
+    from simulator.sim import Simulation
+    from simulator.tracking import Tracker
+
+    sim = Simulation(seed=1)
+    try:
+        sim.boot()
+        run(sim, parse("position %s\nserial set opponent w\nserial set level 2\nwait 1500\n" % START))
+        sim.power_cut()
+        path = os.path.join(sim.state_dir, "settings.txt")
+        data = bytearray(open(path, "rb").read())
+        data[5] ^= 0x10  # one bit flipped: the CRC fails
+        open(path, "wb").write(bytes(data))
+        sim.boot()
+        sim.run(1500)
+        said = [ln for ln in sim.lines if ln.startswith("evt error settings not read")]
+        assert len(said) == 1, sim.lines
+        for word in ("opponent=off", "level=3", "brightness=64", "note2-triads=on", "sound=off"):
+            assert word in said[0], said[0]
+        assert sim.send("get opponent") == "ok get opponent off"
+        assert _turn_leds_blink_red(sim)
+        page = Tracker()
+        for ln in sim.lines:
+            if ln.startswith("evt "):
+                page.on_event(ln[4:], None)
+        assert page.ev["lost"] == said[0][len("evt error "):]
+        sim.press("menu")
+        assert not _turn_leds_blink_red(sim)
+    finally:
+        sim.shutdown()
+
+
+def test_a_missing_snapshot_is_said_and_the_game_rebuilt_from_its_log():
+    # Issue 36: the snapshot deleted, the move log still there: the board
+    # started a new game without a word. The log holds the game (it begins
+    # at its first move): resumed from the start's copy and the log, said.
+    import os
+
+    from simulator.script import run
+    from simulator.sim import Simulation
+
+    sim = Simulation(seed=1)
+    try:
+        sim.boot()
+        run(sim, parse("position %s\nlift c1\nplace c4\nwait 3000\nlift a6\nplace a4\nwait 3000\n" % START))
+        assert sim.moves() == "c1c4 a6a4"
+        sim.power_cut()
+        os.remove(os.path.join(sim.state_dir, "game.snap"))
+        sim.boot()
+        sim.run(1500)
+        said = [ln for ln in sim.lines if ln.startswith("evt error saved game:")]
+        assert said == ["evt error saved game: snapshot missing: the game rebuilt from its start and its move log "
+                        "(2 moves)"], sim.lines
+        assert sim.moves() == "c1c4 a6a4"
+        assert sim.state()[0] == "play"
+        assert _turn_leds_blink_red(sim)
+    finally:
+        sim.shutdown()

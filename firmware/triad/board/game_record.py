@@ -272,6 +272,14 @@ class GameRecord:
         for k in self.game.SETTINGS:
             self.options[k] = s.get(k)
 
+    def keep_options(self, opts):
+        """The game's own settings {name: value} in effect for the games
+        loaded or begun from now, the game on the table left as it is (a
+        lesson left: the saved game resumes under its own rules; settings
+        rebuilt from a resumed save)."""
+        for k in opts:
+            self.options[k] = opts[k]
+
     def set_next_start(self, side):
         """The side that starts the next game where the board alternates it
         (the caller saves the setting)."""

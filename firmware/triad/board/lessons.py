@@ -89,8 +89,12 @@ class Lessons:
         self._lent = None
         opts = self._options
         if opts:
-            for k in opts:
-                ctl.set_option(k, opts[k])
+            # The player's settings back in effect, for the resumed game
+            # (which has its own rules) and the next: not by set_option,
+            # whose restart wrote the lesson's position over the saved game
+            # once the store was given back (a Capture game left for a
+            # lesson came back as the lesson's empty table).
+            ctl.record.keep_options(opts)
         self._options = None
         self.active = False
         self.celebrating = False

@@ -6,7 +6,8 @@
 #
 # Robustness: feed() never raises, never waits, and a command that is
 # malformed, too long or not allowed now changes nothing (not the game, not
-# a setting). poll() runs every tick and allocates nothing unless the
+# a setting, not a lesson): each command reads and checks its whole line
+# before it changes anything. poll() runs every tick and allocates nothing unless the
 # board's state or its count of player mistakes changed.
 from triad import VERSION
 from triad.board.seats import seats_word
@@ -169,10 +170,17 @@ class Protocol:
                 return "err usage position <position>"
             if ctl.state == _SELFTEST:
                 return "err busy the switch self-test is running"
+            # Read whole before anything changes: a refused line must not
+            # end a lesson (nor, with the lesson's rules given back, begin
+            # the saved game afresh: issue 36).
+            try:
+                self.game.parse_position(arg)
+            except ValueError as e:  # NotationError
+                return "err notation " + str(e)
             self._end_lesson()
             try:
                 ctl.start_position(arg)
-            except ValueError as e:  # NotationError, or the store refusing it
+            except ValueError as e:  # (read above: the store refusing it)
                 return "err notation " + str(e)
             return "ok position"
         if cmd == "new":

@@ -74,6 +74,16 @@ class MatrixScanner:
         self._last = now
         self._lost = 0
         self._since = array("i", bytes(4 * n))
+        # Scans still to come before the snapshot is debounced: every
+        # integrator starts at "open", so a piece standing at power-up shows
+        # only after DEBOUNCE scans. Until then the snapshot is not the
+        # board's and its age is 0 (changed_at follows each scan), counted
+        # from the scan that completes the debounce, not from the time the
+        # scanner was made (issue 36: made at time 0 by the app, the first
+        # tick found an "empty" board resting since boot, set-up completed on
+        # it and a gem left standing was committed as a move).
+        self._warm = self._limit
+        self._lost0 = 0
 
     def reset(self, now):
         for i in range(self.n):
@@ -81,8 +91,11 @@ class MatrixScanner:
             self.stable[i] = 0
         self.changed_at = now
         self._last = now
+        self._warm = self._limit
 
     def update(self, raw, now):
+        if self._warm:
+            return self._first_scans(raw, now)
         # (signed: a scan that comes early, as the one after a late tick
         # does when the loop returns to its grid, gives the time back)
         lost = ticks_add(self._lost, ticks_diff(now, self._last) - self._period)
@@ -102,6 +115,24 @@ class MatrixScanner:
         elif ticks_diff(now, self.changed_at) > STABLE_CAP_MS:
             self.changed_at = ticks_add(now, -STABLE_CAP_MS)
         return bool(changed)
+
+    def _first_scans(self, raw, now):
+        # The first DEBOUNCE scans: time starts at the first reading (no
+        # lateness before it), the snapshot's age stays 0 until the last of
+        # them has debounced every switch, and that scan is dated as if
+        # every scan since the first had come on time (as update dates a
+        # change: a boot or a command that held up a scan costs no settle).
+        if self._warm == self._limit:
+            self._last = ticks_add(now, -self._period)
+            self._lost0 = self._lost
+        self._warm -= 1
+        lost = ticks_add(self._lost, ticks_diff(now, self._last) - self._period)
+        self._lost = lost
+        self._last = now
+        back = _integrate(raw, self._count, self.stable, self._map, self.n, self._limit, self._since, lost)
+        late = ticks_diff(lost, self._lost0) if not self._warm else 0
+        self.changed_at = ticks_add(now, -late) if late > 0 else now
+        return back >= 0
 
     def stable_for(self, now):
         """ms since the stable snapshot last changed (saturates at STABLE_CAP_MS)."""

@@ -98,7 +98,7 @@ _SET_MAGIC = "TS1"
 DEFAULT_GAME = "nehren"
 LEGACY_BASE = "game"  # Nehren's save files keep the one-game firmware's names
 RECORDS_DIR = "records"  # finished records kept on the board, if any
-_SAVE_EXTS = (".snap", ".log", ".tmp")
+_SAVE_EXTS = (".snap", ".log", ".tmp", ".start")
 EIO = 5
 ENOSPC = 28
 EROFS = 30
@@ -282,10 +282,11 @@ def _log_header(log):
     return i, -1, -1, 0
 
 
-def _header_is(b, gid, n):
-    """Is b exactly the log header of a snapshot of game gid with n moves?"""
+def _log_of(b, gid, n):
+    """Is b a whole log a compaction of game gid at n moves wrote (its
+    header, then the moves from its base: the first while the game is short)?"""
     i, lid, base, _ = _log_header(b)
-    return lid == gid and base == n and i == len(b) - 1
+    return lid == gid and (base == n or base == 0) and b[-1:] == b"\n"
 
 
 def _line_ok(text, limit):
@@ -380,6 +381,10 @@ class GameStore:
         self.snap_path = p + b + ".snap"
         self.tmp_path = p + b + ".tmp"
         self.log_path = p + b + ".log"
+        # The game's start as its first snapshot held it (0 moves), written
+        # once per game: with the log's first records it rebuilds a game
+        # whose snapshot is gone (issue 36; docs/store.md, "Corrupt data").
+        self.start_path = p + b + ".start"
         # rules: True = the game's own notation, None/False = trust the
         # records, or any object with parse_position and parse_move.
         self._rules = rules
@@ -404,6 +409,7 @@ class GameStore:
         self._since = 0  # records in the log since its header
         self._clean = False  # the log on flash ends exactly at our last record
         self.pending = False  # a start_later() game not written yet
+        self._start_kept = False  # the game's start copy (.start) is on flash
 
     def _rules_mod(self):
         r = self._rules
@@ -454,6 +460,7 @@ class GameStore:
         if mod is not None:
             mod.parse_position(position_text)  # NotationError if malformed
         self._id = 0
+        self._start_kept = False
         self._pos = position_text
         self._meta = meta
         self.rules = rules or ""
@@ -557,6 +564,7 @@ class GameStore:
         fs.remove(self.tmp_path)
         fs.remove(self.snap_path)
         fs.remove(self.log_path)
+        fs.remove(self.start_path)
         self._set_safe(True)
 
     def _tmp_is_whole(self):
@@ -582,8 +590,18 @@ class GameStore:
             self._pos, self._meta, " ".join(moves))
         data = text.encode()
         data += ("END %04x\n" % crc16(data)).encode()
-        header = "L %d %d" % (self._id, len(moves))
+        # While the game is short (fewer moves than a log holds between
+        # compactions) its new log holds every move from the first: with the
+        # start's copy it is the whole game, should the snapshot go (issue
+        # 36; after a failed write, too, which compacts). Later, the moves
+        # since this snapshot.
+        base = 0 if len(moves) < self.compact_every else len(moves)
+        header = "L %d %d" % (self._id, base)
         crc = crc16(header.encode())
+        log = "%s %04x\n" % (header, crc)
+        for k in range(base, len(moves)):
+            crc = crc16(moves[k].encode(), crc)
+            log += "%s %04x\n" % (moves[k], crc)
         self._clean = False
         if not fs.exists(self.log_path):
             # A log of no game (id 0) before the first snapshot: from now on
@@ -592,6 +610,8 @@ class GameStore:
             # this one, of an earlier game, and loses nothing.
             h0 = "L 0 0"
             fs.write(self.log_path, ("%s %04x\n" % (h0, crc16(h0.encode()))).encode())
+        if not self._start_kept:
+            self._write_start()
         if fs.exists(self.tmp_path) and not fs.exists(self.snap_path) and self._tmp_is_whole():
             # A cut between removing the old snapshot and renaming the new
             # one (a rename that cannot replace) left the game only in
@@ -607,19 +627,33 @@ class GameStore:
             # holds every move) or, where a rename cannot replace, the header
             # whole in game.tmp (load takes it). Never an emptied log, which
             # load must report as moves lost (issue 23).
-            _atomic_write(fs, self.tmp_path, self.log_path, ("%s %04x\n" % (header, crc)).encode())
+            _atomic_write(fs, self.tmp_path, self.log_path, log.encode())
         except Exception:
             self.write_errors += 1
             return
         self._crc = crc
-        self._since = 0
+        self._since = len(moves) - base
         self._clean = True
+
+    def _write_start(self):
+        # A spare copy of the game's start (its snapshot of 0 moves): a
+        # failed write costs nothing now (the snapshot holds the game), so
+        # it is not retried and does not make the game unsafe.
+        text = "%s %d 0 %s%s\n%s\n%s\n\n" % (
+            _MAGIC, self._id, self.game, " " + self.rules if self.rules else "", self._pos, self._meta)
+        data = text.encode()
+        data += ("END %04x\n" % crc16(data)).encode()
+        try:
+            self.fs.write(self.start_path, data)
+            self._start_kept = True
+        except Exception:
+            self.write_errors += 1
 
     def _peek_max_id(self):
         # Ids are drawn board-wide (over every game's save), so a higher id
         # is a game started later: make_room() removes the lowest first.
         best = self._id
-        for path in (self.snap_path, self.tmp_path, self.log_path):
+        for path in (self.snap_path, self.tmp_path, self.log_path, self.start_path):
             best = max(best, _head_id(self.fs.read(path, 40)))
         for gid, _ in self._other_saves():
             best = max(best, gid)
@@ -719,13 +753,19 @@ class GameStore:
     def _load(self):
         fs = self.fs
         clean = True
+        rebuilt = False
         data = fs.read(self.snap_path, MAX_FILE + 1)
         if data is None:
             # Only in the remove-then-rename window of a file system that
             # cannot rename over a file; a torn tmp fails its CRC below.
             data = fs.read(self.tmp_path, MAX_FILE + 1)
             if data is None:
-                return None
+                # No snapshot: a game whose log is still here is said, and
+                # rebuilt from its start when the log holds all its moves.
+                data = self._start_of_log()
+                if data is None:
+                    return None
+                rebuilt = True
             clean = False
         snap = self._parse_snap(data)
         if snap is None:
@@ -740,8 +780,8 @@ class GameStore:
         if log is None and clean:
             # The remove-then-rename window of the log's new header (_compact):
             # it waits whole in game.tmp. The next save writes a log again.
-            t = fs.read(self.tmp_path, 64)
-            if t is not None and _header_is(t, gid, n):
+            t = fs.read(self.tmp_path, MAX_FILE)
+            if t is not None and _log_of(t, gid, n):
                 log = t
                 clean = False
         crc = 0
@@ -804,9 +844,17 @@ class GameStore:
                     crc = int(line[sp + 1 :], 16)
                     k += 1
                     j = e + 1
+                # (the records in the log, the snapshot's own included when
+                # the log begins at the first move: the next compaction
+                # comes when it holds compact_every)
+                since = k - base
         good = self._validate(pos, moves)
         if good < 0:
             return None
+        if rebuilt:
+            told = self.last_error
+            self.last_error = "snapshot missing: the game rebuilt from its start and its move log (%d moves)%s" % (
+                good, "; " + told if told else "")
         if good < len(moves):
             del moves[good:]
             clean = False
@@ -817,7 +865,35 @@ class GameStore:
         self._crc = crc
         self._since = since
         self._clean = clean
+        # (a save of a firmware that kept none gets its copy at the next
+        # compaction)
+        self._start_kept = _head_id(fs.read(self.start_path, 40)) == gid
         return True
+
+    def _start_of_log(self):
+        """The start copy (_write_start) of the game whose log is here
+        without its snapshot, when that log begins at the game's first move;
+        None otherwise, said unless there is no game at all (no log, or a
+        log of no game: the trace of a first start cut short)."""
+        fs = self.fs
+        log = fs.read(self.log_path, 64)
+        if log is None:
+            return None
+        i, lid, base, _ = _log_header(log)
+        if lid == 0:
+            return None
+        data = fs.read(self.start_path, MAX_FILE + 1)
+        if lid < 0:
+            # (without a start copy: the first log of no game, cut by a
+            # fault or a power cut before any game was written)
+            if data is not None:
+                self.last_error = "saved game missing (no snapshot, its move log unverifiable); not resumed"
+            return None
+        if data is not None and base == 0 and _head_id(data) == lid:
+            return data
+        self.last_error = "snapshot missing: its move log begins at move %d%s; not resumed" % (
+            base + 1, "" if base or data is not None else " and the game's start is not on flash")
+        return None
 
     def _parse_snap(self, data):
         if len(data) > MAX_FILE:
@@ -954,14 +1030,20 @@ class Settings:
         self.safe = True
         self.reason = None
         self.last_error = None
+        # The names whose saved values could not be read and are at their
+        # defaults now (a damaged file: every one): the board says which
+        # (issue 36: a damaged file silently reset the seats it played).
+        self.unread = ()  # type: tuple[str, ...]
         try:
             self._load()
         except MemoryError:
             self.last_error = "settings file too large; using defaults"
             self._values = dict(self.defaults)
+            self.unread = tuple(sorted(self.defaults))
         except Exception as e:
             self.last_error = "settings unreadable (%r); using defaults" % (e,)
             self._values = dict(self.defaults)
+            self.unread = tuple(sorted(self.defaults))
 
     def _parse(self, data):
         """{name: value} of a settings file, or None if it is corrupt."""
@@ -985,6 +1067,8 @@ class Settings:
                 values[ln[:i]] = int(ln[i + 1 :])
             except ValueError:
                 self.last_error = "settings entry %r ignored" % (ln,)
+                if ln[:i] in self.defaults:
+                    self.unread += (ln[:i],)
         return values
 
     def _load(self):
@@ -1004,6 +1088,7 @@ class Settings:
         got = self._parse(data)
         if got is None:
             self.last_error = "settings file is corrupt; using defaults"
+            self.unread = tuple(sorted(self.defaults))
             return
         values = dict(self.defaults)
         for k in got:
