@@ -1,7 +1,8 @@
 """python -m host_tools.hardware [--out DIR] [--board B ...] [--no-pcb]
 
 Writes hardware/<board>/{netlist.net, erc.txt, bom.csv, wiring.csv,
-placement.svg, placement.pdf} and hardware/sensor_module/. Exit 1 if a
+placement.svg, placement.pdf, sensing.csv, sensing.svg} and
+hardware/sensor_module/. Exit 1 if a
 board's ERC or checks report errors (the files are written all the same,
 so erc.txt says what is wrong); 2 for a description too broken to build.
 """
@@ -15,7 +16,7 @@ from host_tools.hardware import checks, circuit, describe, outputs
 
 def build_board(board, out_dir):
     """Write one board's files; returns its number of errors."""
-    from host_tools.hardware import placement, skidl_out
+    from host_tools.hardware import placement, sensing, skidl_out
 
     problems = [p for _, probs in checks.description_checks(board) for p in probs]
     if problems:
@@ -39,6 +40,16 @@ def build_board(board, out_dir):
         with open(os.path.join(out_dir, name), "w", encoding="utf-8", newline="\n") as f:
             f.write(data)
     placement.pdf(board, os.path.join(out_dir, "placement.pdf"))
+    # The field model: does every piece close its own reed, and only it?
+    rows = sensing.rows(board, placement.centres(board))
+    with open(os.path.join(out_dir, "sensing.csv"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(sensing.csv_text(rows))
+    sensing.plot_svg(board, os.path.join(out_dir, "sensing.svg"))
+    n_rows, fails = sensing.summary(rows)
+    for r in fails[:10]:
+        print("%s: sensing FAIL: %s" % (board.name, ", ".join(r)), file=sys.stderr)
+    print("%s: sensing: %d cases, %d FAIL -> sensing.csv" % (board.name, n_rows, len(fails)))
+    n_err += len(fails)
     print("%s: %d parts, %d nets, %d errors -> %s" % (board.name, len(parsed.parts), len(parsed.nets), n_err, os.path.relpath(out_dir, ROOT)))
     return n_err
 

@@ -13,9 +13,11 @@ from host_tools.hardware.describe import PICO_PINS, pico_pin
 # lib, symbol, value, footprint, manufacturer, part number, {pin: (name, type)}
 # Pin numbers and names as in KiCad 6.0.11's symbol libraries.
 PARTS = {
+    # Littelfuse MDSR-7-15-20: 12.7 mm glass, pull-in 15-20 AT (sensing.py
+    # models it); leads bent down to a 20.32 mm pitch.
     "reed": ("Switch", "SW_Reed", "Reed SPST-NO",
              "Resistor_THT:R_Axial_DIN0516_L15.5mm_D5.0mm_P20.32mm_Horizontal",
-             "any", "glass reed SPST-NO 14 mm, 10-20 AT",
+             "Littelfuse", "MDSR-7-15-20",
              {"1": ("1", "passive"), "2": ("2", "passive")}),
     "diode": ("Diode", "1N4148", "1N4148", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal",
               "onsemi", "1N4148", {"1": ("K", "passive"), "2": ("A", "passive")}),
