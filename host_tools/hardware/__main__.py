@@ -24,15 +24,18 @@ def build_board(board, out_dir):
         for p in problems:
             print("%s: %s" % (board.name, p), file=sys.stderr)
         return len(problems)
+    from host_tools.hardware import pico_footprint
+
+    pico_footprint.build(os.path.dirname(out_dir))  # hardware/lib/Triad.pretty, fp-lib-table
     ckt = circuit.build(board)
     text, msgs, errs, warns = skidl_out.run(ckt)
     parsed = circuit.parse_netlist(text)
-    erc, n_err = outputs.erc_txt(board, parsed, msgs, errs, warns, skidl_out.tool_name())
+    erc, n_err = outputs.erc_txt(board, parsed, msgs, errs, warns, skidl_out.tool_name(), os.path.dirname(out_dir))
     os.makedirs(out_dir, exist_ok=True)
     files = {
         "netlist.net": text,
         "erc.txt": erc,
-        "bom.csv": outputs.bom_csv(parsed),
+        "bom.csv": outputs.bom_csv(parsed, outputs.extra_bom_rows(board)),
         "wiring.csv": outputs.wiring_csv(parsed),
         "placement.svg": placement.svg(board),
     }

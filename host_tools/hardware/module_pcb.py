@@ -300,7 +300,7 @@ def build(out_dir):
         pc.PlotLayer()
     pc.ClosePlot()
     dw = pcbnew.EXCELLON_WRITER(board)
-    dw.SetOptions(False, False, origin, True)  # one file, PTH and NPTH merged
+    dw.SetOptions(False, False, origin, False)  # plated and unplated holes in files of their own
     dw.SetFormat(True)
     dw.CreateDrillandMapFilesSet(gdir, True, False)
     names = sorted(os.listdir(gdir))
