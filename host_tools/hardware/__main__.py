@@ -36,7 +36,7 @@ def build_board(board, out_dir):
         "netlist.net": text,
         "erc.txt": erc,
         "bom.csv": outputs.bom_csv(parsed, outputs.extra_bom_rows(board)),
-        "wiring.csv": outputs.wiring_csv(parsed),
+        "wiring.csv": outputs.wiring_csv(parsed, board),
         "placement.svg": placement.svg(board),
     }
     for name, data in files.items():

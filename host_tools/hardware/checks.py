@@ -16,6 +16,7 @@ R_CHAIN = "the LED chain visits every slot once, each LED with its 100 nF"
 R_BUTTON = "each button connects its pin to ground"
 R_POWER = "the power budget holds at the brightness cap"
 R_PICO = "the Pico's pin table agrees with its datasheet pinout typed a second time (pico_pinout.py)"
+R_HOPS = "every LED data hop between two spots is within wiring.HOP_MAX_MM on the 1:1 plate"
 R_FOOTPRINT = "every part's footprint is in KiCad 6's libraries or hardware/lib (fp-lib-table)"
 R_SUPPORT = "the LED data path: level shifter powered from +5V, enabled, decoupled; 1000 uF +5V to GND the right way round; buzzer transistor's emitter on GND"
 
@@ -202,6 +203,9 @@ def check_buttons(board, ckt):
     return R_BUTTON, problems
 
 
+POWER_MARGIN_MA = 25  # 5 % of USB's 500 mA: the LED current estimate is not exact
+
+
 def power_figures(board):
     full_white_ma = board.n_leds * 3 * board.led_ma_per_channel
     at_cap_ma = (full_white_ma * board.brightness_max + 254) // 255
@@ -217,6 +221,9 @@ def check_power(board):
     if total > board.usb_budget_ma:
         problems.append("at BRIGHTNESS_MAX = %d: BOARD_MA %d + %d dark LEDs x %d mA + colour %d mA (LED_BUDGET_MA %d) = %d mA > USB_BUDGET_MA %d"
                         % (board.brightness_max, board.board_ma, board.n_leds, board.led_idle_ma, colour, board.led_budget_ma, total, board.usb_budget_ma))
+    elif board.usb_budget_ma - total < POWER_MARGIN_MA:
+        problems.append("at BRIGHTNESS_MAX = %d the board draws %d mA, %d mA under USB_BUDGET_MA %d: keep %d mA of margin (lower LED_BUDGET_MA)"
+                        % (board.brightness_max, total, board.usb_budget_ma - total, board.usb_budget_ma, POWER_MARGIN_MA))
     if not 0 < board.brightness_max <= 255:
         problems.append("BRIGHTNESS_MAX = %d is not in 1..255" % board.brightness_max)
     # The LED driver's limiter does its sums in small ints (31 bits on the RP2040).
@@ -238,6 +245,16 @@ def check_pico_pins():
         if pin is not None and pico_pinout.NAMES.get(pin) != "GP%d" % gp:
             problems.append("GP%d is on pin %d in describe.py; the datasheet's pin %d is %s" % (gp, pin, pin, pico_pinout.NAMES.get(pin)))
     return R_PICO, problems
+
+
+def check_hops(board):
+    from host_tools.hardware import placement, wiring
+
+    centres = placement.centres(board)
+    problems = ["LED_CHAIN position %d: %s -> %s is %.0f mm of data wire (over %.0f mm)"
+                % (k, board.slot_name(a), board.slot_name(b), mm, wiring.HOP_MAX_MM)
+                for k, a, b, mm in wiring.hops(board, centres) if mm > wiring.HOP_MAX_MM]
+    return R_HOPS, problems
 
 
 def check_footprints(ckt, hw_dir):
@@ -315,7 +332,7 @@ def all_checks(board, ckt, hw_dir=None):
     """Every check once (the chain's description and circuit halves as one)."""
     out = [check_spots(board), check_gpio(board), check_matrix(board, ckt), check_pullups(board, ckt),
            check_chain(board, ckt), check_buttons(board, ckt), check_support(board, ckt), check_power(board),
-           check_pico_pins()]
+           check_pico_pins(), check_hops(board)]
     if hw_dir is not None:
         out.append(check_footprints(ckt, hw_dir))
     return out

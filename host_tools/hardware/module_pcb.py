@@ -29,6 +29,13 @@ EDGE_CLEARANCE = 0.3
 VIA_D, VIA_DRILL = 0.8, 0.4
 HEADER = ("COL", "+5V", "GND", "DOUT", "DIN", "ROW")
 HEADER_Y = 6.5
+# The module's parts (its J1 is six bare pads: the wires solder to them).
+MODULE_BOM = (
+    (1, "SW1", "Reed SPST-NO", "Resistor_THT:R_Axial_DIN0516_L15.5mm_D5.0mm_P20.32mm_Horizontal", "Littelfuse", "MDSR-7-15-20"),
+    (1, "D1", "1N4148W", "Diode_SMD:D_SOD-123", "Diodes Incorporated", "1N4148W-7-F"),
+    (1, "D2", "WS2812B", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "Worldsemi", "WS2812B"),
+    (1, "C1", "100nF", "Capacitor_SMD:C_0805_2012Metric", "KEMET", "C0805C104K5RACTU"),
+)
 
 
 def _mm(v):
@@ -307,6 +314,17 @@ def build(out_dir):
     for f in names:
         _stable(os.path.join(gdir, f))
         # Plain names: sensor_module-F_Cu.gbr, sensor_module.drl.
+    # Placement file (pick and place, mm from the board's bottom left
+    # corner, top side) and the module's own parts list, for ordering it
+    # assembled.
+    pos = pcbnew.PLACE_FILE_EXPORTER(board, True, False, False, True, False, True, True)
+    with open(os.path.join(gdir, "sensor_module-pos.csv"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(pos.GenPositionData())
+    names = sorted(os.listdir(gdir))
+    with open(os.path.join(out_dir, "bom.csv"), "w", encoding="utf-8", newline="\n") as f:
+        f.write("quantity,references,value,footprint,manufacturer,part number\n")
+        for row in MODULE_BOM:
+            f.write(",".join('"%s"' % x if "," in str(x) else str(x) for x in row) + "\n")
     results = drc(board)
     failed = sum(1 for _, p in results if p)
     lines = ["Sensor module %s x %s mm: reed switch, 1N4148W, WS2812B, 100 nF; pads %s"

@@ -60,12 +60,29 @@ def bom_csv(ckt, extra=()):
     return _csv([("quantity", "references", "value", "footprint", "manufacturer", "part number")] + bom_rows(ckt) + list(extra))
 
 
-def wiring_csv(ckt):
-    """One line per net: its name, then every pin it joins."""
-    rows = [("net", "pins")]
+def wiring_csv(ckt, board=None):
+    """One line per net: its name, every pin it joins, and where the 1:1
+    layout says, its wire's length (mm): each LED data hop between two
+    spots, each matrix row and column through its spots; a last line sums
+    them (wiring.py)."""
+    lengths = {}
+    if board is not None:
+        from host_tools.hardware import placement, wiring
+
+        centres = placement.centres(board)
+        lengths.update(wiring.matrix_lengths(board, centres))
+        for k, _, _, mm in wiring.hops(board, centres):
+            lengths["DIN%d" % k] = mm
+    rows = [("net", "pins", "wire_mm")]
     for name in sorted(ckt.nets, key=_natural):
         pins = sorted(ckt.nets[name], key=lambda rp: (_natural(rp[0]), _natural(rp[1])))
-        rows.append((name, ", ".join(ckt.pin_label(r, p) for r, p in pins)))
+        mm = lengths.get(name)
+        rows.append((name, ", ".join(ckt.pin_label(r, p) for r, p in pins), "" if mm is None else "%.0f" % mm))
+    if lengths:
+        data = sum(v for k, v in lengths.items() if k.startswith("DIN"))
+        matrix = sum(v for k, v in lengths.items() if not k.startswith("DIN"))
+        rows.append(("TOTAL", "LED data line between spots %.2f m; matrix rows and columns %.2f m (status LEDs, Pico and power wiring not included)"
+                     % (data / 1000, matrix / 1000), "%.0f" % (data + matrix)))
     return _csv(rows)
 
 

@@ -204,6 +204,13 @@ def field_mT(piece, stance, yaw, at, br, reed=(0.0, 0.0)):
     return float(np.mean(b[:, 0])) * 1e3
 
 
+def _yaws(piece):
+    """Turns about the vertical worth computing: a round piece's magnets lie
+    on its axis (one will do); a die's repeat every 90 degrees (the same
+    magnet under every face)."""
+    return tuple(a for a in YAWS if a < 90) if len(piece.magnets) > 1 else (0,)
+
+
 def _offsets():
     t = PLACE_TOL
     return [(0.0, 0.0), (t, 0.0), (-t, 0.0), (0.0, t), (0.0, -t)]
@@ -229,7 +236,7 @@ class Model:
         key = (piece.name, stance[0])
         if key not in self._on:
             worst = None
-            for yaw in YAWS:
+            for yaw in _yaws(piece):
                 for o in _offsets():
                     f = abs(field_mT(piece, stance[1], yaw, o, BR_MIN))
                     if worst is None or f < worst[0]:
@@ -243,7 +250,7 @@ class Model:
         key = (piece.name, stance[0], round(rel[0], 2), round(rel[1], 2))
         if key not in self._off:
             best = 0.0
-            for yaw in YAWS[:7] if piece.name.startswith("die") else (0,):
+            for yaw in _yaws(piece):
                 for o in _offsets():
                     at = (rel[0] + o[0], rel[1] + o[1])
                     best = max(best, abs(field_mT(piece, stance[1], yaw, at, BR_MAX)))

@@ -67,7 +67,7 @@ def test_erc_is_clean_and_the_netlist_has_one_reed_switch_per_spot(fresh, name):
         erc = f.read()
     assert "Generic ERC (SKiDL" in erc and ": 0 errors," in erc
     assert "FAIL" not in erc
-    assert erc.count("PASS: ") == 10
+    assert erc.count("PASS: ") == 11
     assert erc.rstrip().endswith("Result: 0 errors (0 ERC, 0 board checks failed)")
     with open(os.path.join(fresh, name, "netlist.net")) as f:
         ckt = circuit.parse_netlist(f.read())
@@ -83,7 +83,7 @@ def test_the_wiring_list_names_each_row_s_diodes_and_its_pico_pin(fresh):
     with open(os.path.join(fresh, "pico_v1", "wiring.csv")) as f:
         rows = {line.split(",", 1)[0]: line for line in f}
     # ROW_PINS[3] = GP5, the Pico's pin 7; rank 4's six cathodes.
-    assert rows["ROW3"].strip() == 'ROW3,"D_a4.K, D_b4.K, D_c4.K, D_d4.K, D_e4.K, D_f4.K, U1.7 GP5"'
+    assert rows["ROW3"].strip() == 'ROW3,"D_a4.K, D_b4.K, D_c4.K, D_d4.K, D_e4.K, D_f4.K, U1.7 GP5",175'  # 5 x 35 mm
 
 
 def test_the_bom_groups_parts_with_their_numbers(fresh):
@@ -156,6 +156,35 @@ def test_a_power_budget_over_usb_is_refused(tmp_path):
     bad = _problems(checks.description_checks(b))
     assert list(bad) == [checks.R_POWER]
     assert "= 514 mA > USB_BUDGET_MA 500" in bad[checks.R_POWER][0]
+
+
+def test_tri_v1_s_chain_is_short_and_summed(fresh):
+    import csv
+
+    from host_tools.hardware import wiring
+
+    b = describe.load("tri_v1")
+    h = wiring.hops(b, placement.centres(b))
+    assert max(mm for *_, mm in h) <= wiring.HOP_MAX_MM
+    with open(os.path.join(fresh, "tri_v1", "wiring.csv")) as f:
+        rows = list(csv.DictReader(f))
+    total = rows[-1]
+    assert total["net"] == "TOTAL"
+    assert int(total["wire_mm"]) == round(sum(float(r["wire_mm"]) for r in rows[:-1] if r["wire_mm"]))
+    data = sum(float(r["wire_mm"]) for r in rows[:-1] if r["net"].startswith("DIN") and r["wire_mm"])
+    assert data < 4500  # it was 9.1 m in site order
+
+
+def test_a_chain_in_site_order_has_hops_too_long(tmp_path):
+    b = _broken(tmp_path, "LED_CHAIN = bytes((", "LED_CHAIN = bytes(range(N_LEDS)) or bytes((", board="tri_v1")
+    rule, probs = checks.check_hops(b)
+    assert len(probs) == 16 and any("397 mm" in p for p in probs)
+
+
+def test_a_power_budget_without_margin_is_refused(tmp_path):
+    b = _broken(tmp_path, "LED_BUDGET_MA = 280", "LED_BUDGET_MA = 300", board="tri_v1")  # the old figure
+    bad = _problems(checks.description_checks(b))
+    assert bad == {checks.R_POWER: ["at BRIGHTNESS_MAX = 160 the board draws 491 mA, 9 mA under USB_BUDGET_MA 500: keep 25 mA of margin (lower LED_BUDGET_MA)"]}
 
 
 def test_the_cli_refuses_a_broken_description_and_writes_nothing(tmp_path):
@@ -262,7 +291,10 @@ def test_the_sensor_module_is_routed_and_plotted(fresh):
     assert "FAIL" not in drc and drc.rstrip().endswith("Result: 0 failed checks")
     g = os.path.join(fresh, "sensor_module", "gerbers")
     assert sorted(os.listdir(g)) == sorted(["sensor_module-%s.gbr" % n for n in ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_Paste", "F_Silkscreen", "Edge_Cuts")]
-                                        + ["sensor_module-PTH.drl", "sensor_module-NPTH.drl"])
+                                        + ["sensor_module-PTH.drl", "sensor_module-NPTH.drl", "sensor_module-pos.csv"])
+    with open(os.path.join(g, "sensor_module-pos.csv")) as f:
+        pos = f.read()
+    assert pos.startswith("Ref,Val,Package,PosX,PosY,Rot,Side") and '"D1","1N4148W"' in pos
 
 
 def test_the_module_drc_catches_a_track_across_a_pad(tmp_path):
