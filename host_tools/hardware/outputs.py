@@ -79,8 +79,9 @@ def wiring_csv(ckt, board=None):
         mm = lengths.get(name)
         rows.append((name, ", ".join(ckt.pin_label(r, p) for r, p in pins), "" if mm is None else "%.0f" % mm))
     if lengths:
-        data = sum(v for k, v in lengths.items() if k.startswith("DIN"))
-        matrix = sum(v for k, v in lengths.items() if not k.startswith("DIN"))
+        # The sums of the whole millimetres listed, so the column adds up.
+        data = sum(round(v) for k, v in lengths.items() if k.startswith("DIN"))
+        matrix = sum(round(v) for k, v in lengths.items() if not k.startswith("DIN"))
         rows.append(("TOTAL", "LED data line between spots %.2f m; matrix rows and columns %.2f m (status LEDs, Pico and power wiring not included)"
                      % (data / 1000, matrix / 1000), "%.0f" % (data + matrix)))
     return _csv(rows)

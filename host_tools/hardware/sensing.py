@@ -358,7 +358,7 @@ def plot_svg(board, path):
                  "axially magnetised NdFeB discs (N40, Br %.2f T); shaded: where a piece may stand (+/- %g mm)"
                  % (board.name, " ".join(REED_PART), PLATE_T, mg.REED_DX, BR_MIN, PLACE_TOL), fontsize=9)
     ax.grid(True, which="both", lw=0.3, alpha=0.5)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, format="svg", metadata={"Date": None, "Creator": "host_tools.hardware.sensing"})
     plt.close(fig)
