@@ -140,14 +140,14 @@ def disc_piece(name, diameter, height, n, flips, magnet):
 
 
 # Per board: [(piece, the sites it stands on)] and the plate's thickness.
-# (The boards' pieces: Nehren's 12 dice, Browne's 27 counters, Cornelson's
+# (The boards' pieces: Nehren's 12 dice, Browne's 75 counters (25 a colour: hex_v1.md), Cornelson's
 # 80 gems on posts and 6 jewels on the other spots.)
 def board_pieces(board):
     n = board.n_sites
     if board.name == "pico_v1":
         return [(die(16.0, 12, "8x3"), range(n))]
     if board.name == "hex_v1":
-        return [(disc_piece("counter 20 x 5 mm", 20.0, 5.0, 27, True, "6x2"), range(n))]
+        return [(disc_piece("counter 20 x 5 mm", 20.0, 5.0, 75, True, "6x2"), range(n))]
     if board.name == "tri_v1":
         return [(disc_piece("gem 18 mm, flat back", 18.0, 9.0, 80, False, "6x2"), range(0, 37)),
                 (disc_piece("jewel 25 mm, flat back", 25.0, 12.0, 6, False, "6x2"), range(37, n))]
