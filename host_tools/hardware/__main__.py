@@ -1,7 +1,8 @@
 """python -m host_tools.hardware [--out DIR] [--board B ...] [--no-pcb]
 
 Writes hardware/<board>/{netlist.net, erc.txt, bom.csv, wiring.csv,
-placement.svg, placement.pdf} and hardware/sensor_module/. Exit 1 if a
+placement.svg, placement.pdf, sensing.csv, sensing.svg} and
+hardware/sensor_module/. Exit 1 if a
 board's ERC or checks report errors (the files are written all the same,
 so erc.txt says what is wrong); 2 for a description too broken to build.
 """
@@ -15,7 +16,7 @@ from host_tools.hardware import checks, circuit, describe, outputs
 
 def build_board(board, out_dir):
     """Write one board's files; returns its number of errors."""
-    from host_tools.hardware import placement, skidl_out
+    from host_tools.hardware import placement, sensing, skidl_out
 
     problems = [p for _, probs in checks.description_checks(board) for p in probs]
     if problems:
@@ -23,22 +24,35 @@ def build_board(board, out_dir):
         for p in problems:
             print("%s: %s" % (board.name, p), file=sys.stderr)
         return len(problems)
+    from host_tools.hardware import pico_footprint
+
+    pico_footprint.build(os.path.dirname(out_dir))  # hardware/lib/Triad.pretty, fp-lib-table
     ckt = circuit.build(board)
     text, msgs, errs, warns = skidl_out.run(ckt)
     parsed = circuit.parse_netlist(text)
-    erc, n_err = outputs.erc_txt(board, parsed, msgs, errs, warns, skidl_out.tool_name())
+    erc, n_err = outputs.erc_txt(board, parsed, msgs, errs, warns, skidl_out.tool_name(), os.path.dirname(out_dir))
     os.makedirs(out_dir, exist_ok=True)
     files = {
         "netlist.net": text,
         "erc.txt": erc,
-        "bom.csv": outputs.bom_csv(parsed),
-        "wiring.csv": outputs.wiring_csv(parsed),
+        "bom.csv": outputs.bom_csv(parsed, outputs.extra_bom_rows(board)),
+        "wiring.csv": outputs.wiring_csv(parsed, board),
         "placement.svg": placement.svg(board),
     }
     for name, data in files.items():
         with open(os.path.join(out_dir, name), "w", encoding="utf-8", newline="\n") as f:
             f.write(data)
     placement.pdf(board, os.path.join(out_dir, "placement.pdf"))
+    # The field model: does every piece close its own reed, and only it?
+    rows = sensing.rows(board, placement.centres(board))
+    with open(os.path.join(out_dir, "sensing.csv"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(sensing.csv_text(rows))
+    sensing.plot_svg(board, os.path.join(out_dir, "sensing.svg"))
+    n_rows, fails = sensing.summary(rows)
+    for r in fails[:10]:
+        print("%s: sensing FAIL: %s" % (board.name, ", ".join(r)), file=sys.stderr)
+    print("%s: sensing: %d cases, %d FAIL -> sensing.csv" % (board.name, n_rows, len(fails)))
+    n_err += len(fails)
     print("%s: %d parts, %d nets, %d errors -> %s" % (board.name, len(parsed.parts), len(parsed.nets), n_err, os.path.relpath(out_dir, ROOT)))
     return n_err
 

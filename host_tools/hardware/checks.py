@@ -15,6 +15,10 @@ R_GPIO = "no GPIO is used twice or is one the Pico reserves"
 R_CHAIN = "the LED chain visits every slot once, each LED with its 100 nF"
 R_BUTTON = "each button connects its pin to ground"
 R_POWER = "the power budget holds at the brightness cap"
+R_PICO = "the Pico's pin table agrees with its datasheet pinout typed a second time (pico_pinout.py)"
+R_HOPS = "every LED data hop between two spots is within wiring.HOP_MAX_MM on the 1:1 plate"
+R_FOOTPRINT = "every part's footprint is in KiCad 6's libraries or hardware/lib (fp-lib-table)"
+R_SUPPORT = "the LED data path: level shifter powered from +5V, enabled, decoupled; 1000 uF +5V to GND the right way round; buzzer transistor's emitter on GND"
 
 
 def _gpio_uses(board):
@@ -199,6 +203,9 @@ def check_buttons(board, ckt):
     return R_BUTTON, problems
 
 
+POWER_MARGIN_MA = 25  # 5 % of USB's 500 mA: the LED current estimate is not exact
+
+
 def power_figures(board):
     full_white_ma = board.n_leds * 3 * board.led_ma_per_channel
     at_cap_ma = (full_white_ma * board.brightness_max + 254) // 255
@@ -214,6 +221,9 @@ def check_power(board):
     if total > board.usb_budget_ma:
         problems.append("at BRIGHTNESS_MAX = %d: BOARD_MA %d + %d dark LEDs x %d mA + colour %d mA (LED_BUDGET_MA %d) = %d mA > USB_BUDGET_MA %d"
                         % (board.brightness_max, board.board_ma, board.n_leds, board.led_idle_ma, colour, board.led_budget_ma, total, board.usb_budget_ma))
+    elif board.usb_budget_ma - total < POWER_MARGIN_MA:
+        problems.append("at BRIGHTNESS_MAX = %d the board draws %d mA, %d mA under USB_BUDGET_MA %d: keep %d mA of margin (lower LED_BUDGET_MA)"
+                        % (board.brightness_max, total, board.usb_budget_ma - total, board.usb_budget_ma, POWER_MARGIN_MA))
     if not 0 < board.brightness_max <= 255:
         problems.append("BRIGHTNESS_MAX = %d is not in 1..255" % board.brightness_max)
     # The LED driver's limiter does its sums in small ints (31 bits on the RP2040).
@@ -222,16 +232,107 @@ def check_power(board):
     return R_POWER, problems
 
 
+def check_pico_pins():
+    from host_tools.hardware import describe, pico_pinout
+
+    problems = []
+    for pin in range(1, 41):
+        got = describe.PICO_PINS.get(pin, ("(none)",))[0]
+        if got != pico_pinout.NAMES[pin]:
+            problems.append("Pico pin %d is %s in describe.PICO_PINS, %s in the datasheet's pinout" % (pin, got, pico_pinout.NAMES[pin]))
+    for gp in range(30):
+        pin = describe.pico_pin(gp)
+        if pin is not None and pico_pinout.NAMES.get(pin) != "GP%d" % gp:
+            problems.append("GP%d is on pin %d in describe.py; the datasheet's pin %d is %s" % (gp, pin, pin, pico_pinout.NAMES.get(pin)))
+    return R_PICO, problems
+
+
+def check_hops(board):
+    from host_tools.hardware import placement, wiring
+
+    centres = placement.centres(board)
+    problems = ["LED_CHAIN position %d: %s -> %s is %.0f mm of data wire (over %.0f mm)"
+                % (k, board.slot_name(a), board.slot_name(b), mm, wiring.HOP_MAX_MM)
+                for k, a, b, mm in wiring.hops(board, centres) if mm > wiring.HOP_MAX_MM]
+    return R_HOPS, problems
+
+
+def check_footprints(ckt, hw_dir):
+    from host_tools.hardware import pico_footprint
+
+    problems = []
+    for ref in sorted(ckt.parts):
+        fp = ckt.parts[ref].footprint
+        if not fp or not pico_footprint.resolves(fp, hw_dir):
+            problems.append("%s: footprint %r is in no library KiCad 6 or hardware/lib has" % (ref, fp))
+    return R_FOOTPRINT, problems
+
+
+def check_support(board, ckt):
+    """The parts around the LED line and the buzzer, which no description
+    field names: the ERC sees nothing wrong with a shifter bypassed or fed
+    from 3.3 V, a missing or reversed electrolytic, a floating emitter."""
+    problems = []
+    sh = [r for r, p in ckt.parts.items() if p.kind == "shifter"]
+    if len(sh) != 1:
+        problems.append("%d level shifters (74AHCT1G125), not one" % len(sh))
+    else:
+        u = sh[0]
+        want = {"5": V5, "3": GND, "1": GND, "2": "LED_3V3", "4": "LED_5V"}
+        what = {"5": "VCC", "3": "GND", "1": "~OE (low: output enabled)", "2": "A (from the Pico)", "4": "Y (to the 330 Ohm)"}
+        for pin, net in want.items():
+            if ckt.net_of(u, pin) != net:
+                problems.append("%s.%s is on %s, not %s" % (u, what[pin], ckt.net_of(u, pin), net))
+        gp = pico_pin(board.led_pin)
+        if gp is not None and ("U1", str(gp)) not in ckt.nets.get("LED_3V3", ()):
+            problems.append("LED_3V3 is not on the Pico's GP%d (LED_PIN)" % board.led_pin)
+        # The first LED's DIN must come from the shifter through the 330 Ohm, not straight from the Pico.
+        din0 = [r for r, p in ckt.nets.get("DIN0", ()) if ckt.parts[r].kind == "r330"]
+        if not din0 or ckt.net_of(din0[0], "1" if ckt.net_of(din0[0], "2") == "DIN0" else "2") != "LED_5V":
+            problems.append("DIN0 (the first LED's data) does not come from the shifter's Y through the 330 Ohm")
+        if any(r == "U1" for r, _ in ckt.nets.get("DIN0", ())):
+            problems.append("DIN0 is on the Pico: the shifter is bypassed")
+        cap = "C_" + u
+        if cap not in ckt.parts or {ckt.net_of(cap, "1"), ckt.net_of(cap, "2")} != {V5, GND}:
+            problems.append("%s has no 100 nF of its own (%s) across +5V and GND" % (u, cap))
+    bulk = [r for r, p in ckt.parts.items() if p.kind == "bulk"]
+    if len(bulk) != 1:
+        problems.append("%d 1000 uF electrolytics across the LED supply, not one" % len(bulk))
+    for r in bulk:
+        if ckt.net_of(r, "1") != V5 or ckt.net_of(r, "2") != GND:
+            problems.append("%s: + is on %s and - on %s (+ to +5V, - to GND)" % (r, ckt.net_of(r, "1"), ckt.net_of(r, "2")))
+    if board.buzzer_pin is not None:
+        q = [r for r, p in ckt.parts.items() if p.kind == "npn"]
+        if len(q) != 1:
+            problems.append("%d buzzer transistors, not one" % len(q))
+        for r in q:
+            if ckt.net_of(r, "1") != GND:
+                problems.append("%s's emitter is on %s, not GND" % (r, ckt.net_of(r, "1")))
+            base = ckt.net_of(r, "2")
+            pulls = [x for x, _ in ckt.nets.get(base, ()) if ckt.parts[x].kind == "r10k" and GND in (ckt.net_of(x, "1"), ckt.net_of(x, "2"))]
+            if not pulls:
+                problems.append("%s's base has no 10k to GND (it floats at boot)" % r)
+            coll = ckt.net_of(r, "3")
+            across = [x for x, _ in ckt.nets.get(coll, ()) if ckt.parts[x].kind == "r1k" and V5 in (ckt.net_of(x, "1"), ckt.net_of(x, "2"))]
+            if not across:
+                problems.append("the piezo on %s's collector has no 1k across it (it cannot discharge)" % r)
+    return R_SUPPORT, problems
+
+
 def description_checks(board):
-    return [check_spots(board), check_gpio(board), check_chain(board), check_power(board)]
+    return [check_pico_pins(), check_spots(board), check_gpio(board), check_chain(board), check_power(board)]
 
 
 def circuit_checks(board, ckt):
-    return [check_matrix(board, ckt), check_pullups(board, ckt), check_chain(board, ckt), check_buttons(board, ckt)]
+    return [check_matrix(board, ckt), check_pullups(board, ckt), check_chain(board, ckt), check_buttons(board, ckt),
+            check_support(board, ckt)]
 
 
-def all_checks(board, ckt):
+def all_checks(board, ckt, hw_dir=None):
     """Every check once (the chain's description and circuit halves as one)."""
     out = [check_spots(board), check_gpio(board), check_matrix(board, ckt), check_pullups(board, ckt),
-           check_chain(board, ckt), check_buttons(board, ckt), check_power(board)]
+           check_chain(board, ckt), check_buttons(board, ckt), check_support(board, ckt), check_power(board),
+           check_pico_pins(), check_hops(board)]
+    if hw_dir is not None:
+        out.append(check_footprints(ckt, hw_dir))
     return out

@@ -13,9 +13,11 @@ from host_tools.hardware.describe import PICO_PINS, pico_pin
 # lib, symbol, value, footprint, manufacturer, part number, {pin: (name, type)}
 # Pin numbers and names as in KiCad 6.0.11's symbol libraries.
 PARTS = {
+    # Littelfuse MDSR-7-15-20: 12.7 mm glass, pull-in 15-20 AT (sensing.py
+    # models it); leads bent down to a 20.32 mm pitch.
     "reed": ("Switch", "SW_Reed", "Reed SPST-NO",
              "Resistor_THT:R_Axial_DIN0516_L15.5mm_D5.0mm_P20.32mm_Horizontal",
-             "any", "glass reed SPST-NO 14 mm, 10-20 AT",
+             "Littelfuse", "MDSR-7-15-20",
              {"1": ("1", "passive"), "2": ("2", "passive")}),
     "diode": ("Diode", "1N4148", "1N4148", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal",
               "onsemi", "1N4148", {"1": ("K", "passive"), "2": ("A", "passive")}),
@@ -30,8 +32,9 @@ PARTS = {
              "Yageo", "CFR-25JB-52-330R", {"1": ("~", "passive"), "2": ("~", "passive")}),
     "r1k": ("Device", "R", "1k", "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
             "Yageo", "CFR-25JB-52-1K", {"1": ("~", "passive"), "2": ("~", "passive")}),
+    # Pin names for the wiring list: the electrolytic's + goes to +5V.
     "bulk": ("Device", "C_Polarized", "1000uF 10V", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
-             "Panasonic", "EEU-FR1A102", {"1": ("~", "passive"), "2": ("~", "passive")}),
+             "Panasonic", "EEU-FR1A102", {"1": ("+", "passive"), "2": ("-", "passive")}),
     "shifter": ("74xGxx", "74AHCT1G125", "74AHCT1G125", "Package_TO_SOT_SMD:SOT-23-5",
                 "Texas Instruments", "SN74AHCT1G125DBVR",
                 {"1": ("~{OE}", "input"), "2": ("A", "input"), "3": ("GND", "power_in"),
@@ -42,9 +45,10 @@ PARTS = {
                "TDK", "PS1240P02BT", {"1": ("-", "passive"), "2": ("+", "passive")}),
     "npn": ("Transistor_BJT", "2N3904", "2N3904", "Package_TO_SOT_THT:TO-92_Inline",
             "onsemi", "2N3904BU", {"1": ("E", "passive"), "2": ("B", "input"), "3": ("C", "passive")}),
-    # KiCad 6 has no Pico symbol: this one is the datasheet's pinout; the
-    # footprint is a 40-pin DIP at 17.78 mm, the Pico's row spacing.
-    "pico": (None, "RPi_Pico", "Raspberry Pi Pico", "Package_DIP:DIP-40_W17.78mm",
+    # KiCad 6 has no Pico symbol: this one is the datasheet's pinout. Nor a
+    # Pico footprint: Triad:RaspberryPi_Pico_THT (hardware/lib, made by
+    # pico_footprint.py from KiCad's DIP-40) has the Pico's 17.78 mm rows.
+    "pico": (None, "RPi_Pico", "Raspberry Pi Pico", "Triad:RaspberryPi_Pico_THT",
              "Raspberry Pi", "SC0915", {str(n): PICO_PINS[n] for n in PICO_PINS}),
 }
 
@@ -150,6 +154,10 @@ def build(board):
     rs = ckt.add("R_data", "r330")
     ckt.connect("LED_5V", rs, "1")
     ckt.connect("DIN0", rs, "2")
+    # The shifter's own 100 nF, next to its VCC pin.
+    cd = ckt.add("C_U2", "c100n")
+    ckt.connect(V5, cd, "1")
+    ckt.connect(GND, cd, "2")
     cb = ckt.add("C_bulk", "bulk")
     ckt.connect(V5, cb, "1")
     ckt.connect(GND, cb, "2")
@@ -175,13 +183,22 @@ def build(board):
         ckt.connect(net, b, "1")
         ckt.connect(GND, b, "2")
     if board.buzzer_pin is not None:
-        # Piezo from 5 V, switched by an NPN on the PWM pin (1k to its base).
+        # Piezo from 5 V, switched by an NPN on the PWM pin (1k to its base,
+        # 10k base to GND: off while the pin floats at boot; 1k across the
+        # piezo: it discharges when the transistor turns off, else it only
+        # clicks once).
         gpio("BUZZER_PWM", board.buzzer_pin)
         rb = ckt.add("R_bz", "r1k")
+        rpd = ckt.add("R_bz_pd", "r10k")
+        rdis = ckt.add("R_bz_dis", "r1k")
         q = ckt.add("Q1", "npn")
         bz = ckt.add("BZ1", "buzzer")
         ckt.connect("BUZZER_PWM", rb, "1")
         ckt.connect("BUZZER_B", rb, "2")
+        ckt.connect("BUZZER_B", rpd, "1")
+        ckt.connect(GND, rpd, "2")
+        ckt.connect("BUZZER_C", rdis, "1")
+        ckt.connect(V5, rdis, "2")
         ckt.connect("BUZZER_B", q, "2")
         ckt.connect(GND, q, "1")
         ckt.connect("BUZZER_C", q, "3")

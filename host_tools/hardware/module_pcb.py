@@ -29,6 +29,13 @@ EDGE_CLEARANCE = 0.3
 VIA_D, VIA_DRILL = 0.8, 0.4
 HEADER = ("COL", "+5V", "GND", "DOUT", "DIN", "ROW")
 HEADER_Y = 6.5
+# The module's parts (its J1 is six bare pads: the wires solder to them).
+MODULE_BOM = (
+    (1, "SW1", "Reed SPST-NO", "Resistor_THT:R_Axial_DIN0516_L15.5mm_D5.0mm_P20.32mm_Horizontal", "Littelfuse", "MDSR-7-15-20"),
+    (1, "D1", "1N4148W", "Diode_SMD:D_SOD-123", "Diodes Incorporated", "1N4148W-7-F"),
+    (1, "D2", "WS2812B", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "Worldsemi", "WS2812B"),
+    (1, "C1", "100nF", "Capacitor_SMD:C_0805_2012Metric", "KEMET", "C0805C104K5RACTU"),
+)
 
 
 def _mm(v):
@@ -36,7 +43,10 @@ def _mm(v):
 
 
 def _pt(x, y):
-    return pcbnew.wxPoint(_mm(x), _mm(y))
+    # The design is drawn with the reed's glass centred at x = 0; the spot's
+    # centre (the board's origin) lies REED_DX left of it, over the glass's
+    # left end, where the piece's magnet stands (sensing.py).
+    return pcbnew.wxPoint(_mm(x + mg.REED_DX), _mm(y))
 
 
 def _fp(board, lib, name, ref, value, x, y, angle=0.0):
@@ -61,7 +71,7 @@ def _pad(fp, num):
 
 def _xy(pad):
     p = pad.GetPosition()
-    return (pcbnew.ToMM(p.x), pcbnew.ToMM(p.y))
+    return (pcbnew.ToMM(p.x) - mg.REED_DX, pcbnew.ToMM(p.y))
 
 
 def _track(board, net, pts, layer=pcbnew.F_Cu):
@@ -116,7 +126,7 @@ def design(path):
     sw = _fp(board, "Resistor_THT", "R_Axial_DIN0516_L15.5mm_D5.0mm_P20.32mm_Horizontal", "SW1", "Reed", -10.16, 0.0)
     led = _fp(board, "LED_SMD", "LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "D2", "WS2812B", 0.0, mg.LED_DY)
     c = _fp(board, "Capacitor_SMD", "C_0805_2012Metric", "C1", "100nF", 0.0, -9.8)
-    d = _fp(board, "Diode_SMD", "D_SOD-123", "D1", "1N4148W", 7.6, 3.3, 90.0)
+    d = _fp(board, "Diode_SMD", "D_SOD-123", "D1", "1N4148W", 11.0, 4.2, 90.0)
     hdr = _fp(board, "Connector_PinHeader_2.54mm", "PinHeader_1x06_P2.54mm_Vertical", "J1", "pads", -6.35, HEADER_Y, 90.0)
     _fp(board, "MountingHole", "MountingHole_2.2mm_M2", "H1", "M2", mg.FIX_DX, mg.FIX_DY)
     for i, name in enumerate(HEADER):
@@ -157,7 +167,7 @@ def design(path):
     outline = zone.Outline()
     outline.NewOutline()
     for x, y in ((-hw + 0.5, top + 0.5), (hw - 0.5, top + 0.5), (hw - 0.5, bottom - 0.5), (-hw + 0.5, bottom - 0.5)):
-        outline.Append(_mm(x), _mm(y))
+        outline.Append(_mm(x + mg.REED_DX), _mm(y))
     board.Add(zone)
     board.BuildConnectivity()
     pcbnew.ZONE_FILLER(board).Fill(board.Zones())
@@ -165,7 +175,8 @@ def design(path):
         x, y = H[name]
         t = pcbnew.PCB_TEXT(board)
         t.SetText(name)
-        t.SetPosition(_pt(x, y + 1.9 if i % 2 == 0 else y + 1.9))
+        # Above the pads: below them is the board's edge.
+        t.SetPosition(_pt(x, y - 1.9))
         t.SetTextSize(pcbnew.wxSize(_mm(0.7), _mm(0.7)))
         t.SetTextThickness(_mm(0.12))
         t.SetLayer(pcbnew.F_SilkS)
@@ -296,13 +307,24 @@ def build(out_dir):
         pc.PlotLayer()
     pc.ClosePlot()
     dw = pcbnew.EXCELLON_WRITER(board)
-    dw.SetOptions(False, False, origin, True)  # one file, PTH and NPTH merged
+    dw.SetOptions(False, False, origin, False)  # plated and unplated holes in files of their own
     dw.SetFormat(True)
     dw.CreateDrillandMapFilesSet(gdir, True, False)
     names = sorted(os.listdir(gdir))
     for f in names:
         _stable(os.path.join(gdir, f))
         # Plain names: sensor_module-F_Cu.gbr, sensor_module.drl.
+    # Placement file (pick and place, mm from the board's bottom left
+    # corner, top side) and the module's own parts list, for ordering it
+    # assembled.
+    pos = pcbnew.PLACE_FILE_EXPORTER(board, True, False, False, True, False, True, True)
+    with open(os.path.join(gdir, "sensor_module-pos.csv"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(pos.GenPositionData())
+    names = sorted(os.listdir(gdir))
+    with open(os.path.join(out_dir, "bom.csv"), "w", encoding="utf-8", newline="\n") as f:
+        f.write("quantity,references,value,footprint,manufacturer,part number\n")
+        for row in MODULE_BOM:
+            f.write(",".join('"%s"' % x if "," in str(x) else str(x) for x in row) + "\n")
     results = drc(board)
     failed = sum(1 for _, p in results if p)
     lines = ["Sensor module %s x %s mm: reed switch, 1N4148W, WS2812B, 100 nF; pads %s"

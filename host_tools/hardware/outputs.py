@@ -34,21 +34,61 @@ def _csv(rows):
     return out.getvalue()
 
 
-def bom_csv(ckt):
-    return _csv([("quantity", "references", "value", "footprint", "manufacturer", "part number")] + bom_rows(ckt))
+def extra_bom_rows(board):
+    """What the netlist does not hold: the sensor modules (their PCB and
+    SMD diode; the reed, LED and 100 nF are the netlist's) and the pieces'
+    magnets (sensing.py)."""
+    from host_tools.hardware import sensing
+
+    n = board.n_sites
+    rows = [
+        (n, "(one per spot)", "Sensor module PCB", "hardware/sensor_module", "JLCPCB (or any PCB fab)",
+         "sensor_module gerbers: 2 layers, 1.6 mm FR4, 26 x 20 mm"),
+        (n, "(one per module, for the 1N4148)", "1N4148W", "Diode_SMD:D_SOD-123", "Diodes Incorporated", "1N4148W-7-F"),
+    ]
+    mags = {}
+    for piece, _ in sensing.board_pieces(board):
+        mags.setdefault(piece.magnet, []).append(piece)
+    for key, pieces in mags.items():
+        d, h, maker, pn = sensing.MAGNETS[key]
+        rows.append((sum(p.count for p in pieces), "(in the pieces: %s)" % ", ".join(p.name for p in pieces),
+                     "Magnet %g x %g mm NdFeB N40-N52, axial" % (d, h), "-", maker, pn))
+    return rows
 
 
-def wiring_csv(ckt):
-    """One line per net: its name, then every pin it joins."""
-    rows = [("net", "pins")]
+def bom_csv(ckt, extra=()):
+    return _csv([("quantity", "references", "value", "footprint", "manufacturer", "part number")] + bom_rows(ckt) + list(extra))
+
+
+def wiring_csv(ckt, board=None):
+    """One line per net: its name, every pin it joins, and where the 1:1
+    layout says, its wire's length (mm): each LED data hop between two
+    spots, each matrix row and column through its spots; a last line sums
+    them (wiring.py)."""
+    lengths = {}
+    if board is not None:
+        from host_tools.hardware import placement, wiring
+
+        centres = placement.centres(board)
+        lengths.update(wiring.matrix_lengths(board, centres))
+        for k, _, _, mm in wiring.hops(board, centres):
+            lengths["DIN%d" % k] = mm
+    rows = [("net", "pins", "wire_mm")]
     for name in sorted(ckt.nets, key=_natural):
         pins = sorted(ckt.nets[name], key=lambda rp: (_natural(rp[0]), _natural(rp[1])))
-        rows.append((name, ", ".join(ckt.pin_label(r, p) for r, p in pins)))
+        mm = lengths.get(name)
+        rows.append((name, ", ".join(ckt.pin_label(r, p) for r, p in pins), "" if mm is None else "%.0f" % mm))
+    if lengths:
+        # The sums of the whole millimetres listed, so the column adds up.
+        data = sum(round(v) for k, v in lengths.items() if k.startswith("DIN"))
+        matrix = sum(round(v) for k, v in lengths.items() if not k.startswith("DIN"))
+        rows.append(("TOTAL", "LED data line between spots %.2f m; matrix rows and columns %.2f m (status LEDs, Pico and power wiring not included)"
+                     % (data / 1000, matrix / 1000), "%.0f" % (data + matrix)))
     return _csv(rows)
 
 
-def erc_txt(board, ckt, erc_msgs, erc_errors, erc_warnings, tool):
-    results = checks.all_checks(board, ckt)
+def erc_txt(board, ckt, erc_msgs, erc_errors, erc_warnings, tool, hw_dir=None):
+    results = checks.all_checks(board, ckt, hw_dir)
     failed = sum(1 for _, probs in results if probs)
     lines = [
         "Board %s: %d sensing spots, %d LEDs, %d parts, %d nets" % (board.name, len(board.sensing()), board.n_leds, len(ckt.parts), len(ckt.nets)),
@@ -58,6 +98,9 @@ def erc_txt(board, ckt, erc_msgs, erc_errors, erc_warnings, tool):
         "   unused Pico pins and the last LED's DOUT are marked no-connect)",
     ]
     lines += ["  %s: %s" % (lvl, m) for lvl, m in erc_msgs]
+    if erc_warnings:
+        lines += ["  (SKiDL's own warnings, kept: it reads no footprint table, so the footprints are checked",
+                  "   below instead; its top-level hierarchy node must have an empty tag, which it then warns about)"]
     lines += ["", "Board checks (read from netlist.net and the description):"]
     for rule, probs in results:
         lines.append("  %s: %s" % ("FAIL" if probs else "PASS", rule))

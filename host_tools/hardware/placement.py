@@ -25,11 +25,16 @@ def pitch(board):
     return float(math.ceil(need / d))
 
 
+def centres(board):
+    """Every spot's centre on the plate (mm, the template's frame)."""
+    return _layout(board)[1]
+
+
 def _layout(board):
     p = pitch(board)
     xs = [x for x, _ in board.site_xy]
     ys = [y for _, y in board.site_xy]
-    ox = BORDER + mg.MODULE_W / 2 - min(xs) * p
+    ox = BORDER + mg.MODULE_W / 2 - mg.REED_DX - min(xs) * p  # modules sit REED_DX right of their spot
     oy = BORDER + 30.0 + mg.MODULE_H / 2 - min(ys) * p  # room for the title
     centres = [(ox + x * p, oy + y * p) for x, y in board.site_xy]
     w = (max(xs) - min(xs)) * p + mg.MODULE_W + 2 * BORDER
@@ -46,7 +51,7 @@ def drawing(board):
     text(("text", BORDER, 12.0, 5.0, "Triad board %s: top plate, 1:1 (print at 100%%, no scaling)" % board.name, "start", "#000000"))
     legend = (
         "pitch %.0f mm per unit of the game's layout; %d spots; grey: a sensor module's outline" % (p, len(centres)),
-        "red: drill the LED window (%.1f mm) and the module's fixing hole (%.1f mm); crosshair: the spot's centre, over the reed's glass" % (mg.LED_DRILL, mg.FIX_DRILL),
+        "red: drill the LED window (%.1f mm) and the module's fixing hole (%.1f mm); crosshair: the spot's centre, over the reed glass's left end" % (mg.LED_DRILL, mg.FIX_DRILL),
         "#n: LED chain position (blue: the data line's path); row/col: matrix row and column (wiring.csv: ROWr, COLc)",
     )
     for k, s in enumerate(legend):
@@ -55,20 +60,21 @@ def drawing(board):
     pos = {slot: k for k, slot in enumerate(board.led_chain)}
     # The LED chain's path, through the LEDs in chain order (spots only;
     # the status LEDs follow the last spot, as LED_CHAIN says).
-    path = [(centres[s][0], centres[s][1] + mg.LED_DY) for s in board.led_chain if s < board.n_sites]
+    path = [(centres[s][0] + mg.REED_DX, centres[s][1] + mg.LED_DY) for s in board.led_chain if s < board.n_sites]
     for (x1, y1), (x2, y2) in zip(path, path[1:]):
         line(("line", x1, y1, x2, y2, 0.4, "#2070d0"))
     if path:
         x, y = path[0]
         text(("text", x - 4.0, y - 3.0, 2.6, "DIN from the Pico", "end", "#2070d0"))
-    for site, (cx, cy) in enumerate(centres):
+    for site, (sx, cy) in enumerate(centres):
         hw, hh = mg.MODULE_W / 2, mg.MODULE_H / 2
+        cx = sx + mg.REED_DX  # the module's own origin: the reed glass's centre
         line(("rect", cx - hw, cy - hh, mg.MODULE_W, mg.MODULE_H, 0.15, "#909090"))
-        # Reed switch glass, centred under the spot.
+        # Reed switch glass: its left end under the spot's centre (sensing.py).
         line(("rect", cx - mg.REED_GLASS / 2, cy - 1.1, mg.REED_GLASS, 2.2, 0.2, "#000000"))
-        # The spot's centre: crosshair.
-        line(("line", cx - 3.0, cy, cx + 3.0, cy, 0.2, "#000000"))
-        line(("line", cx, cy - 3.0, cx, cy + 3.0, 0.2, "#000000"))
+        # The spot's centre: crosshair (the piece's magnet stands here).
+        line(("line", sx - 3.0, cy, sx + 3.0, cy, 0.2, "#000000"))
+        line(("line", sx, cy - 3.0, sx, cy + 3.0, 0.2, "#000000"))
         # Drill marks: the LED's window and the module's fixing hole.
         lx, ly = cx, cy + mg.LED_DY
         circle(("circle", lx, ly, mg.LED_DRILL / 2, 0.3, "#d02020"))

@@ -15,7 +15,32 @@ os.environ.setdefault("KICAD6_SYMBOL_DIR", "/usr/share/kicad/symbols")
 for _v in ("", "7", "8", "9", "10"):
     os.environ.setdefault("KICAD%s_SYMBOL_DIR" % _v, os.environ["KICAD6_SYMBOL_DIR"])
 
-import skidl  # noqa: E402
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append((record.levelname, record.getMessage()))
+
+
+# SKiDL's own warnings (at import: KiCad's footprint table not found; when
+# writing the netlist: parts without tags) go into erc.txt with the ERC's
+# (issue 37: erc.txt said 0 warnings while SKiDL printed eight).
+_IMPORT_LOG = _Collect()
+_handle = logging.Logger.handle
+
+
+def _seen(self, record):  # SKiDL's loggers do not propagate: listen on every one
+    _IMPORT_LOG.emit(record)
+    return _handle(self, record)
+
+
+logging.Logger.handle = _seen
+try:
+    import skidl  # noqa: E402
+finally:
+    logging.Logger.handle = _handle
 from skidl import KICAD6, SKIDL, TEMPLATE, Net, Part, Pin  # noqa: E402
 from skidl.pin import pin_drives  # noqa: E402
 
@@ -35,18 +60,11 @@ _FUNC = {
 }
 
 
-class _Collect(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.INFO)
-        self.lines = []
-
-    def emit(self, record):
-        self.lines.append((record.levelname, record.getMessage()))
-
-
 def _pico_template(spec):
     pins = [Pin(num=num, name=name, func=_FUNC[t]) for num, (name, t) in sorted(spec.items(), key=lambda x: int(x[0]))]
-    return Part(name="RPi_Pico", tool=SKIDL, dest=TEMPLATE, ref_prefix="U", pins=pins)
+    t = Part(name="RPi_Pico", tool=SKIDL, dest=TEMPLATE, ref_prefix="U", pins=pins)
+    t.tag = "RPi_Pico"
+    return t
 
 
 def run(ckt):
@@ -91,11 +109,23 @@ def run(ckt):
         circ.ERC()
     finally:
         skidl.erc_logger.removeHandler(coll)
+    gen = _Collect()
+    skidl.logger.active_logger.addHandler(gen)
+    try:
+        text = str(circ.generate_netlist(tool=KICAD6, do_backup=False))
+    finally:
+        skidl.logger.active_logger.removeHandler(gen)
     msgs = [(lvl, m.strip()) for lvl, m in coll.lines if lvl in ("ERROR", "WARNING")]
+    msgs += [(lvl, "netlist: " + _noloc(m)) for lvl, m in gen.lines if lvl in ("ERROR", "WARNING")]
+    msgs += [(lvl, "SKiDL import: " + _noloc(m)) for lvl, m in sorted(set(_IMPORT_LOG.lines)) if lvl in ("ERROR", "WARNING")]
     errors = sum(1 for lvl, _ in msgs if lvl == "ERROR")
     warnings = sum(1 for lvl, _ in msgs if lvl == "WARNING")
-    text = str(circ.generate_netlist(tool=KICAD6, do_backup=False))
     return _stable(text), sorted(msgs), errors, warnings
+
+
+def _noloc(m):
+    # No path of the machine that ran it.
+    return re.sub(r" @ \[.*\]$", "", re.sub(r" instantiated at [^ ]*:\d+", "", m.strip()))
 
 
 def _stable(text):

@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HW = os.path.join(ROOT, "hardware")
 BOARDS = describe.board_names()
 SPOTS = {"pico_v1": 36, "hex_v1": 61, "tri_v1": 109}
-BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf")
+BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "sensing.csv", "sensing.svg")
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_erc_is_clean_and_the_netlist_has_one_reed_switch_per_spot(fresh, name):
         erc = f.read()
     assert "Generic ERC (SKiDL" in erc and ": 0 errors," in erc
     assert "FAIL" not in erc
-    assert erc.count("PASS: ") == 7
+    assert erc.count("PASS: ") == 11
     assert erc.rstrip().endswith("Result: 0 errors (0 ERC, 0 board checks failed)")
     with open(os.path.join(fresh, name, "netlist.net")) as f:
         ckt = circuit.parse_netlist(f.read())
@@ -83,7 +83,7 @@ def test_the_wiring_list_names_each_row_s_diodes_and_its_pico_pin(fresh):
     with open(os.path.join(fresh, "pico_v1", "wiring.csv")) as f:
         rows = {line.split(",", 1)[0]: line for line in f}
     # ROW_PINS[3] = GP5, the Pico's pin 7; rank 4's six cathodes.
-    assert rows["ROW3"].strip() == 'ROW3,"D_a4.K, D_b4.K, D_c4.K, D_d4.K, D_e4.K, D_f4.K, U1.7 GP5"'
+    assert rows["ROW3"].strip() == 'ROW3,"D_a4.K, D_b4.K, D_c4.K, D_d4.K, D_e4.K, D_f4.K, U1.7 GP5",175'  # 5 x 35 mm
 
 
 def test_the_bom_groups_parts_with_their_numbers(fresh):
@@ -93,11 +93,17 @@ def test_the_bom_groups_parts_with_their_numbers(fresh):
         rows = list(csv.DictReader(f))
     by_value = {r["value"]: r for r in rows}
     assert by_value["1N4148"]["quantity"] == "109"
-    assert by_value["WS2812B"]["quantity"] == "141" and by_value["100nF"]["quantity"] == "141"
+    assert by_value["WS2812B"]["quantity"] == "141"
+    assert by_value["100nF"]["quantity"] == "142"  # one per LED, one at the level shifter
     assert by_value["10k"]["quantity"] == "10"  # one pull-up per column
     for r in rows:
-        assert int(r["quantity"]) == len(r["references"].split())
+        if not r["references"].startswith("("):  # the netlist's parts; the rest are the modules' and the pieces'
+            assert int(r["quantity"]) == len(r["references"].split())
         assert r["footprint"] and r["manufacturer"] and r["part number"]
+        assert r["manufacturer"] not in ("any", "-") and r["part number"] != "-"
+    assert by_value["Reed SPST-NO"]["part number"] == "MDSR-7-15-20"
+    assert by_value["Sensor module PCB"]["quantity"] == "109"
+    assert by_value["Magnet 6 x 2 mm NdFeB N40-N52, axial"]["quantity"] == "86"  # 80 gems + 6 jewels
 
 
 # -- the board checks catch a broken description ----------------------------------
@@ -151,6 +157,35 @@ def test_a_power_budget_over_usb_is_refused(tmp_path):
     bad = _problems(checks.description_checks(b))
     assert list(bad) == [checks.R_POWER]
     assert "= 514 mA > USB_BUDGET_MA 500" in bad[checks.R_POWER][0]
+
+
+def test_tri_v1_s_chain_is_short_and_summed(fresh):
+    import csv
+
+    from host_tools.hardware import wiring
+
+    b = describe.load("tri_v1")
+    h = wiring.hops(b, placement.centres(b))
+    assert max(mm for *_, mm in h) <= wiring.HOP_MAX_MM
+    with open(os.path.join(fresh, "tri_v1", "wiring.csv")) as f:
+        rows = list(csv.DictReader(f))
+    total = rows[-1]
+    assert total["net"] == "TOTAL"
+    assert int(total["wire_mm"]) == sum(int(r["wire_mm"]) for r in rows[:-1] if r["wire_mm"])
+    data = sum(float(r["wire_mm"]) for r in rows[:-1] if r["net"].startswith("DIN") and r["wire_mm"])
+    assert data < 4500  # it was 9.1 m in site order
+
+
+def test_a_chain_in_site_order_has_hops_too_long(tmp_path):
+    b = _broken(tmp_path, "LED_CHAIN = bytes((", "LED_CHAIN = bytes(range(N_LEDS)) or bytes((", board="tri_v1")
+    rule, probs = checks.check_hops(b)
+    assert len(probs) == 16 and any("397 mm" in p for p in probs)
+
+
+def test_a_power_budget_without_margin_is_refused(tmp_path):
+    b = _broken(tmp_path, "LED_BUDGET_MA = 280", "LED_BUDGET_MA = 300", board="tri_v1")  # the old figure
+    bad = _problems(checks.description_checks(b))
+    assert bad == {checks.R_POWER: ["at BRIGHTNESS_MAX = 160 the board draws 491 mA, 9 mA under USB_BUDGET_MA 500: keep 25 mA of margin (lower LED_BUDGET_MA)"]}
 
 
 def test_the_cli_refuses_a_broken_description_and_writes_nothing(tmp_path):
@@ -256,7 +291,11 @@ def test_the_sensor_module_is_routed_and_plotted(fresh):
         drc = f.read()
     assert "FAIL" not in drc and drc.rstrip().endswith("Result: 0 failed checks")
     g = os.path.join(fresh, "sensor_module", "gerbers")
-    assert sorted(os.listdir(g)) == sorted(["sensor_module-%s.gbr" % n for n in ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_Paste", "F_Silkscreen", "Edge_Cuts")] + ["sensor_module.drl"])
+    assert sorted(os.listdir(g)) == sorted(["sensor_module-%s.gbr" % n for n in ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_Paste", "F_Silkscreen", "Edge_Cuts")]
+                                        + ["sensor_module-PTH.drl", "sensor_module-NPTH.drl", "sensor_module-pos.csv"])
+    with open(os.path.join(g, "sensor_module-pos.csv")) as f:
+        pos = f.read()
+    assert pos.startswith("Ref,Val,Package,PosX,PosY,Rot,Side") and '"D1","1N4148W"' in pos
 
 
 def test_the_module_drc_catches_a_track_across_a_pad(tmp_path):
@@ -300,3 +339,171 @@ def test_the_netlist_joins_exactly_the_pins_the_description_asks_for(fresh, name
     assert {n: sorted(p) for n, p in got.nets.items() if len(p) > 1} == {n: sorted(p) for n, p in want.nets.items()}
     for ref, p in got.parts.items():
         assert p.footprint == want.parts[ref].footprint
+
+
+# -- issue 37: the sensing model, the footprints, a maker's wiring mistakes ---------
+
+SENSING_COLUMNS = "case,piece,orientation,spot,field_mT,limit_mT,verdict"
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_sensing_csv_follows_the_contract_and_every_case_passes(fresh, name):
+    import csv
+
+    with open(os.path.join(fresh, name, "sensing.csv")) as f:
+        assert f.readline().strip() == SENSING_COLUMNS
+        f.seek(0)
+        rows = list(csv.DictReader(f))
+    board = describe.load(name)
+    cases = {r["case"] for r in rows}
+    assert {"on", "neighbour", "two_neighbours"} <= cases
+    assert {r["verdict"] for r in rows} == {"ok"}
+    # Every spot, with every way its piece stands, is an 'on' row that
+    # reaches the limit; every neighbour row stays under its own.
+    on = [r for r in rows if r["case"] == "on"]
+    assert {r["spot"] for r in on} == set(board.site_names)
+    for r in rows:
+        f, lim = float(r["field_mT"]), float(r["limit_mT"])
+        assert (f >= lim) if r["case"].startswith("on") else (f <= lim), r
+    if name == "pico_v1":
+        # A die, on each of its six faces, at every cell.
+        assert sorted({r["orientation"] for r in on}) == ["face %d down" % k for k in range(1, 7)]
+        assert len(on) == 36 * 6
+
+
+def test_a_reed_centred_under_the_spot_sits_in_the_null(monkeypatch):
+    from host_tools.hardware import sensing
+
+    b = describe.load("pico_v1")
+    piece = sensing.board_pieces(b)[0][0]
+    upright = piece.stances[0][1]
+    good = abs(sensing.field_mT(piece, upright, 0, (0.0, 0.0), sensing.BR_MIN))
+    monkeypatch.setattr(module_geom, "REED_DX", 0.0)
+    centred = abs(sensing.field_mT(piece, upright, 0, (0.0, 0.0), sensing.BR_MIN))
+    assert good >= sensing.ON_LIMIT
+    assert centred < 0.05 * sensing.ON_LIMIT  # the old geometry: no field along the reed at all
+
+
+def test_a_thicker_plate_fails_the_on_case(monkeypatch):
+    from host_tools.hardware import sensing
+
+    b = describe.load("pico_v1")
+    monkeypatch.setattr(sensing, "PLATE_T", 5.0)
+    rows = sensing.rows(b, placement.centres(b))
+    bad = [r for r in rows if r[6] == "FAIL"]
+    assert bad and all(r[0].startswith("on") for r in bad)
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_every_footprint_resolves_in_kicad_s_libraries(fresh, name):
+    from host_tools.hardware import pico_footprint
+
+    with open(os.path.join(fresh, name, "netlist.net")) as f:
+        ckt = circuit.parse_netlist(f.read())
+    for ref, p in ckt.parts.items():
+        assert pico_footprint.resolves(p.footprint, fresh), (ref, p.footprint)
+    assert pico_footprint.resolves("Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal", fresh)
+    assert not pico_footprint.resolves("Package_DIP:DIP-40_W17.78mm", fresh)  # the old, missing one
+
+
+def test_the_pico_footprint_loads_in_kicad_with_the_pico_s_rows(fresh):
+    import pcbnew
+
+    fp = pcbnew.FootprintLoad(os.path.join(fresh, "lib", "Triad.pretty"), "RaspberryPi_Pico_THT")
+    pads = {p.GetNumber(): (pcbnew.ToMM(p.GetPosition().x), pcbnew.ToMM(p.GetPosition().y)) for p in fp.Pads()}
+    assert len(pads) == 40
+    assert pads["1"] == (0.0, 0.0) and pads["20"] == (0.0, 48.26)
+    assert pads["21"] == (17.78, 48.26) and pads["40"] == (17.78, 0.0)
+
+
+def test_a_footprint_not_in_any_library_is_named(pico):
+    b, ckt = pico
+    ckt.parts["U1"].footprint = "Package_DIP:DIP-40_W17.78mm"
+    rule, probs = checks.check_footprints(ckt, HW)
+    assert probs == ["U1: footprint 'Package_DIP:DIP-40_W17.78mm' is in no library KiCad 6 or hardware/lib has"]
+
+
+def _move(ckt, ref, pin, to):
+    for name in ckt.nets:
+        ckt.nets[name] = [x for x in ckt.nets[name] if x != (ref, pin)]
+    if to is not None:
+        ckt.connect(to, ref, pin)
+
+
+def _support(b, ckt):
+    return _problems(checks.circuit_checks(b, ckt)).get(checks.R_SUPPORT, [])
+
+
+def test_the_level_shifter_bypassed_is_caught(pico):
+    b, ckt = pico
+    # The Pico's GP16 straight to the first LED, shifter and resistor out.
+    _move(ckt, "U1", "21", "DIN0")
+    _move(ckt, "R_data", "2", None)
+    assert "DIN0 is on the Pico: the shifter is bypassed" in _support(b, ckt)
+
+
+def test_the_level_shifter_disabled_is_caught(pico):
+    b, ckt = pico
+    _move(ckt, "U2", "1", "+5V")  # ~OE high: the output floats
+    assert "U2.~OE (low: output enabled) is on +5V, not GND" in _support(b, ckt)
+
+
+def test_the_level_shifter_on_3v3_is_caught(pico):
+    b, ckt = pico
+    _move(ckt, "U2", "5", "+3V3")  # a 3.3 V shifter gives the LEDs 3.3 V again
+    assert "U2.VCC is on +3V3, not +5V" in _support(b, ckt)
+
+
+def test_the_shifter_s_decoupling_missing_is_caught(pico):
+    b, ckt = pico
+    del ckt.parts["C_U2"]
+    _move(ckt, "C_U2", "1", None)
+    _move(ckt, "C_U2", "2", None)
+    assert "U2 has no 100 nF of its own (C_U2) across +5V and GND" in _support(b, ckt)
+
+
+def test_the_bulk_capacitor_missing_or_reversed_is_caught(pico):
+    b, ckt = pico
+    _move(ckt, "C_bulk", "1", "GND")
+    _move(ckt, "C_bulk", "2", "+5V")
+    assert "C_bulk: + is on GND and - on +5V (+ to +5V, - to GND)" in _support(b, ckt)
+    del ckt.parts["C_bulk"]
+    _move(ckt, "C_bulk", "1", None)
+    _move(ckt, "C_bulk", "2", None)
+    assert "0 1000 uF electrolytics across the LED supply, not one" in _support(b, ckt)
+
+
+def test_the_buzzer_transistor_s_emitter_floating_is_caught(pico):
+    b, ckt = pico
+    _move(ckt, "Q1", "1", None)
+    assert "Q1's emitter is on None, not GND" in _support(b, ckt)
+
+
+def test_the_buzzer_without_its_resistors_is_caught(pico):
+    b, ckt = pico
+    for ref in ("R_bz_pd", "R_bz_dis"):
+        del ckt.parts[ref]
+        _move(ckt, ref, "1", None)
+        _move(ckt, ref, "2", None)
+    assert _support(b, ckt) == ["Q1's base has no 10k to GND (it floats at boot)",
+                                "the piezo on Q1's collector has no 1k across it (it cannot discharge)"]
+
+
+def test_two_pico_pins_swapped_in_the_pin_table_are_caught(monkeypatch):
+    # The circuit and its matrix checks read the same table, so they agree
+    # with a slip; the datasheet's pinout typed a second time does not.
+    table = dict(describe._GPIO_PIN)
+    table[2], table[3] = table[3], table[2]
+    monkeypatch.setattr(describe, "_GPIO_PIN", table)
+    pins = dict(describe.PICO_PINS)
+    pins[4], pins[5] = pins[5], pins[4]
+    monkeypatch.setattr(describe, "PICO_PINS", pins)
+    b = describe.load("pico_v1")
+    assert _problems(checks.circuit_checks(b, circuit.build(b))) == {}  # the shared table agrees with itself
+    bad = _problems(checks.description_checks(b))
+    assert bad[checks.R_PICO] == [
+        "Pico pin 4 is GP3 in describe.PICO_PINS, GP2 in the datasheet's pinout",
+        "Pico pin 5 is GP2 in describe.PICO_PINS, GP3 in the datasheet's pinout",
+        "GP2 is on pin 5 in describe.py; the datasheet's pin 5 is GP3",
+        "GP3 is on pin 4 in describe.py; the datasheet's pin 4 is GP2",
+    ]

@@ -42,10 +42,23 @@ STATUS_TURN = bytes((0, 11))
 STATUS_SCORE = (bytes(range(1, 11)), bytes(range(12, 22)))
 STATUS_GAME = bytes(range(22, 32))
 N_LEDS = N_SITES + N_STATUS
-# Chain: the posts row by row, then the treys, docks and portals in site
-# order, then the status LEDs (South's, North's): the spots are wired in the
-# order the game numbers them, so the map is the identity.
-LED_CHAIN = bytes(range(N_LEDS))
+# Chain position -> frame slot. The data line enters at post 0 and runs
+# spot to spot by the shortest wires on the 1:1 plate (host_tools/hardware/
+# wiring.py short_chain: nearest neighbour, then 2-opt): 4.1 m of data wire,
+# no hop over 61 mm (in site order it was 9.1 m, hops up to 397 mm). Then
+# the status LEDs in slot order (South's, North's, the game's).
+LED_CHAIN = bytes((
+    0, 108, 4, 107, 106, 9, 54, 44, 10, 56, 46, 11,
+    58, 48, 49, 12, 59, 70, 18, 68, 57, 17, 66, 55,
+    16, 64, 53, 15, 105, 104, 28, 103, 84, 76, 75, 22,
+    65, 23, 67, 77, 29, 78, 86, 30, 80, 88, 87, 34,
+    85, 33, 94, 95, 35, 96, 89, 36, 102, 32, 101, 27,
+    100, 21, 99, 14, 98, 8, 97, 3, 93, 2, 92, 1,
+    91, 38, 37, 45, 5, 47, 6, 39, 40, 41, 42, 43,
+    51, 7, 50, 60, 13, 52, 62, 63, 74, 20, 61, 72,
+    19, 71, 26, 73, 83, 82, 90, 31, 81, 25, 69, 24,
+    79,
+) + tuple(range(N_SITES, N_LEDS)))
 
 # -- Sound ---------------------------------------------------------------------
 # No piezo: the matrix, LED line and buttons take all 26 free GPIOs. (The
@@ -54,13 +67,14 @@ BUZZER_PIN = None
 
 # -- Power ---------------------------------------------------------------------
 # 141 LEDs at full white: 141 * 60 = 8460 mA, far over USB's 500 mA. Board
-# 50 mA + 141 dark LEDs 141 mA leave 309 mA; 300 mA go to colour and the
-# LED driver scales every frame down to that (a board lit for a lifted jewel
+# 50 mA + 141 dark LEDs 141 mA leave 309 mA; 280 mA go to colour (29 mA
+# stay as margin: the hardware checks want 25) and the LED driver scales
+# every frame down to that (a board lit for a lifted jewel
 # uses under 100 mA at the default brightness).
 LED_MA_PER_CHANNEL = 20
 LED_IDLE_MA = 1
 BOARD_MA = 50
 USB_BUDGET_MA = 500
-LED_BUDGET_MA = 300
+LED_BUDGET_MA = 280
 BRIGHTNESS_DEFAULT = 48
 BRIGHTNESS_MAX = 160
