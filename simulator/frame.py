@@ -2,6 +2,7 @@
 # each colour), the pieces and the hand, the switch matrix the firmware read,
 # and what the firmware's state and events mean in words.
 from simulator.game import GAME, N_SITES, result_words, move_words, finish_words, smallest_fix
+from simulator.say import page_words
 
 
 def palette():
@@ -118,7 +119,7 @@ def frame(ws):
     opponent = settings.get("opponent")
     engine = ev["engine"] if ev["think_pos"] == pos else None
     clock = sim.clock
-    return {
+    f = {
         "power": sim.running,
         "crash": sim.crash,
         "leds": [list(c) for c in leds],
@@ -128,7 +129,7 @@ def frame(ws):
         "cells": snap["cells"],
         "hand": snap["hand"],
         "buttons": snap["buttons"],
-        "matrix": list(sim.board.last_read),
+        "matrix": list(getattr(sim.board, "last_read", b"")),
         "state": fw["state"] if sim.running else "off",
         "position": pos,
         "side": side,
@@ -154,9 +155,13 @@ def frame(ws):
         "fix": smallest_fix(pos, [i for i, c in enumerate(snap["cells"]) if c is not None],
                             ev["finish"] if state in GAME.PHASE_NAMES else "")
         if sim.running and (ev["fault"] or "").startswith("mismatch") and state != "sync" else "",
-        "speed": clock.speed if clock is not None else sim.speed,
+        "speed": getattr(clock, "speed", None) or getattr(sim, "speed", 1.0),
         "noise": sim.board.noise,
         "seed": ws.seed,
         "state_dir": ws.state_dir,
         "boots": sim.boots,
     }
+    # What the page says (simulator/say.py): the page shows these as they
+    # are, a script's `say` line prints say.
+    f["headline"], f["say"], f["say_fault"] = page_words(f)
+    return f

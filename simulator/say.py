@@ -1,0 +1,156 @@
+# What the page says in words at this moment about what to do now: its
+# headline (whose turn) and its line (the instruction and any fault, joined),
+# from a frame (simulator/frame.py). Made here, once, in Python: the page
+# shows it as it is (static/render.js reads frame["say"]) and a script's
+# `say` line prints it (simulator/script.py), so the two never disagree.
+# The fault's words come from the board's own diagnosis (`evt fix`, the
+# record its lights are drawn from: triad.games.text.fix_words), never from
+# a guess of the host's.
+from simulator.game import GAME, PIECE, PIECES, N_SITES
+from triad.games import text as game_text
+
+SITE = "cell" if all(GAME.SITE_KIND[i] == 0 for i in range(N_SITES)) else "spot"
+
+_BOARD_STATE_TEXT = {
+    "off": "The board is switched off. Power it on in the developer panel.",
+    "setup": "Set-up: put the pieces on their lit sites.",
+    "sync": "Put the pieces where the board shows (white blinks: a piece is missing; red: one too many) "
+            "and the game resumes.",
+    "play": "Lift one of your pieces: the lit sites show where it can go.",
+    "lifted": "Put the piece on a lit site to move it there, or back where it came from (grey) to take it back.",
+    "selftest": "Self-test: walk a piece over every site, press each button; hold menu to end it.",
+    "over": "Game over. Press new for the next game.",
+}
+
+
+def fill_words(t):
+    """The page's placeholders in the game's own words ({piece}, {site})."""
+    return (t.replace("{pieces}", PIECES).replace("{piece}", PIECE).replace("{site}", SITE)
+            .replace("{score}", GAME.SCORE_WORD or "capture"))
+
+
+def state_texts():
+    out = dict(_BOARD_STATE_TEXT)
+    own = dict(game_text.words(GAME, "STATE_TEXT", {}))
+    out.update(own)
+    # The game's help for the controller's phases goes by the names the
+    # board reports them under (Nehren: finish -> remove, choose -> note2).
+    for k, name in enumerate(GAME.PHASE_NAMES):
+        t = own.get(("finish", "choose")[k])
+        if t:
+            out[name] = t
+    return out
+
+
+STATE_TEXT = state_texts()
+
+
+def _list(a):
+    return "".join(a) if len(a) <= 1 else ", ".join(a[:-1]) + " and " + a[-1]
+
+
+def fault_words(f):
+    """A fault in words: what is wrong and what to do (the board blinks it)."""
+    miss, extra = f.get("missing") or [], f.get("extra") or []
+
+    def where():
+        return " and ".join(t for t in (
+            ("put the missing piece" + ("s" if len(miss) > 1 else "") + " back on " + _list(miss) + " (blinking white)")
+            if miss else "",
+            ("take what stands on " + _list(extra) + " off (blinking red)") if extra else "") if t)
+    if not f.get("power"):
+        return ""
+    if f.get("state") == "sync" and (miss or extra):
+        return "The board does not match the game yet: " + where() + "."
+    if not f.get("fault") or f.get("state") in ("over", "setup", "selftest"):
+        return ""
+    w = f["fault"].split(" ")
+    if w[0] == "illegal" and w[1] in extra:
+        kind = "spot"
+        if w[1] in GAME.SITE_NAMES:
+            from triad import games
+            kind = games.KIND_NAMES[GAME.SITE_KIND[GAME.SITE_NAMES.index(w[1])]]
+        return ("Wrong " + kind + ": the " + PIECE + " from " + w[3] + " may not stand on " + w[1]
+                + ". Put it back on " + w[3] + " or on a lit " + kind + ".")
+    if w[0] == "removal" and w[1] in miss:
+        return ("Not that one: " + w[1] + " is not a piece you may take off. "
+                "Put it back, then take off one whose cell blinks.")
+    if w[0] == "mismatch" and f.get("fix"):
+        return "Not a legal turn: " + f["fix"] + " Nothing counts until then."
+    if w[0] == "mismatch" and (miss or extra):
+        return ("The board does not match the game (a piece knocked off or a stray object?): " + where()
+                + ". Nothing counts until it matches.")
+    return ""
+
+
+def _side_name(letter):
+    try:
+        return GAME.SIDE_NAMES[GAME.SIDES.index(letter)]
+    except ValueError:
+        return letter
+
+
+def lesson_text(les):
+    if not les:
+        return ""
+    if les.get("status") == "done":
+        return "All lessons solved. Well played! Pick one again, or leave the lessons to go back to your game."
+    head = "Lesson %s of %d: %s" % (les["n"], len(GAME.LESSONS()), les["goal"])
+    st = les.get("status")
+    if st == "solved":
+        return head + " — Solved (" + str(les["move"]) + ")! The next lesson follows in a moment."
+    if st == "wrong":
+        return (head + " — Not this one (" + str(les["move"]) + "). Put the " + PIECE
+                + " back where the board shows it (blinking in its light), then try again.")
+    if st == "hint":
+        return (head + " — The right move is lit: lift the cyan " + PIECE + " and put it on the " + SITE
+                + " lit in its light (" + str(les["move"]) + ").")
+    return head
+
+
+def page_words(f):
+    """(headline, line, fault) as the page shows them for frame f."""
+    state = f.get("state")
+    side = f.get("side")
+    msg = f.get("finish_text") or STATE_TEXT.get(state, "")
+    turn = "—"
+    if not f.get("power"):
+        turn = "Power off"
+    elif state == "over":
+        r = f.get("result") or {"head": (_side_name(f["winner"]) + " wins") if f.get("winner") else "Game over",
+                                "reason": ""}
+        turn = r["head"] + ": " + r["reason"] if r.get("reason") else r["head"]
+        msg = ((r["head"] + ": " + r["reason"] + ". ") if r.get("reason") else "") + "Press new for the next game."
+    elif state == "setup":
+        turn = "Set-up"
+    elif state == "selftest":
+        turn = "Self-test"
+    elif side:
+        turn = _side_name(side) + " to move"
+    # A piece lifted (the board lights where it came from in grey): what to
+    # do now, not the line that asks to lift one.
+    if f.get("power") and state == "play" and "source" in (f.get("names") or []) and STATE_TEXT.get("lifted"):
+        msg = STATE_TEXT["lifted"]
+    opp = f.get("opponent")
+    if (f.get("power") and opp and side and side in opp
+            and (state == "play" or state in GAME.PHASE_NAMES)):
+        turn = "The board's move (" + _side_name(side) + ")"
+        msg = ("The board plays %s: carry out its move for it: %s (%s)." % (
+            _side_name(side), f.get("engine_words"), f.get("engine_move"))
+            if f.get("engine_move") else
+            "The board is choosing " + _side_name(side) + "'s move (a blue light circles the centre)…")
+    les = f.get("lesson")
+    if les and les.get("status") != "done" and state != "over":
+        lt = lesson_text(les)
+        msg = (lt + " " + fill_words("Set it up: put the {pieces} on the {site}s that blink in their light "
+                                     "(or press \u201cplace the lesson's {pieces}\u201d in the lessons card).")
+               if state == "setup" else lt)
+    fault = fault_words(f)
+    if fault:
+        msg = fault
+    return turn, msg, fault
+
+
+def say_text(f):
+    """The `say` line's text: the page's line as it is shown."""
+    return page_words(f)[1]
