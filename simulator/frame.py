@@ -1,8 +1,9 @@
 # What the page shows, as one frame (JSON): the LEDs (and the palette name of
 # each colour), the pieces and the hand, the switch matrix the firmware read,
 # and what the firmware's state and events mean in words.
-from simulator.game import GAME, N_SITES, result_words, move_words, finish_words, smallest_fix
+from simulator.game import GAME, N_SITES, result_words, move_words, finish_words
 from simulator.say import page_words
+from triad.games.text import fix_record
 
 
 def palette():
@@ -150,11 +151,10 @@ def frame(ws):
         "level": settings.get("level"),
         "engine_move": engine,
         "engine_words": move_words(pos, engine) if engine else None,
-        "finish_text": finish_words(pos, ev["finish"]) if state in GAME.PHASE_NAMES else "",
-        # A fault's smallest correction (a turn under way stays under way).
-        "fix": smallest_fix(pos, [i for i, c in enumerate(snap["cells"]) if c is not None],
-                            ev["finish"] if state in GAME.PHASE_NAMES else "")
-        if sim.running and (ev["fault"] or "").startswith("mismatch") and state != "sync" else "",
+        "finish_text": finish_words(pos, ev["finish"], fix=fix_record(ev.get("fix", "")) or {}) if state in GAME.PHASE_NAMES else "",
+        # The board's diagnosis (`evt fix`: the sites its lights show to put
+        # right), the one source of the fault's words.
+        "fix_record": ev.get("fix", "") if sim.running else "",
         "speed": getattr(clock, "speed", None) or getattr(sim, "speed", 1.0),
         "noise": sim.board.noise,
         "seed": ws.seed,

@@ -45,42 +45,21 @@ def state_texts():
 STATE_TEXT = state_texts()
 
 
-def _list(a):
-    return "".join(a) if len(a) <= 1 else ", ".join(a[:-1]) + " and " + a[-1]
-
-
 def fault_words(f):
-    """A fault in words: what is wrong and what to do (the board blinks it)."""
-    miss, extra = f.get("missing") or [], f.get("extra") or []
-
-    def where():
-        return " and ".join(t for t in (
-            ("put the missing piece" + ("s" if len(miss) > 1 else "") + " back on " + _list(miss) + " (blinking white)")
-            if miss else "",
-            ("take what stands on " + _list(extra) + " off (blinking red)") if extra else "") if t)
+    """The fault in words, from the board's diagnosis in the frame ("" when
+    nothing is to be put right)."""
     if not f.get("power"):
         return ""
-    if f.get("state") == "sync" and (miss or extra):
-        return "The board does not match the game yet: " + where() + "."
-    if not f.get("fault") or f.get("state") in ("over", "setup", "selftest"):
+    state = f.get("state")
+    if state in ("over", "setup", "selftest", "off"):
         return ""
-    w = f["fault"].split(" ")
-    if w[0] == "illegal" and w[1] in extra:
-        kind = "spot"
-        if w[1] in GAME.SITE_NAMES:
-            from triad import games
-            kind = games.KIND_NAMES[GAME.SITE_KIND[GAME.SITE_NAMES.index(w[1])]]
-        return ("Wrong " + kind + ": the " + PIECE + " from " + w[3] + " may not stand on " + w[1]
-                + ". Put it back on " + w[3] + " or on a lit " + kind + ".")
-    if w[0] == "removal" and w[1] in miss:
-        return ("Not that one: " + w[1] + " is not a piece you may take off. "
-                "Put it back, then take off one whose cell blinks.")
-    if w[0] == "mismatch" and f.get("fix"):
-        return "Not a legal turn: " + f["fix"] + " Nothing counts until then."
-    if w[0] == "mismatch" and (miss or extra):
-        return ("The board does not match the game (a piece knocked off or a stray object?): " + where()
-                + ". Nothing counts until it matches.")
-    return ""
+    rec = game_text.fix_record(f.get("fix_record") or "")
+    text = game_text.fix_words(GAME, rec, f.get("fault") or "")
+    if not text:
+        return ""
+    if state == "sync":
+        return "The board does not match the game yet: " + text[0].lower() + text[1:]
+    return text
 
 
 def _side_name(letter):
@@ -147,7 +126,9 @@ def page_words(f):
                if state == "setup" else lt)
     fault = fault_words(f)
     if fault:
-        msg = fault
+        # The fault first (what to put right), then what the turn asks for:
+        # one line, so the person never has to choose between two.
+        msg = fault + (" Then: " + msg[0].lower() + msg[1:] if msg and state not in ("sync",) else "")
     return turn, msg, fault
 
 

@@ -29,6 +29,23 @@ from triad.games.face import MAX_STEPS
 
 _BOARD_RGB = (pal.OFF, pal.SOURCE, pal.SOURCE, pal.TRIAD)
 
+# The diagnosis (issue 35): what the lights show to be put right, site by
+# site, written as the frame is drawn (whatever the blink's phase) into
+# Lights.fix, the one record the words are made from too (the protocol's
+# `evt fix`: the page, the monitor, a script's `say`). A site lit as a
+# difference to put right is to be emptied (FIX_EMPTY: something stands
+# where nothing may) or filled (FIX_FILL: a piece belongs there); FIX_BACK
+# is the site a piece put where it may not stand came from. The byte after
+# the sites holds FIX_FAULT while the board declares a fault (it has rested
+# in it).
+FIX_EMPTY = 1
+FIX_FILL = 2
+FIX_BACK = 3
+# Not a fault: a piece the turn under way still takes off (Browne's
+# captures, lit in their roles), so the words can say what is next.
+FIX_TAKE = 4
+FIX_FAULT = 1
+
 
 def colour(game, role):
     if role >= ROLE_GAME:
@@ -80,6 +97,9 @@ class Lights:
         for i in range(n):
             x, y = game.site_xy(i)
             self.sweep[i] = (int(x - y + 0.5) + 60) % 12
+        # The diagnosis drawn last (see FIX_EMPTY): one byte a site, then
+        # the fault's flags.
+        self.fix = bytearray(n + 1)
 
     def note_last(self, pos, m):
         """The move m (legal in pos, 0: none) is the last one: where it
@@ -107,6 +127,8 @@ def render(lt, ctl, frame, now, occ):
     sensed board and the time. (A function, called straight from the
     controller: no call deeper on the tick than before.)"""
     _clear(frame, lt.frame_bytes)
+    fix = lt.fix
+    _clear(fix, lt.n + 1)
     st = ctl.state
     if st == _SELFTEST:
         ctl.selftest.render(frame, now)
@@ -141,6 +163,8 @@ def render(lt, ctl, frame, now, occ):
     # piece merely passing over a site does not flash red.
     err = shown & SHOW_ERROR
     fault = shown & SHOW_FAULT or st == _SETUP or st == _SYNC
+    if shown & SHOW_FAULT:
+        fix[n] = FIX_FAULT
     # (Not while a hint shows: a hint that places a new piece, Cornelson's
     # gem, is lit in the light the guidance gives every vacant post, and
     # would not stand out among them.)
@@ -175,13 +199,17 @@ def render(lt, ctl, frame, now, occ):
                 # Where a piece still has to go: its role, blinking.
                 if slow:
                     _set(frame, i, colour(g, g.shows(pos, i)))
-            elif slow:
-                _set(frame, i, pal.MISSING)
+            else:
+                fix[i] = FIX_FILL
+                if slow:
+                    _set(frame, i, pal.MISSING)
         else:
             if st == _PLAY and lifted >= 0 and dest[i] and not err:
                 _set(frame, i, colour(g, dest[i]))
-            elif fast and fault and not (nf and _in_move(lt.fp, nf, i, occ)):
-                _set(frame, i, pal.ERROR)
+            elif fault and not (nf and _in_move(lt.fp, nf, i, occ)):
+                fix[i] = FIX_EMPTY
+                if fast:
+                    _set(frame, i, pal.ERROR)
         i = _next_diff(occ, exp, i + 1, n)
     if st == _PLAY and lifted >= 0 and not err:
         i = _next_set(dest, 0, n)
@@ -199,8 +227,10 @@ def render(lt, ctl, frame, now, occ):
                 if occ[i] and exp[i] and nxt[i] >= ROLE_GAME:
                     _set(frame, i, colour(g, nxt[i]))
                 i = _next_set(nxt, i + 1, n)
-    if st == _PLAY and err and mt.error_from >= 0 and fast:
-        _set(frame, mt.error_from, pal.SOURCE)
+    if st == _PLAY and err and mt.error_from >= 0:
+        fix[mt.error_from] = FIX_BACK
+        if fast:
+            _set(frame, mt.error_from, pal.SOURCE)
     if st == _CHOOSE and slow:
         _set(frame, mt.choice_site, colour(g, ctl.choice_role))
     if st == _PLAY and mt.engine_move and lifted < 0 and not shown & SHOW_FAULT:
@@ -341,8 +371,13 @@ def _render_finish(lt, mt, frame, occ, fast, slow, shown):
     # blink red (issue 24.6: the smallest correction, not the legal gem).
     # (mt.cand is of this turn: the matcher clears it with each turn.)
     nf = g.footprint(mt.pos, mt.cand, lt.fp) if fault and mt.n_cand == 0 and mt.cand else 0
+    fix = lt.fix
+    if fault:
+        fix[lt.n] = FIX_FAULT
     for i in range(lt.n):
         r = nxt[i]
+        if r and occ[i] and exp[i]:
+            fix[i] = FIX_TAKE
         if marks[i] and (slow or not r):
             _set(frame, i, pal.TRIAD)
         elif r and r != ROLE_REMOVE and (not exp[i] or slow):
@@ -351,8 +386,10 @@ def _render_finish(lt, mt, frame, occ, fast, slow, shown):
             if mt.n_cand == 0:
                 if exp[i] and r == ROLE_REMOVE:
                     _set(frame, i, pal.SOURCE)
-                elif fast and fault and not _in_move(lt.fp, nf, i, occ):
-                    _set(frame, i, pal.ERROR)
+                elif fault and not _in_move(lt.fp, nf, i, occ):
+                    fix[i] = FIX_EMPTY if occ[i] else FIX_FILL
+                    if fast:
+                        _set(frame, i, pal.ERROR)
             elif r == ROLE_REMOVE and not occ[i]:
                 _set(frame, i, pal.SOURCE)  # a removal choice in the hand
 

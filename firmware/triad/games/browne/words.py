@@ -9,6 +9,45 @@ STATE_TEXT = {
     "capture": "Take the blinking captured pieces off, then drop a bunny piece on any empty cell (they pulse in its colour).",
 }
 
+_NAMES = ("Red", "Green", "Blue")
+
+
+def bunny(pos, landing):
+    """The bunny's side for a slide of the side to move onto landing (a
+    site index): the player who is neither the mover nor the landing
+    cell's owner (who moves next), or -1."""
+    from triad.games.browne import site_owner
+
+    owner = site_owner(landing)
+    if owner < 0 or owner == pos.side:
+        return -1
+    return 3 - pos.side - owner
+
+
+def finish_state_text(pos, so_far, fix=None):
+    """The line once the slide has landed (the board's `evt landed <from><to>`):
+    the drop's colour named (the board cannot sense it: the words are the
+    only guard, issue 35.4), and what is next by the board's diagnosis
+    (fix: its `take` sites, the captures still on the board)."""
+    from triad.games.browne import SITE_NAMES
+
+    land = so_far.strip()[-2:]
+    if land not in SITE_NAMES:
+        return ""
+    b = bunny(pos, SITE_NAMES.index(land))
+    if b < 0:
+        return ""
+    drop = "drop a %s piece on any empty cell (they pulse in %s)" % (_NAMES[b], _NAMES[b])
+    take = (fix or {}).get("take") if fix is not None else None
+    if fix is None or take:
+        where = " (%s)" % ", ".join(take) if take else ""
+        return "Take the blinking captured pieces off%s, then %s." % (where, drop)
+    if fix.get("fault"):
+        # (while something is wrong the captures are not lit: the words
+        # say nothing of them the lights do not show)
+        return "Once the captured pieces are off, " + drop + "."
+    return "Now " + drop + "."
+
 # The rules card (the simulator's page).
 RULES = """Three players, Red, Green and Blue, nine pieces each; Red starts.
 A turn: slide one of your pieces in a straight line (six directions, over
