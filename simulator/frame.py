@@ -4,6 +4,7 @@
 from simulator.game import GAME, N_SITES, result_words, move_words, finish_words
 from simulator.say import page_words
 from triad.games.text import fix_record
+from triad.games import text as game_text
 
 
 def palette():
@@ -68,6 +69,25 @@ def move_sides(start, moves):
         out = None
     _SIDES_CACHE[0], _SIDES_CACHE[1] = key, out
     return out
+
+
+def state_label(pos, so_far, state):
+    """The board's state as the page names it (the game's phase_label: a
+    phase named by what it asks, issue 35.9)."""
+    fn = game_text.words(GAME, "phase_label")
+    if fn is None or state not in GAME.PHASE_NAMES:
+        return state
+    try:
+        return fn(GAME.parse_position(pos), so_far or "", state) or state
+    except ValueError:
+        return state
+
+
+def move_notes(moves):
+    """A note per move for the move list ("" for most): the game's
+    move_note (Cornelson's forfeit, rule 3.1)."""
+    fn = game_text.words(GAME, "move_note")
+    return [fn(m) if fn is not None else "" for m in moves]
 
 
 def frame(ws):
@@ -161,6 +181,9 @@ def frame(ws):
         "state_dir": ws.state_dir,
         "boots": sim.boots,
     }
+    f["forfeit"] = ev.get("forfeit", "") if sim.running and state in GAME.PHASE_NAMES else ""
+    f["state_label"] = state_label(pos, ev["finish"], f["state"])
+    f["move_notes"] = move_notes(f["moves"])
     # What the page says (simulator/say.py): the page shows these as they
     # are, a script's `say` line prints say.
     f["headline"], f["say"], f["say_fault"] = page_words(f)

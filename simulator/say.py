@@ -92,6 +92,13 @@ def page_words(f):
     state = f.get("state")
     side = f.get("side")
     msg = f.get("finish_text") or STATE_TEXT.get(state, "")
+    forfeit = game_text.words(GAME, "forfeit_text")
+    if f.get("forfeit") and forfeit is not None and state in GAME.PHASE_NAMES:
+        # A capture forfeit: said with its rule, and the swap no longer asked.
+        try:
+            msg = forfeit(GAME.parse_position(f.get("position") or ""), f["forfeit"]) or msg
+        except ValueError:
+            pass
     turn = "—"
     if not f.get("power"):
         turn = "Power off"

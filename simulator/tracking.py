@@ -13,12 +13,12 @@ class Tracker:
     def __init__(self):
         self.fw = {"state": "off", "position": "", "moves": [], "start": ""}
         self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None,
-                   "unsaved": None, "finish": "", "fix": ""}
+                   "unsaved": None, "finish": "", "fix": "", "forfeit": ""}
         self._turn_cache = None
 
     def power_cut(self):
         self.fw = dict(self.fw, state="off")
-        self.ev.update(fault=None, notice="", engine=None, lesson=None, fix="")
+        self.ev.update(fault=None, notice="", engine=None, lesson=None, fix="", forfeit="")
 
     def on_event(self, text, shadow):
         """What the page must say, from the board's events: the result and
@@ -27,6 +27,10 @@ class Tracker:
         ev = self.ev
         if kind in ("setup", "position", "resume"):
             ev.update(result=None, fault=None, engine=None, think_pos=None)
+        if kind in ("move", "play", "setup", "position", "resume"):
+            ev["forfeit"] = ""  # (a forfeit is of the turn under way)
+        elif kind == "forfeit":
+            ev["forfeit"] = arg
         if kind == "fix":
             # The board's diagnosis, the record its lights are drawn from
             # (issue 35): the fault's words are made from it alone, and go

@@ -92,7 +92,7 @@ export function render(f) {
   seats.disabled = !f.power;
   const opp = oppText(f);
   if ($("opponent").textContent !== opp) $("opponent").textContent = opp;
-  $("fw-state").textContent = f.state;
+  $("fw-state").textContent = f.state_label || f.state;
   LAYOUT.status.forEach((st, p) => {
     const n = f.score[p];
     const sc = $("score-" + st.side), el = $("triads-" + st.side);
@@ -121,6 +121,17 @@ export function render(f) {
         tb.appendChild(tr);
       }
       tr.children[c + 1].textContent = mv;
+      const note = (f.move_notes || [])[k];
+      if (note) {
+        // A turn that needs a word (a forfeit: its rule), said under its row.
+        tr.children[c + 1].title = note;
+        const nt = document.createElement("tr");
+        nt.className = "note";
+        nt.innerHTML = '<td></td><td colspan="' + letters.length + '"></td>';
+        nt.children[1].textContent = note;
+        tb.appendChild(nt);
+        tr = null;
+      }
       tr.children[c + 1].dataset.side = letters[c];
       col = c;
     });
