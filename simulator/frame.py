@@ -181,6 +181,10 @@ def frame(ws):
         "state_dir": ws.state_dir,
         "boots": sim.boots,
     }
+    # The hint in words while its light shows (the cyan HINT light: issue 35.7).
+    hint = ev.get("hint")
+    f["hint_words"] = ("Hint: " + move_words(pos, hint[0]) + "." if hint and hint[1] == pos and "hint" in f["names"]
+                       and sim.running else "")
     f["forfeit"] = ev.get("forfeit", "") if sim.running and state in GAME.PHASE_NAMES else ""
     f["state_label"] = state_label(pos, ev["finish"], f["state"])
     f["move_notes"] = move_notes(f["moves"])

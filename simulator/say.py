@@ -131,6 +131,8 @@ def page_words(f):
         msg = (lt + " " + fill_words("Set it up: put the {pieces} on the {site}s that blink in their light "
                                      "(or press \u201cplace the lesson's {pieces}\u201d in the lessons card).")
                if state == "setup" else lt)
+    if f.get("hint_words") and state == "play":
+        msg = f["hint_words"] + " " + msg
     fault = fault_words(f)
     if fault:
         # The fault first (what to put right), then what the turn asks for:

@@ -13,12 +13,12 @@ class Tracker:
     def __init__(self):
         self.fw = {"state": "off", "position": "", "moves": [], "start": ""}
         self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None,
-                   "unsaved": None, "finish": "", "fix": "", "forfeit": ""}
+                   "unsaved": None, "finish": "", "fix": "", "forfeit": "", "hint": None}
         self._turn_cache = None
 
     def power_cut(self):
         self.fw = dict(self.fw, state="off")
-        self.ev.update(fault=None, notice="", engine=None, lesson=None, fix="", forfeit="")
+        self.ev.update(fault=None, notice="", engine=None, lesson=None, fix="", forfeit="", hint=None)
 
     def on_event(self, text, shadow):
         """What the page must say, from the board's events: the result and
@@ -29,8 +29,12 @@ class Tracker:
             ev.update(result=None, fault=None, engine=None, think_pos=None)
         if kind in ("move", "play", "setup", "position", "resume"):
             ev["forfeit"] = ""  # (a forfeit is of the turn under way)
+            ev["hint"] = None
         elif kind == "forfeit":
             ev["forfeit"] = arg
+        elif kind == "hint":
+            # (with the position it was asked in: its words are made there)
+            ev["hint"] = (arg, GAME.format_position(shadow) if shadow is not None else None)
         if kind == "fix":
             # The board's diagnosis, the record its lights are drawn from
             # (issue 35): the fault's words are made from it alone, and go

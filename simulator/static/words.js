@@ -25,7 +25,7 @@ export const LEGEND = ROLE_LEGEND.concat([
   ["#3a3a3a", "", "last move: faint white where it was lifted and put down"],
   // The board's own displays differ in motion as well as colour (steady,
   // breathing, circling, a gauge), for players who cannot tell hues apart.
-  ["#00c8c8", "", "hint: the " + PIECE + " to move is steady cyan, its destination steady in its light (4 s)"],
+  ["#00c8c8", "", "hint: the " + PIECE + " to move is steady cyan, its destination steady in its light (4 s; the words say the hint too)"],
   [SIDES_CSS[0], "breathe", "the board's move: its " + PIECE + " breathes in the board's side colour, the destination breathes in its light in turn; carry it out for the board"],
   ["rgb(80,100,255)", "spin", "thinking: a blue light circles the centre while the board chooses"],
   ["rgb(255,220,120)", "gauge", "level: a warm white gauge along the level row, as many sites bright as the level (2 s)"],

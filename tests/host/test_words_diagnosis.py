@@ -32,7 +32,7 @@ def _frames(game, script):
         run(sim, parse(sys.stdin.read()), out=lambda line: None)
         sim.shutdown()
         print(json.dumps([{k: f[k] for k in ("state", "state_label", "moves", "move_notes", "say", "say_fault",
-                                               "fix_record")} for f in frames]))
+                                               "fix_record", "names", "hint_words")} for f in frames]))
     ''')
     env = dict(os.environ)
     env.pop("TRIAD_SIM_BOARD", None)
@@ -76,3 +76,14 @@ def test_the_fault_words_name_what_blinks_and_nothing_else():
     assert f1["fix_record"].startswith("empty H6")
     assert "H6" in f1["say_fault"] and "E3" not in f1["say_fault"]
     assert f2["fix_record"] == "" and f2["say_fault"] == ""
+
+
+def test_cornelson_a_hinted_gem_is_lit_apart_from_every_vacant_post():
+    # Defect 7: the hinted post was the same green as every empty post (the
+    # legend's hint colour not what showed), and nothing was said.
+    f = _frames("cornelson", "position %s\npress hint\nwait 1500\nsay\n" % START)[0]
+    from triad.games.cornelson.geometry import SITE_NAMES
+
+    cyan = [SITE_NAMES[i] for i, n in enumerate(f["names"][:len(SITE_NAMES)]) if n == "hint"]
+    assert cyan == ["A3"], cyan
+    assert f["hint_words"].startswith("Hint: put a new South gem on A3")

@@ -286,7 +286,10 @@ def _render_move(lt, pos, frame, m, level):
             if level:
                 _set_dim(frame, s, colour(g, e >> 10), _BREATH_LOW + _BREATH_HIGH - level)
             else:
-                _set(frame, s, colour(g, e >> 10))
+                # A hint that lifts nothing first (Cornelson's gem: a new
+                # piece) is lit cyan where it goes: in its own light it looked
+                # like every other vacant post's guidance (issue 35.7).
+                _set(frame, s, pal.HINT if src < 0 else colour(g, e >> 10))
             return
 
 

@@ -76,7 +76,7 @@ LEGEND = (
     ((255, 0, 0), "blink-fast", "wrong: a piece where it may not stand (fast red blink)"),
     ((255, 255, 255), "blink-slow", "missing: a piece belongs here (slow white blink)"),
     ((58, 58, 58), "", "last move: faint white where it was lifted and put down"),
-    ((0, 200, 200), "", "hint: the piece to move is steady cyan, its landing cell steady in its colour (4 s)"),
+    ((0, 200, 200), "", "hint: the piece to move is steady cyan, its landing cell steady in its colour (4 s; the words say the hint too)"),
     (_RGB, "breathe", "the board's move: its piece breathes in the seat's colour, then the landing, the captures and the drop breathe in turn; carry it out for the board"),
     ((80, 100, 255), "spin", "thinking: a blue light circles the centre while the board chooses"),
     ((255, 220, 120), "gauge", "level: a warm white gauge along row E, as many cells bright as the level (2 s)"),

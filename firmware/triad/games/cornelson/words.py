@@ -102,7 +102,7 @@ LEGEND = (
     ((255, 0, 0), "blink-fast", "wrong: a gem or jewel where it may not stand (fast red blink)"),
     ((255, 255, 255), "blink-slow", "missing: a gem or jewel belongs here (slow white blink)"),
     ((58, 58, 58), "", "last move: faint white where pieces were lifted and put down"),
-    ((0, 200, 200), "", "hint: the piece to move is steady cyan, where it goes steady in its light (4 s)"),
+    ((0, 200, 200), "", "hint: the piece to move is steady cyan, where it goes steady in its light; a gem to place: its post steady cyan (4 s; the words say the hint too)"),
     ((_SOUTH, _NORTH), "breathe", "the board's move: the gem's post breathes in the board's colour, then each swap and step in turn; carry it out for the board"),
     ((80, 100, 255), "spin", "thinking: a blue light circles the six centre treys while the board chooses"),
     ((255, 220, 120), "gauge", "level: a warm white gauge along row D's posts, as many bright as the level (2 s)"),
