@@ -199,7 +199,10 @@ def render(lt, ctl, frame, now, occ):
                 # Where a piece still has to go: its role, blinking.
                 if slow:
                     _set(frame, i, colour(g, g.shows(pos, i)))
-            else:
+            elif not (st == _PLAY and mt.n_cand and not fault):
+                # (A legal turn under way, the board not yet settled on it,
+                # empties its own sites: nothing is missing there, and
+                # nothing blinks or is said as if it were: issue 35.)
                 fix[i] = FIX_FILL
                 if slow:
                     _set(frame, i, pal.MISSING)
@@ -395,6 +398,45 @@ def _render_finish(lt, mt, frame, occ, fast, slow, shown):
                         _set(frame, i, pal.ERROR)
             elif r == ROLE_REMOVE and not occ[i]:
                 _set(frame, i, pal.SOURCE)  # a removal choice in the hand
+    if nf:
+        _finish_back(lt, frame, occ, nf, fast)
+
+
+def _finish_back(lt, frame, occ, nf, fast):
+    # One piece put where it may not stand while the move goes on (a jewel
+    # on a trey it cannot step to): the spot it came from blinks grey, as in
+    # PLAY, and the diagnosis names it, so the words can say "the jewel from
+    # S1 may not stand on b3" (issue 35.1). Only when it is the one piece in
+    # the hand (its source lifted, its own placement not made) and one spot
+    # is to be emptied.
+    fix = lt.fix
+    n = lt.n
+    empty = 0
+    for i in range(n):
+        if fix[i] == FIX_EMPTY:
+            empty += 1
+    if empty != 1:
+        return
+    fp = lt.fp
+    back = -1
+    for j in range(nf - 1):
+        e = fp[j]
+        s = e & 255
+        if (e >> 8) & 3 == LIFT and e >> 10 == ROLE_SOURCE and s < n and not occ[s]:
+            d = fp[j + 1] & 255
+            if (fp[j + 1] >> 8) & 3 == PLACE and d < n and not occ[d]:
+                if back >= 0:
+                    return  # (two in the hand: no one source to name)
+                back = s
+    if back >= 0:
+        fix[back] = FIX_BACK
+        if fast:
+            # (the bytes written here, not through _set: no frame deeper
+            # than _in_move's on the tick)
+            j = back * 3
+            frame[j] = pal.SOURCE[0]
+            frame[j + 1] = pal.SOURCE[1]
+            frame[j + 2] = pal.SOURCE[2]
 
 
 def _in_move(fp, nf, site, occ):

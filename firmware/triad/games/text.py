@@ -104,7 +104,7 @@ def fix_words(game, rec, why=""):
     out = []
     if back and empty:
         b = back[0]
-        out.append("the %s from %s may not stand on %s: put it back on %s (blinking grey) or on a lit %s"
+        out.append("the %s from %s may not stand on %s: put it back on %s (grey) or on a lit %s"
                    % (called(b), b, _names(empty), b, kind(empty[0])))
     elif empty:
         out.append("take what stands on %s off (blinking red)" % _names(empty))
