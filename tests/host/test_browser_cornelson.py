@@ -174,7 +174,8 @@ def test_a_jewel_on_a_wrong_trey_is_named_alone(page):
     step(page, "S3", "b5")  # not next to S3
     wait_text(page, "#msg", "jewel from S3 may not stand on b5: put it back on S3 (grey) or on a lit trey",
               timeout=20000)
-    assert "D4" not in page.inner_text("#msg") and "a2" not in page.inner_text("#msg")
+    fault = page.inner_text("#msg").split(" Then: ")[0]  # (the fault; then the turn's own line)
+    assert "D4" not in fault and "a2" not in fault, fault
     step(page, "b5", "a6")
     wait_text(page, "#moves", "D4 S1-a2 S2-a4 S3-a6")
 

@@ -37,7 +37,7 @@ _BOARD_RGB = (pal.OFF, pal.SOURCE, pal.SOURCE, pal.TRIAD)
 # where nothing may) or filled (FIX_FILL: a piece belongs there); FIX_BACK
 # is the site a piece put where it may not stand came from. The byte after
 # the sites holds FIX_FAULT while the board declares a fault (it has rested
-# in it).
+# in it), and FIX_SHOWN while any difference to put right is lit.
 FIX_EMPTY = 1
 FIX_FILL = 2
 FIX_BACK = 3
@@ -45,6 +45,7 @@ FIX_BACK = 3
 # captures, lit in their roles), so the words can say what is next.
 FIX_TAKE = 4
 FIX_FAULT = 1
+FIX_SHOWN = 2  # (in the last byte: a difference to put right is lit)
 
 
 def colour(game, role):
@@ -204,6 +205,7 @@ def render(lt, ctl, frame, now, occ):
                 # empties its own sites: nothing is missing there, and
                 # nothing blinks or is said as if it were: issue 35.)
                 fix[i] = FIX_FILL
+                fix[n] |= FIX_SHOWN
                 if slow:
                     _set(frame, i, pal.MISSING)
         else:
@@ -211,6 +213,7 @@ def render(lt, ctl, frame, now, occ):
                 _set(frame, i, colour(g, dest[i]))
             elif fault and not (nf and _in_move(lt.fp, nf, i, occ)):
                 fix[i] = FIX_EMPTY
+                fix[n] |= FIX_SHOWN
                 if fast:
                     _set(frame, i, pal.ERROR)
         i = _next_diff(occ, exp, i + 1, n)
@@ -236,9 +239,10 @@ def render(lt, ctl, frame, now, occ):
             _set(frame, mt.error_from, pal.SOURCE)
     if st == _CHOOSE and slow:
         _set(frame, mt.choice_site, colour(g, ctl.choice_role))
-    if st == _PLAY and mt.engine_move and lifted < 0 and not shown & SHOW_FAULT:
-        # (Not while something is wrong, a piece knocked over say: the
-        # fault's own lights say what to put right first.)
+    if st == _PLAY and mt.engine_move and lifted < 0 and not shown & SHOW_FAULT and not fix[n] & FIX_SHOWN:
+        # (Not while something is wrong, a piece knocked over say, even
+        # before the board calls it a fault: the differences' own lights say
+        # what to put right first, and the words name them: issue 35.)
         # The board's move, for a person to carry out: the piece to lift
         # breathes in the board's side colour, its destination in the role
         # it takes there, in counter-phase (the light flows from one to the
