@@ -252,7 +252,9 @@ def render(lt, ctl, frame, now, occ):
         _render_think(g.CENTRE, frame, now)
     if shown & (SHOW_SEATS | SHOW_LEVEL):
         _render_banner(lt, ctl, frame, shown)
-    if st == _PLAY and shown & SHOW_HINT:
+    if st == _PLAY and shown & SHOW_HINT and not fix[n] & FIX_SHOWN:
+        # (As the board's move: not over a difference to put right, whose
+        # light the words name.)
         _render_move(lt, pos, frame, ctl.seats.hint_move, 0)
     if st == _PLAY and shown & SHOW_BLOCKED and slow:
         # A piece of the mover's that has no move: the ones that have one pulse.
