@@ -87,3 +87,17 @@ def test_cornelson_a_hinted_gem_is_lit_apart_from_every_vacant_post():
     cyan = [SITE_NAMES[i] for i, n in enumerate(f["names"][:len(SITE_NAMES)]) if n == "hint"]
     assert cyan == ["A3"], cyan
     assert f["hint_words"].startswith("Hint: put a new South gem on A3")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.xfail(strict=True, reason="open (docs/fuzzing.md, issue 35's counts): a turn without a gem is looked "
+                   "up by the first jewel in the board's own order; lifting another jewel first is called a fault")
+def test_cornelson_a_turn_without_a_gem_may_begin_with_any_jewel():
+    # Found by fuzz_board --words (Breach, late in a game with every post
+    # taken): a legal jewel step was called a fault until the turn was done.
+    script = ("serial set mode breach\nposition nssn/nssnn/nsssnn/nssssss/nsssss/nnsss/nnss S:a3,c7,e7 N:d8,c1 n 5 1\n"
+              "wait 1500\nlift c1\nplace c2\nwait 600\nsay\n")
+    f = _frames("cornelson", script)[0]
+    assert f["say_fault"] == "", f["say_fault"]
