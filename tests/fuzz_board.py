@@ -315,7 +315,7 @@ class Fuzzer:
                           flash_faults=0, board_passes=0, games_over=0, tourney_games=0, tourney_tally=0,
                           tourney_drawn=0, tourney_none=0, tourney_won=0, new_games=0, crashes=0, illegal=0, wrong=0, lost=0,
                           hangs=0, ambiguous_waits=0, played_again=0,
-                          words_checks=0, words_faults=0, words_bad=0, mistakes=0)
+                          words_checks=0, words_faults=0, words_bad=0, words_known=0, mistakes=0)
         self.words = words
         self._app = (None, None)  # (boot, the firmware's App) for the words checks
         self.text = []  # the current script, for a failure report
@@ -419,7 +419,14 @@ class Fuzzer:
         if words:
             self.stats["words_faults"] += 1
         bad = []
-        if kind == "legal" and words:
+        if kind == "legal" and words and self.game == "cornelson" and getattr(self, "turn_text", "").startswith("- "):
+            # Open (docs/fuzzing.md; the strict xfail
+            # test_cornelson_a_turn_without_a_gem_may_begin_with_any_jewel):
+            # a turn without a gem begun with a jewel that is not the first
+            # in the board's order is called a fault until it is complete.
+            # Counted, not failed; lights and words still must agree below.
+            self.stats["words_known"] += 1
+        elif kind == "legal" and words:
             bad.append("fault words while the table shows a legal turn or the game: %r" % words)
         if named - lit:
             bad.append("the words name %s, not lit as wrong: %r" % (sorted(named - lit), words))
@@ -582,6 +589,7 @@ class Fuzzer:
             text = self.ref.random_move(pos, rng)
         self.finisher = None
         intended = self.ref.apply(pos, text)
+        self.turn_text = text
         core_pos = self.occupied(pos)[1]
         m = self.G.parse_move(core_pos, text)
         steps = self.hg.footprint(self.G, core_pos, m)
@@ -1061,8 +1069,8 @@ def summary(fz, args, t0):
                 s["games_over"], tourney,
                 s["crashes"], s["illegal"], s["wrong"], s["lost"], s["hangs"], s["ambiguous_waits"],
                 s["played_again"], time.time() - t0)) + (
-        "; words: %d checks (%d with fault words), %d mistakes, %d bad" % (
-            s["words_checks"], s["words_faults"], s["mistakes"], s["words_bad"]) if fz.words else "")
+        "; words: %d checks (%d with fault words), %d mistakes, %d known (a gemless turn's jewel order), %d bad" % (
+            s["words_checks"], s["words_faults"], s["mistakes"], s["words_known"], s["words_bad"]) if fz.words else "")
 
 
 if __name__ == "__main__":
