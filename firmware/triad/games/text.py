@@ -64,16 +64,19 @@ def fix_record(text):
     words = (text or "").split()
     if not words or words == ["none"]:
         return None
-    rec = {"empty": [], "fill": [], "back": [], "take": [], "fault": False, "ambiguous": False}
+    sites = {"empty": [], "fill": [], "back": [], "take": []}  # type: dict
+    flags = {"fault": False, "ambiguous": False}
     key = None
     for w in words:
         if w in _FIX_KEYS:
             key = w
-        elif w in ("fault", "ambiguous"):
-            rec[w] = True
+        elif w in flags:
+            flags[w] = True
             key = None
         elif key is not None:
-            rec[key].append(w)
+            sites[key].append(w)
+    rec = dict(sites)  # type: dict
+    rec.update(flags)
     return rec
 
 
