@@ -131,6 +131,16 @@ def page_words(f):
         msg = (lt + " " + fill_words("Set it up: put the {pieces} on the {site}s that blink in their light "
                                      "(or press \u201cplace the lesson's {pieces}\u201d in the lessons card).")
                if state == "setup" else lt)
+    after = game_text.words(GAME, "after_move_text")
+    if after is not None and state == "play" and f.get("moves") and not (opp and side and side in opp):
+        # The game's word on the last turn (Browne: the drop's colour, which
+        # the board cannot see), said until the next turn.
+        try:
+            note = after(GAME.parse_position(f.get("position") or ""), f["moves"][-1])
+        except (ValueError, IndexError):
+            note = ""
+        if note:
+            msg = note + " " + msg
     if f.get("hint_words") and state == "play":
         msg = f["hint_words"] + " " + msg
     fault = fault_words(f)

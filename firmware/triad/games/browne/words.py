@@ -24,6 +24,22 @@ def bunny(pos, landing):
     return 3 - pos.side - owner
 
 
+def after_move_text(pos, move):
+    """After a turn with a drop, the drop's colour said again (the board
+    cannot see colours: issue 35.4): pos is the position now, move the last
+    turn's text ("E3-H6@D5")."""
+    from triad.games.browne import SITE_NAMES
+
+    _, at, cell = move.partition("@")
+    if not at or cell not in SITE_NAMES:
+        return ""
+    side = pos.owner(SITE_NAMES.index(cell)) if hasattr(pos, "owner") else -1
+    if not 0 <= side < 3:
+        return ""
+    return "The piece dropped on %s counts as %s: if it is not a %s piece, put a %s one there." % (
+        cell, _NAMES[side], _NAMES[side], _NAMES[side])
+
+
 def finish_state_text(pos, so_far, fix=None):
     """The line once the slide has landed (the board's `evt landed <from><to>`):
     the drop's colour named (the board cannot sense it: the words are the
