@@ -200,10 +200,11 @@ def render(lt, ctl, frame, now, occ):
                 # Where a piece still has to go: its role, blinking.
                 if slow:
                     _set(frame, i, colour(g, g.shows(pos, i)))
-            elif not (st == _PLAY and mt.n_cand and not fault):
+            elif not (st == _PLAY and mt.n_cand and not fault) and not (nf and _in_move(lt.fp, nf, i, occ)):
                 # (A legal turn under way, the board not yet settled on it,
                 # empties its own sites: nothing is missing there, and
-                # nothing blinks or is said as if it were: issue 35.)
+                # nothing blinks or is said as if it were; nor where the
+                # move last seen under way emptied them: issue 35.)
                 fix[i] = FIX_FILL
                 fix[n] |= FIX_SHOWN
                 if slow:
@@ -217,6 +218,10 @@ def render(lt, ctl, frame, now, occ):
                 if fast:
                     _set(frame, i, pal.ERROR)
         i = _next_diff(occ, exp, i + 1, n)
+    if nf:
+        # (the move under way keeps its own emptied spots out of the white
+        # too, and a misplaced piece of it names its source: as in FINISH)
+        _finish_back(lt, frame, occ, nf, fast)
     if st == _PLAY and lifted >= 0 and not err:
         i = _next_set(dest, 0, n)
         while i < n:
