@@ -125,7 +125,9 @@ test-micropython: $(STAMP)
 # scripts per game, spread over its modes and board seats (each configuration a
 # target of its own: `make -j2 fuzz` runs two at once), FUZZ_SEED the first
 # seed. Each configuration prints one summary line; the first failure stops it
-# and writes the failing script (build/fuzz/<config>.fail.txt).
+# and writes the failing script (build/fuzz/<config>.fail.txt). --words: the
+# board's words checked against its lights over the person's mistakes too
+# (issue 35).
 FUZZ_SCRIPTS ?= 10000
 FUZZ_SEED    ?= 1
 FUZZ_TURNS   ?= 8
@@ -179,7 +181,7 @@ $(FUZZ_TARGETS): fuzz-%: $(STAMP)
 	@mkdir -p build/fuzz
 	@set -- $(subst ., ,$*); \
 	nice $(PY) tests/fuzz_board.py --game $$1 --mode $$2 --seats $$3 \
-	  --scripts $$(( ($(FUZZ_SCRIPTS) + $$4 - 1) / $$4 )) --turns $(FUZZ_TURNS) --seed $(FUZZ_SEED) \
+	  --scripts $$(( ($(FUZZ_SCRIPTS) + $$4 - 1) / $$4 )) --turns $(FUZZ_TURNS) --seed $(FUZZ_SEED) --words \
 	  --out build/fuzz/$$1-$$2-$$3.fail.txt | tee build/fuzz/$$1-$$2-$$3.log | tail -1 \
 	  > build/fuzz/$$1-$$2-$$3.summary; rc=$${PIPESTATUS[0]}; cat build/fuzz/$$1-$$2-$$3.summary; exit $$rc
 

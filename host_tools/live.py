@@ -133,8 +133,11 @@ def cmd_monitor(args):
             out.write("last: %s\n" % " ".join(st["moves"][-6:]))
         out.flush()
 
+    last = {}  # the position last drawn and the board's fault text, for the words
+
     try:
         st = link.status()
+        last["position"] = st["position"]
         draw(st)
         if args.script:
             run_script(link, args.script)
@@ -144,9 +147,14 @@ def cmd_monitor(args):
             if kind == "full":
                 continue
             out.write("evt %s\n" % ev)
+            said = _in_words(game, ev, last)
+            if said:
+                out.write(said + "\n")
             n += 1
             if kind in REDRAW:
-                draw(link.status(), "  (after %s)" % kind)
+                st = link.status()
+                last["position"] = st["position"]
+                draw(st, "  (after %s)" % kind)
             out.flush()
             if args.count and n >= args.count:
                 break
@@ -155,6 +163,27 @@ def cmd_monitor(args):
     finally:
         link.close()
     return 0
+
+
+def _in_words(game, ev, last):
+    """The words the page says for an event (issue 35): the board's
+    diagnosis (`evt fix`) as what to put right, a hint as a move in words."""
+    from triad.games import text as game_text
+
+    kind, _, arg = ev.partition(" ")
+    if kind == "fault":
+        last["fault"] = arg
+    if kind == "fix":
+        words = game_text.fix_words(game, game_text.fix_record(arg), last.get("fault", ""))
+        return "  say: " + (words or "nothing to put right")
+    if kind == "hint":
+        try:
+            from simulator.game import move_words
+
+            return "  hint: " + move_words(last.get("position", ""), arg, game=game)
+        except (ImportError, ValueError):
+            return "  hint: " + arg
+    return ""
 
 
 # -- record -----------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 # What the page shows, as one frame (JSON): the LEDs (and the palette name of
 # each colour), the pieces and the hand, the switch matrix the firmware read,
 # and what the firmware's state and events mean in words.
-from simulator.game import GAME, N_SITES, result_words, move_words, finish_words, smallest_fix
+from simulator.game import GAME, N_SITES, result_words, move_words, finish_words
+from simulator.say import page_words
+from triad.games.text import fix_record
+from triad.games import text as game_text
 
 
 def palette():
@@ -68,6 +71,25 @@ def move_sides(start, moves):
     return out
 
 
+def state_label(pos, so_far, state):
+    """The board's state as the page names it (the game's phase_label: a
+    phase named by what it asks, issue 35.9)."""
+    fn = game_text.words(GAME, "phase_label")
+    if fn is None or state not in GAME.PHASE_NAMES:
+        return state
+    try:
+        return fn(GAME.parse_position(pos), so_far or "", state) or state
+    except ValueError:
+        return state
+
+
+def move_notes(moves):
+    """A note per move for the move list ("" for most): the game's
+    move_note (Cornelson's forfeit, rule 3.1)."""
+    fn = game_text.words(GAME, "move_note")
+    return [fn(m) if fn is not None else "" for m in moves]
+
+
 def frame(ws):
     """What the page shows of the WebSim ws, as one JSON-ready dict."""
     sim = ws.sim
@@ -118,7 +140,7 @@ def frame(ws):
     opponent = settings.get("opponent")
     engine = ev["engine"] if ev["think_pos"] == pos else None
     clock = sim.clock
-    return {
+    f = {
         "power": sim.running,
         "crash": sim.crash,
         "leds": [list(c) for c in leds],
@@ -128,7 +150,7 @@ def frame(ws):
         "cells": snap["cells"],
         "hand": snap["hand"],
         "buttons": snap["buttons"],
-        "matrix": list(sim.board.last_read),
+        "matrix": list(getattr(sim.board, "last_read", b"")),
         "state": fw["state"] if sim.running else "off",
         "position": pos,
         "side": side,
@@ -150,14 +172,24 @@ def frame(ws):
         "level": settings.get("level"),
         "engine_move": engine,
         "engine_words": move_words(pos, engine) if engine else None,
-        "finish_text": finish_words(pos, ev["finish"]) if state in GAME.PHASE_NAMES else "",
-        # A fault's smallest correction (a turn under way stays under way).
-        "fix": smallest_fix(pos, [i for i, c in enumerate(snap["cells"]) if c is not None],
-                            ev["finish"] if state in GAME.PHASE_NAMES else "")
-        if sim.running and (ev["fault"] or "").startswith("mismatch") and state != "sync" else "",
-        "speed": clock.speed if clock is not None else sim.speed,
+        "finish_text": finish_words(pos, ev["finish"], fix=fix_record(ev.get("fix", "")) or {}) if state in GAME.PHASE_NAMES else "",
+        # The board's diagnosis (`evt fix`: the sites its lights show to put
+        # right), the one source of the fault's words.
+        "fix_record": ev.get("fix", "") if sim.running else "",
+        "speed": getattr(clock, "speed", None) or getattr(sim, "speed", 1.0),
         "noise": sim.board.noise,
         "seed": ws.seed,
         "state_dir": ws.state_dir,
         "boots": sim.boots,
     }
+    # The hint in words while its light shows (the cyan HINT light: issue 35.7).
+    hint = ev.get("hint")
+    f["hint_words"] = ("Hint: " + move_words(pos, hint[0]) + "." if hint and hint[1] == pos and "hint" in f["names"]
+                       and sim.running else "")
+    f["forfeit"] = ev.get("forfeit", "") if sim.running and state in GAME.PHASE_NAMES else ""
+    f["state_label"] = state_label(pos, ev["finish"], f["state"])
+    f["move_notes"] = move_notes(f["moves"])
+    # What the page says (simulator/say.py): the page shows these as they
+    # are, a script's `say` line prints say.
+    f["headline"], f["say"], f["say_fault"] = page_words(f)
+    return f

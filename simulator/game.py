@@ -176,16 +176,22 @@ def result_words(text, pos_text=None, game=None):
     return {"head": head, "reason": reason, "text": text}
 
 
-def finish_words(pos_text, so_far, game=None):
+def finish_words(pos_text, so_far, game=None, fix=None):
     """The headline while a move is partly done, when the game's words say
     it by the move so far (the finish event's text: Cornelson's placed gem
-    captures or not); "" for the game's one finish text."""
+    captures or not); "" for the game's one finish text. fix: the board's
+    diagnosis (triad.games.text.fix_record), for a game whose words say
+    the next step by what is still to do (Browne: captures still to take
+    off, then the drop)."""
     g = game or GAME
     fn = game_text.words(g, "finish_state_text")
     if fn is None or not so_far:
         return ""
     try:
-        return fn(g.parse_position(pos_text), so_far) or ""
+        p = g.parse_position(pos_text)
+        if fn.__code__.co_argcount >= 3:
+            return fn(p, so_far, fix) or ""
+        return fn(p, so_far) or ""
     except ValueError:
         return ""
 

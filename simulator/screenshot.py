@@ -125,7 +125,28 @@ def stage(ws, moves=5):
     time.sleep(0.4)
 
 
-def shoot(out, width=1360, height=1010, seed=7, phone=None, phone_size=(390, 844)):
+def mistake(ws):
+    """After stage(): a person's mistake on the table, as issue 35 asks the
+    pictures to show with its words: a stray object on an empty spot that
+    no light asks for (the board blinks it red and the page says so)."""
+    names = ws.frame()["names"]
+    cells = ws.frame()["cells"]
+    lifted = [i for i, n in enumerate(names[:GAME.N_SITES]) if n == "source"]
+    if lifted:
+        do(ws, {"op": "place", "cell": GAME.SITE_NAMES[lifted[0]]})  # (the lifted piece back first)
+        time.sleep(1.0)
+    names = ws.frame()["names"]
+    cells = ws.frame()["cells"]
+    xy = [GAME.site_xy(i) for i in range(GAME.N_SITES)]
+    cx = sum(x for x, _ in xy) / len(xy)
+    cy = sum(y for _, y in xy) / len(xy)
+    free = [i for i in range(GAME.N_SITES) if cells[i] is None and names[i] == "off"]
+    spot = min(free, key=lambda i: (abs(xy[i][0] - cx) + abs(xy[i][1] - cy), i))
+    do(ws, {"op": "stray", "cell": GAME.SITE_NAMES[spot]})
+    wait_for(lambda: ws.frame()["say_fault"], timeout=5, what="the fault's words")
+
+
+def shoot(out, width=1360, height=1010, seed=7, phone=None, phone_size=(390, 844), wrong=False):
     """The page on a laptop (out) and, given `phone`, at a phone's width in
     portrait (the cell size follows the window; the developer panel starts
     collapsed there): one staged game, photographed in both windows."""
@@ -137,6 +158,8 @@ def shoot(out, width=1360, height=1010, seed=7, phone=None, phone_size=(390, 844
     with tempfile.TemporaryDirectory(prefix="triad-shot-") as state, Running(state_dir=state, seed=seed) as run:
         ws = run.websim
         stage(ws)
+        if wrong:
+            mistake(ws)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
             for path, w, h in shots:
@@ -144,8 +167,13 @@ def shoot(out, width=1360, height=1010, seed=7, phone=None, phone_size=(390, 844
                 page.goto(run.url)
                 page.wait_for_selector("#conn[data-state=live]")
                 page.wait_for_function("document.querySelectorAll('#moves tr:not(.empty)').length > 0")
-                # Wait for a blink phase with the destinations lit.
+                # Wait for a blink phase with the destinations lit (a
+                # mistake: its red blink on).
                 time.sleep(0.5)
+                if wrong:
+                    page.wait_for_selector("#msg.fault")
+                    page.wait_for_function("() => [...document.querySelectorAll('[data-led=error]')].length > 0",
+                                           timeout=5000)
                 page.screenshot(path=path)
                 page.close()
             browser.close()
@@ -161,11 +189,14 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--phone", nargs="?", const="docs/simulator-phone.png", default=None,
                     help="also photograph the page at a phone's width, 390x844 (default file: %(const)s)")
+    ap.add_argument("--mistake", action="store_true",
+                    help="a mistake on the table (a stray object) and its words, as issue 35's pictures show")
     a = ap.parse_args(argv)
     for path in (a.out, a.phone):
         if path:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    shoot(os.path.abspath(a.out), a.width, a.height, a.seed, os.path.abspath(a.phone) if a.phone else None)
+    shoot(os.path.abspath(a.out), a.width, a.height, a.seed, os.path.abspath(a.phone) if a.phone else None,
+          wrong=a.mistake)
     print("wrote", a.out + (" and " + a.phone if a.phone else ""))
     return 0
 

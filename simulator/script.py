@@ -25,6 +25,14 @@
 #                         frame: sites first, then status LEDs; the colour as
 #                         it goes on the wire, after the brightness and the
 #                         power limiter, in RGB order), or "lights: dark"
+#   say                   prints one line "say: <text>": the words the page
+#                         shows at that moment about what to do now, its
+#                         instruction and any fault joined in one line (the
+#                         fault first, then "Then: " and the instruction).
+#                         The board is asked what the page asks it over the
+#                         serial line (state, moves, start, get), so about
+#                         40 ms of simulated time pass; the fault's words are
+#                         the board's own diagnosis (`evt fix`)
 #   blank lines and # comments are ignored
 # Numbers (ms, n) are ASCII digits. Two press lines in a row are two presses:
 # the button is let go for PRESS_GAP_MS between them, as a finger would.
@@ -113,9 +121,9 @@ def parse(text):
             if not rest.strip():
                 raise ScriptError("line %d: %s takes a line of text" % (lineno, cmd))
             steps.append((lineno, cmd, rest.strip()))
-        elif cmd == "lights":
+        elif cmd in ("lights", "say"):
             if args:
-                raise ScriptError("line %d: lights takes nothing, not %r" % (lineno, rest.strip()))
+                raise ScriptError("line %d: %s takes nothing, not %r" % (lineno, cmd, rest.strip()))
             steps.append((lineno, cmd, None))
         elif cmd == "press":
             if not args or len(args) > 2 or args[0] not in BUTTONS or (len(args) == 2 and args[1] != "long"):
@@ -149,10 +157,56 @@ def check_target(steps, target):
                                   % lineno)
 
 
+class PageView:
+    """What the page knows of a Simulation (simulator/websim.py's WebSim, less
+    its threads): the board's events as they came, and its state asked over
+    the serial line when the words are wanted."""
+
+    def __init__(self, sim):
+        from simulator.frame import palette
+        from simulator.tracking import Tracker
+
+        self.sim = sim
+        self.track = Tracker()
+        self.names = palette()
+        self.seed = getattr(sim, "seed", 0)
+        self.state_dir = None
+        self.seen = 0  # sim.events told to the tracker so far
+        self.boots = -1
+
+    @property
+    def brightness(self):
+        b = (self.track.fw.get("settings") or {}).get("brightness", "")
+        return int(b) if b.isdigit() and int(b) > 0 else (getattr(self.sim.desc, "BRIGHTNESS_DEFAULT", 64) or 64)
+
+    def say(self):
+        sim = self.sim
+        if sim.boots != self.boots:  # a power cut: the page forgets what the board said
+            self.boots = sim.boots
+            self.track.power_cut()
+        # (events by the sim's own list: the page hears every one)
+        events = sim.events
+        if self.seen > len(events):
+            self.seen = 0
+        for _, line in events[self.seen:]:
+            self.track.on_event(line[4:], sim.shadow)
+        self.seen = len(events)
+        if sim.running:
+            self.track.poll(lambda line, quiet=False: sim.send(line))
+            for _, line in sim.events[self.seen:]:  # (told while it answered)
+                self.track.on_event(line[4:], sim.shadow)
+            self.seen = len(sim.events)
+        from simulator.frame import frame
+        from simulator.say import say_text
+
+        return "say: " + say_text(frame(self)).replace("\n", " ")
+
+
 def run(sim, steps, out=print):
     """Carry out parsed steps on a booted Simulation."""
     prev = None
     last_reply = None
+    page = PageView(sim)
     for lineno, cmd, arg in steps:
         try:
             if cmd == "press" and prev is not None and prev[1] == "press" and prev[2][0] == arg[0]:
@@ -184,6 +238,8 @@ def run(sim, steps, out=print):
                 sim.lesson(arg)
             elif cmd == "lights":
                 out(lights_line(sim.leds()))
+            elif cmd == "say":
+                out(page.say())
             elif cmd == "serial":
                 last_reply = sim.send(arg)
                 if not last_reply.startswith("ok"):

@@ -14,12 +14,12 @@ class Tracker:
     def __init__(self):
         self.fw = {"state": "off", "position": "", "moves": [], "start": ""}
         self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None,
-                   "unsaved": None, "finish": "", "lost": None}
+                   "unsaved": None, "finish": "", "lost": None, "fix": "", "forfeit": "", "hint": None}
         self._turn_cache = None
 
     def power_cut(self):
         self.fw = dict(self.fw, state="off")
-        self.ev.update(fault=None, notice="", engine=None, lesson=None, lost=None)
+        self.ev.update(fault=None, notice="", engine=None, lesson=None, lost=None, fix="", forfeit="", hint=None)
 
     def on_event(self, text, shadow):
         """What the page must say, from the board's events: the result and
@@ -28,6 +28,19 @@ class Tracker:
         ev = self.ev
         if kind in ("setup", "position", "resume"):
             ev.update(result=None, fault=None, engine=None, think_pos=None)
+        if kind in ("move", "play", "setup", "position", "resume"):
+            ev["forfeit"] = ""  # (a forfeit is of the turn under way)
+            ev["hint"] = None
+        elif kind == "forfeit":
+            ev["forfeit"] = arg
+        elif kind == "hint":
+            # (with the position it was asked in: its words are made there)
+            ev["hint"] = (arg, GAME.format_position(shadow) if shadow is not None else None)
+        if kind == "fix":
+            # The board's diagnosis, the record its lights are drawn from
+            # (issue 35): the fault's words are made from it alone, and go
+            # the moment it says "none".
+            ev["fix"] = "" if arg == "none" else arg
         if kind in ("move", "play", "triad", "state", "setup", "position", "resume", FINISH_EVENT):
             if kind != "state" or arg in ("play", "over", "setup", "sync"):
                 ev["fault"] = None

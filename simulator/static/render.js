@@ -1,9 +1,9 @@
 // A frame from the server drawn: LEDs, pieces, the hand, buttons, the
 // matrix, whose turn and what to do, the moves, the developer panel.
-import { LAYOUT, $, N, BUTTONS, SPEEDS, SIDE_NAME, PIECE, cellName, LESSONS, fillWords } from "./layout.js";
+import { LAYOUT, $, N, BUTTONS, SPEEDS, PIECE, cellName, LESSONS } from "./layout.js";
 import { ui, device, cellEls, ledEls, statusEls, btnEls, matrixEls } from "./ui.js";
 import { dieEl, dieKey } from "./pieces.js";
-import { STATE_TEXT, lessonText, faultText, oppText } from "./words.js";
+import { lessonText, oppText } from "./words.js";
 
 function setLed(el, raw, glow, name) {
   el.dataset.rgb = raw.join(",");
@@ -56,31 +56,14 @@ export function render(f) {
     });
   }
   // game
-  const side = f.side, names = SIDE_NAME;
-  let turn = "—", msg = f.finish_text || STATE_TEXT[f.state] || "";
-  if (!f.power) turn = "Power off";
-  else if (f.state === "over") {
-    const r = f.result || { head: f.winner ? names[f.winner] + " wins" : "Game over", reason: "" };
-    // The result with its reason, in the headline ("Black wins: three Triads made").
-    turn = r.reason ? r.head + ": " + r.reason : r.head;
-    msg = (r.reason ? r.head + ": " + r.reason + ". " : "") + "Press new for the next game.";
-  } else if (f.state === "setup") turn = "Set-up";
-  else if (f.state === "selftest") turn = "Self-test";
-  else if (side) turn = names[side] + " to move";
-  // A piece lifted (the board lights where it came from in grey): what to
-  // do now, not the line that asks to lift one.
-  if (f.power && f.state === "play" && (f.names || []).includes("source") && STATE_TEXT.lifted) msg = STATE_TEXT.lifted;
-  // The board's seat to move: the headline speaks to the person who
-  // carries out the board's move, never as if it were their own turn.
-  if (f.power && f.opponent && side && f.opponent.includes(side) && (f.state === "play" || (LAYOUT.phases || []).includes(f.state))) {
-    turn = "The board's move (" + names[side] + ")";
-    msg = f.engine_move
-      ? "The board plays " + names[side] + ": carry out its move for it: " + f.engine_words + " (" + f.engine_move + ")."
-      : "The board is choosing " + names[side] + "'s move (a blue light circles the centre)…";
-  }
-  const fault = f.power ? faultText(f) : "";
-  if (fault) msg = fault;
-  else if (ui.say && Date.now() < ui.sayUntil) msg = ui.say;  // what a click just did not do
+  const side = f.side;
+  // The headline and the line in words are made by the server from the
+  // board's own diagnosis (simulator/say.py): the page shows them as they
+  // are, and a script's `say` line prints the same line.
+  const turn = f.headline || "—";
+  let msg = f.say || "";
+  const fault = f.say_fault || "";
+  if (!fault && ui.say && Date.now() < ui.sayUntil) msg = ui.say;  // what a click just did not do
   $("turn").textContent = turn;
   $("turn-dot").className = "turn-dot " + (f.state === "over" ? (f.winner || "draw") : side || "");
   if ($("msg").textContent !== msg) $("msg").textContent = msg;
@@ -104,11 +87,6 @@ export function render(f) {
     now.classList.toggle("active", !!f.lesson);
     $("lesson-off").hidden = !f.lesson;
     $("lesson-dice").hidden = !(f.lesson && f.state === "setup");
-    // The lesson's set-up said where the person looks (not only in the
-    // lessons card): its pieces blink where they go.
-    const lmsg = f.lesson && f.lesson.status !== "done" && f.state === "setup"
-      ? lt + " " + fillWords("Set it up: put the {pieces} on the {site}s that blink in their light (or press \u201cplace the lesson's {pieces}\u201d in the lessons card).") : lt;
-    if (f.lesson && f.lesson.status !== "done" && f.state !== "over" && !fault && $("msg").textContent !== lmsg) $("msg").textContent = lmsg;
     if (f.lesson && !ui.lessonOpened) { ui.lessonOpened = true; $("lessons").open = true; }
     if (!f.lesson) ui.lessonOpened = false;
   }
@@ -118,7 +96,7 @@ export function render(f) {
   seats.disabled = !f.power;
   const opp = oppText(f);
   if ($("opponent").textContent !== opp) $("opponent").textContent = opp;
-  $("fw-state").textContent = f.state;
+  $("fw-state").textContent = f.state_label || f.state;
   LAYOUT.status.forEach((st, p) => {
     const n = f.score[p];
     const sc = $("score-" + st.side), el = $("triads-" + st.side);
@@ -147,6 +125,17 @@ export function render(f) {
         tb.appendChild(tr);
       }
       tr.children[c + 1].textContent = mv;
+      const note = (f.move_notes || [])[k];
+      if (note) {
+        // A turn that needs a word (a forfeit: its rule), said under its row.
+        tr.children[c + 1].title = note;
+        const nt = document.createElement("tr");
+        nt.className = "note";
+        nt.innerHTML = '<td></td><td colspan="' + letters.length + '"></td>';
+        nt.children[1].textContent = note;
+        tb.appendChild(nt);
+        tr = null;
+      }
       tr.children[c + 1].dataset.side = letters[c];
       col = c;
     });

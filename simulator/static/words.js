@@ -1,7 +1,6 @@
-// The page's words: the legend of every light, the help per state, a fault,
-// the board's seats and a lesson in words, and the game's own words put
-// into the page's texts ({piece}, {site}, ...).
-import { LAYOUT, $, PIECE, PIECES, SITE, SITES, INDEX, SIDE_NAME, LESSONS, fillWords } from "./layout.js";
+// The page's words: the legend of every light, the board's seats and a lesson
+// in words, and the game's own words put into the page's texts ({piece}, ...).
+import { LAYOUT, $, PIECE, PIECES, SITE, SIDE_NAME, LESSONS, fillWords } from "./layout.js";
 
 /** The game's words into the page's texts and controls. */
 export function applyWords() {
@@ -26,7 +25,7 @@ export const LEGEND = ROLE_LEGEND.concat([
   ["#3a3a3a", "", "last move: faint white where it was lifted and put down"],
   // The board's own displays differ in motion as well as colour (steady,
   // breathing, circling, a gauge), for players who cannot tell hues apart.
-  ["#00c8c8", "", "hint: the " + PIECE + " to move is steady cyan, its destination steady in its light (4 s)"],
+  ["#00c8c8", "", "hint: the " + PIECE + " to move is steady cyan, its destination steady in its light (4 s; the words say the hint too)"],
   [SIDES_CSS[0], "breathe", "the board's move: its " + PIECE + " breathes in the board's side colour, the destination breathes in its light in turn; carry it out for the board"],
   ["rgb(80,100,255)", "spin", "thinking: a blue light circles the centre while the board chooses"],
   ["rgb(255,220,120)", "gauge", "level: a warm white gauge along the level row, as many sites bright as the level (2 s)"],
@@ -39,21 +38,6 @@ export const LEGEND = ROLE_LEGEND.concat([
 ]).concat((LAYOUT.lessons || []).length ? [
   ["rgb(150,110,255)", "pulse", "lesson: the lesson's " + PIECES + " breathe lavender; a green sweep: the lesson is solved"],
 ] : []);
-const STATE_TEXT_BOARD = {
-  off: "The board is switched off. Power it on in the developer panel.",
-  setup: "Set-up: put the pieces on their lit sites.",
-  sync: "Put the pieces where the board shows (white blinks: a piece is missing; red: one too many) and the game resumes.",
-  play: "Lift one of your pieces: the lit sites show where it can go.",
-  lifted: "Put the piece on a lit site to move it there, or back where it came from (grey) to take it back.",
-  selftest: "Self-test: walk a piece over every site, press each button; hold menu to end it.",
-  over: "Game over. Press new for the next game.",
-};
-
-export const STATE_TEXT = Object.assign({}, STATE_TEXT_BOARD, LAYOUT.state_text);
-// The game's help for the controller's phases goes by the names the
-// board reports them under (Nehren: finish -> remove, choose -> note2).
-(LAYOUT.phases || []).forEach((name, k) => { const t = LAYOUT.state_text[["finish", "choose"][k]]; if (t) STATE_TEXT[name] = t; });
-
 export function lessonText(l) {
   if (!l) return "";
   if (l.status === "done") return "All lessons solved. Well played! Pick one again, or leave the lessons to go back to your game.";
@@ -64,24 +48,7 @@ export function lessonText(l) {
   return head;
 }
 
-function list(a) { return a.length <= 1 ? a.join("") : a.slice(0, -1).join(", ") + " and " + a[a.length - 1]; }
-// A fault in words: what is wrong and what to do (the board blinks it).
-export function faultText(f) {
-  const miss = f.missing || [], extra = f.extra || [];
-  const where = () => [miss.length ? "put the missing piece" + (miss.length > 1 ? "s" : "") + " back on " + list(miss) + " (blinking white)" : "",
-    extra.length ? "take what stands on " + list(extra) + " off (blinking red)" : ""].filter(Boolean).join(" and ");
-  if (f.state === "sync" && (miss.length || extra.length)) return "The board does not match the game yet: " + where() + ".";
-  if (!f.fault || f.state === "over" || f.state === "setup" || f.state === "selftest") return "";
-  const w = f.fault.split(" ");
-  if (w[0] === "illegal" && extra.includes(w[1])) {
-    const kind = (SITES[INDEX[w[1]]] || {}).kind || SITE;
-    return "Wrong " + kind + ": the " + PIECE + " from " + w[3] + " may not stand on " + w[1] + ". Put it back on " + w[3] + " or on a lit " + kind + ".";
-  }
-  if (w[0] === "removal" && miss.includes(w[1])) return "Not that one: " + w[1] + " is not a piece you may take off. Put it back, then take off one whose cell blinks.";
-  if (w[0] === "mismatch" && f.fix) return "Not a legal turn: " + f.fix + " Nothing counts until then.";
-  if (w[0] === "mismatch" && (miss.length || extra.length)) return "The board does not match the game (a piece knocked off or a stray object?): " + where() + ". Nothing counts until it matches.";
-  return "";
-}
+// (The line in words, a fault's included, is the server's: simulator/say.py.)
 export function oppText(f) {
   if (!f.power || !f.opponent) return f.power && f.level ? "The board plays nobody (hold hint to let it play a seat)." : "";
   // The seats the board plays: "w", or two of three ("gb").

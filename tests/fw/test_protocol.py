@@ -209,12 +209,17 @@ def test_poll_reports_state_changes_and_player_mistakes():
     # c1 (a 2) may not go 2 cells: stays a 2 (a fault once it rests there)
     b.rig.place("c3", 400)
     b.p.poll()
-    assert b.out[-1] == "evt fault illegal c3 from c1\n", b.out
+    assert b.out[-2] == "evt fault illegal c3 from c1\n", b.out
+    # The diagnosis the lights are drawn from, told with it (issue 35): c3
+    # to empty, the die came from c1.
+    assert b.out[-1] == "evt fix empty c3 back c1 fault\n", b.out
     b.rig.lift("c3")
     b.rig.place("c1", 1000)
+    b.p.poll()
+    assert b.out[-1] == "evt fix none\n", b.out  # put right: the words go at once
     b.rig.lift("e6", 400)  # White's die: not Black's turn
     b.p.poll()
-    assert b.out[-1].startswith("evt fault mismatch play"), b.out
+    assert any(ln.startswith("evt fault mismatch play") for ln in b.out[-2:]), b.out
 
 
 def test_poll_and_idle_feed_allocate_nothing():

@@ -749,7 +749,7 @@ def test_other_games_never_speak_of_dice(browser, game):
         pg.wait_for_selector("#msg.fault")
         seen.append(pg.evaluate(_PAGE_WORDS))
         if game == "browne":
-            assert "Wrong cell: the piece from " + src in pg.inner_text("#msg")
+            assert "The piece from " + src + " may not stand on " + wrong in pg.inner_text("#msg")
         legend = pg.inner_text("#legend")
         assert "the board's move" in legend and "Triad" not in legend and "scoring line" not in legend
         assert "capture" in pg.get_attribute("#sound", "title")

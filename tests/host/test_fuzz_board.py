@@ -51,6 +51,37 @@ def test_fuzz_the_board_as_a_person_plays(game, mode, seats, n, tmp_path):
         assert " 0 games over" not in summary and " 0 next games" not in summary, summary
 
 
+# Issue 35: the words against the lights over a person's mistakes (fuzz_board
+# --words), every game and mode, a bounded part; `make fuzz` runs it long.
+WORDS_CONFIGS = [
+    ("nehren", "standard", 0, 8),
+    ("browne", "standard", 0, 8),
+    ("browne", "standard", 1, 4),
+    ("cornelson", "standard", 0, 6),
+    ("cornelson", "breach", 0, 4),
+    ("cornelson", "trap", 0, 4),
+    ("cornelson", "capture", 0, 4),
+    ("cornelson", "tourney", 0, 4),
+]
+
+
+@pytest.mark.parametrize("game,mode,seats,n", WORDS_CONFIGS, ids=["%s-%s-%d" % c[:3] for c in WORDS_CONFIGS])
+def test_fuzz_the_words_against_the_lights(game, mode, seats, n, tmp_path):
+    out = tmp_path / "failing-script.txt"
+    r = subprocess.run(
+        [sys.executable, FUZZ, "--game", game, "--mode", mode, "--seats", str(seats),
+         "--scripts", str(n), "--turns", "4", "--hypothesis", "--words", "--out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    summary = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+    detail = out.read_text() if out.exists() else ""
+    assert r.returncode == 0, "\n".join([r.stdout[-3000:], r.stderr[-3000:], detail[:6000]])
+    assert "crashes 0, illegal 0, wrong 0, lost 0, hangs 0" in summary, summary
+    assert summary.endswith(" 0 bad"), summary
+    # (it looked: checks made, some of them with a mistake on the table)
+    assert " 0 checks" not in summary and " 0 mistakes" not in summary, summary
+
+
 def _on_board(body):
     """Run body (indented lines using fz, a Cornelson Breach fuzzer on its own
     simulated board: one per process) and return its last line of output."""

@@ -233,3 +233,13 @@ def test_record_with_nothing_played_says_so_and_fails(tmp_path):
     assert r.returncode == 1, r.stdout + r.stderr
     assert "no record written to %s: no move was made in 2 s without an event" % out in r.stderr
     assert not os.listdir(out)
+
+
+def test_monitor_says_the_boards_diagnosis_in_words(capsys):
+    # Issue 35: the monitor says what the page says, from the board's own
+    # diagnosis (evt fix): the spots that blink, and when all is right.
+    assert main(["monitor", "--sim", "--script", os.path.join(SCRIPTS, "04_illegal_then_corrected.txt"), "--color",
+                 "never", "--idle", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "evt fix empty c3 back c1 fault\n  say: The die from c1 may not stand on c3: put it back on c1" in out
+    assert "evt fix none\n  say: nothing to put right" in out

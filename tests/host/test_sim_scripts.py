@@ -14,6 +14,13 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SCRIPTS = os.path.join(ROOT, "tests", "scripts")
 
 
+def said(path):
+    """The script's `# expect say: <text>` lines, in order: what its `say`
+    lines must print (the page's words at that moment)."""
+    with open(path) as f:
+        return ["say: " + line[len("# expect say:"):].strip() for line in f if line.startswith("# expect say:")]
+
+
 def expectations(path):
     want = {}
     with open(path) as f:
@@ -33,7 +40,8 @@ def test_script(name):
     position, moves = run_file(path, out=out.append)
     assert position == want["position"]
     assert moves == want["moves"]
-    assert out == ["position: " + position, "moves: " + moves]
+    assert [ln for ln in out if ln.startswith("say: ")] == said(path)
+    assert [ln for ln in out if not ln.startswith("say: ")] == ["position: " + position, "moves: " + moves]
 
 
 def test_cli_contract_prints_position_and_moves():
@@ -145,6 +153,10 @@ def test_script_of_another_game(game, name):
     assert r.returncode == 0, r.stderr
     # (a game with no moves yet prints "moves: ", its space at the line's end)
     got = [line.rstrip() for line in r.stdout.strip().splitlines() if not line.startswith("lights: ")]
+    # Each `say` line prints the page's words then (issue 35), as the
+    # script's `# expect say:` lines state them, in order.
+    assert [ln for ln in got if ln.startswith("say: ")] == said(path)
+    got = [ln for ln in got if not ln.startswith("say: ")]
     assert got == ["position: " + want["position"], ("moves: " + want["moves"]).rstrip()]
 
 
@@ -184,3 +196,21 @@ def test_lights_shows_a_lifted_dies_destinations(tmp_path):
     # once it is lifted, and were dark before.
     assert {7, 8, 9} <= slots(lifted)
     assert not {7, 8, 9} & slots(before)
+
+
+def test_say_prints_one_line_of_the_pages_words(tmp_path):
+    # The `say` contract (issue 35): exactly one line "say: <text>", the
+    # page's words at that moment (the instruction, and any fault).
+    p = tmp_path / "say.txt"
+    p.write_text("position w3w3w2w2w1w1/....../....../....../....../b1b1b2b2b3b3 b 0 0\nsay\nlift a1\nsay\n")
+    out = []
+    run_file(str(p), out=out.append)
+    says = [ln for ln in out if ln.startswith("say: ")]
+    assert len(says) == 2 and all("\n" not in s for s in says)
+    assert says[0] == "say: Lift one of your dice: the lit cells show where it can go and in its colour the value to turn it to."
+    assert says[1].startswith("say: Now put the die on a lit cell")
+
+
+def test_say_takes_no_argument():
+    with pytest.raises(ScriptError, match="line 1: say takes nothing"):
+        parse("say loudly\n")

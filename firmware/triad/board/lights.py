@@ -29,6 +29,24 @@ from triad.games.face import MAX_STEPS
 
 _BOARD_RGB = (pal.OFF, pal.SOURCE, pal.SOURCE, pal.TRIAD)
 
+# The diagnosis (issue 35): what the lights show to be put right, site by
+# site, written as the frame is drawn (whatever the blink's phase) into
+# Lights.fix, the one record the words are made from too (the protocol's
+# `evt fix`: the page, the monitor, a script's `say`). A site lit as a
+# difference to put right is to be emptied (FIX_EMPTY: something stands
+# where nothing may) or filled (FIX_FILL: a piece belongs there); FIX_BACK
+# is the site a piece put where it may not stand came from. The byte after
+# the sites holds FIX_FAULT while the board declares a fault (it has rested
+# in it), and FIX_SHOWN while any difference to put right is lit.
+FIX_EMPTY = 1
+FIX_FILL = 2
+FIX_BACK = 3
+# Not a fault: a piece the turn under way still takes off (Browne's
+# captures, lit in their roles), so the words can say what is next.
+FIX_TAKE = 4
+FIX_FAULT = 1
+FIX_SHOWN = 2  # (in the last byte: a difference to put right is lit)
+
 
 def colour(game, role):
     if role >= ROLE_GAME:
@@ -80,6 +98,9 @@ class Lights:
         for i in range(n):
             x, y = game.site_xy(i)
             self.sweep[i] = (int(x - y + 0.5) + 60) % 12
+        # The diagnosis drawn last (see FIX_EMPTY): one byte a site, then
+        # the fault's flags.
+        self.fix = bytearray(n + 1)
 
     def note_last(self, pos, m):
         """The move m (legal in pos, 0: none) is the last one: where it
@@ -107,6 +128,8 @@ def render(lt, ctl, frame, now, occ):
     sensed board and the time. (A function, called straight from the
     controller: no call deeper on the tick than before.)"""
     _clear(frame, lt.frame_bytes)
+    fix = lt.fix
+    _clear(fix, lt.n + 1)
     st = ctl.state
     if st == _SELFTEST:
         ctl.selftest.render(frame, now)
@@ -141,6 +164,8 @@ def render(lt, ctl, frame, now, occ):
     # piece merely passing over a site does not flash red.
     err = shown & SHOW_ERROR
     fault = shown & SHOW_FAULT or st == _SETUP or st == _SYNC
+    if shown & SHOW_FAULT:
+        fix[n] = FIX_FAULT
     # (Not while a hint shows: a hint that places a new piece, Cornelson's
     # gem, is lit in the light the guidance gives every vacant post, and
     # would not stand out among them.)
@@ -175,14 +200,28 @@ def render(lt, ctl, frame, now, occ):
                 # Where a piece still has to go: its role, blinking.
                 if slow:
                     _set(frame, i, colour(g, g.shows(pos, i)))
-            elif slow:
-                _set(frame, i, pal.MISSING)
+            elif not (st == _PLAY and mt.n_cand and not fault) and not (nf and _in_move(lt.fp, nf, i, occ)):
+                # (A legal turn under way, the board not yet settled on it,
+                # empties its own sites: nothing is missing there, and
+                # nothing blinks or is said as if it were; nor where the
+                # move last seen under way emptied them: issue 35.)
+                fix[i] = FIX_FILL
+                fix[n] |= FIX_SHOWN
+                if slow:
+                    _set(frame, i, pal.MISSING)
         else:
             if st == _PLAY and lifted >= 0 and dest[i] and not err:
                 _set(frame, i, colour(g, dest[i]))
-            elif fast and fault and not (nf and _in_move(lt.fp, nf, i, occ)):
-                _set(frame, i, pal.ERROR)
+            elif fault and not (nf and _in_move(lt.fp, nf, i, occ)):
+                fix[i] = FIX_EMPTY
+                fix[n] |= FIX_SHOWN
+                if fast:
+                    _set(frame, i, pal.ERROR)
         i = _next_diff(occ, exp, i + 1, n)
+    if nf:
+        # (the move under way keeps its own emptied spots out of the white
+        # too, and a misplaced piece of it names its source: as in FINISH)
+        _finish_back(lt, frame, occ, nf, fast)
     if st == _PLAY and lifted >= 0 and not err:
         i = _next_set(dest, 0, n)
         while i < n:
@@ -199,13 +238,16 @@ def render(lt, ctl, frame, now, occ):
                 if occ[i] and exp[i] and nxt[i] >= ROLE_GAME:
                     _set(frame, i, colour(g, nxt[i]))
                 i = _next_set(nxt, i + 1, n)
-    if st == _PLAY and err and mt.error_from >= 0 and fast:
-        _set(frame, mt.error_from, pal.SOURCE)
+    if st == _PLAY and err and mt.error_from >= 0:
+        fix[mt.error_from] = FIX_BACK
+        if fast:
+            _set(frame, mt.error_from, pal.SOURCE)
     if st == _CHOOSE and slow:
         _set(frame, mt.choice_site, colour(g, ctl.choice_role))
-    if st == _PLAY and mt.engine_move and lifted < 0 and not shown & SHOW_FAULT:
-        # (Not while something is wrong, a piece knocked over say: the
-        # fault's own lights say what to put right first.)
+    if st == _PLAY and mt.engine_move and lifted < 0 and not shown & SHOW_FAULT and not fix[n] & FIX_SHOWN:
+        # (Not while something is wrong, a piece knocked over say, even
+        # before the board calls it a fault: the differences' own lights say
+        # what to put right first, and the words name them: issue 35.)
         # The board's move, for a person to carry out: the piece to lift
         # breathes in the board's side colour, its destination in the role
         # it takes there, in counter-phase (the light flows from one to the
@@ -215,7 +257,9 @@ def render(lt, ctl, frame, now, occ):
         _render_think(g.CENTRE, frame, now)
     if shown & (SHOW_SEATS | SHOW_LEVEL):
         _render_banner(lt, ctl, frame, shown)
-    if st == _PLAY and shown & SHOW_HINT:
+    if st == _PLAY and shown & SHOW_HINT and not fix[n] & FIX_SHOWN:
+        # (As the board's move: not over a difference to put right, whose
+        # light the words name.)
         _render_move(lt, pos, frame, ctl.seats.hint_move, 0)
     if st == _PLAY and shown & SHOW_BLOCKED and slow:
         # A piece of the mover's that has no move: the ones that have one pulse.
@@ -256,7 +300,10 @@ def _render_move(lt, pos, frame, m, level):
             if level:
                 _set_dim(frame, s, colour(g, e >> 10), _BREATH_LOW + _BREATH_HIGH - level)
             else:
-                _set(frame, s, colour(g, e >> 10))
+                # A hint that lifts nothing first (Cornelson's gem: a new
+                # piece) is lit cyan where it goes: in its own light it looked
+                # like every other vacant post's guidance (issue 35.7).
+                _set(frame, s, pal.HINT if src < 0 else colour(g, e >> 10))
             return
 
 
@@ -341,8 +388,13 @@ def _render_finish(lt, mt, frame, occ, fast, slow, shown):
     # blink red (issue 24.6: the smallest correction, not the legal gem).
     # (mt.cand is of this turn: the matcher clears it with each turn.)
     nf = g.footprint(mt.pos, mt.cand, lt.fp) if fault and mt.n_cand == 0 and mt.cand else 0
+    fix = lt.fix
+    if fault:
+        fix[lt.n] = FIX_FAULT
     for i in range(lt.n):
         r = nxt[i]
+        if r and occ[i] and exp[i]:
+            fix[i] = FIX_TAKE
         if marks[i] and (slow or not r):
             _set(frame, i, pal.TRIAD)
         elif r and r != ROLE_REMOVE and (not exp[i] or slow):
@@ -351,10 +403,51 @@ def _render_finish(lt, mt, frame, occ, fast, slow, shown):
             if mt.n_cand == 0:
                 if exp[i] and r == ROLE_REMOVE:
                     _set(frame, i, pal.SOURCE)
-                elif fast and fault and not _in_move(lt.fp, nf, i, occ):
-                    _set(frame, i, pal.ERROR)
+                elif fault and not _in_move(lt.fp, nf, i, occ):
+                    fix[i] = FIX_EMPTY if occ[i] else FIX_FILL
+                    if fast:
+                        _set(frame, i, pal.ERROR)
             elif r == ROLE_REMOVE and not occ[i]:
                 _set(frame, i, pal.SOURCE)  # a removal choice in the hand
+    if nf:
+        _finish_back(lt, frame, occ, nf, fast)
+
+
+def _finish_back(lt, frame, occ, nf, fast):
+    # One piece put where it may not stand while the move goes on (a jewel
+    # on a trey it cannot step to): the spot it came from blinks grey, as in
+    # PLAY, and the diagnosis names it, so the words can say "the jewel from
+    # S1 may not stand on b3" (issue 35.1). Only when it is the one piece in
+    # the hand (its source lifted, its own placement not made) and one spot
+    # is to be emptied.
+    fix = lt.fix
+    n = lt.n
+    empty = 0
+    for i in range(n):
+        if fix[i] == FIX_EMPTY:
+            empty += 1
+    if empty != 1:
+        return
+    fp = lt.fp
+    back = -1
+    for j in range(nf - 1):
+        e = fp[j]
+        s = e & 255
+        if (e >> 8) & 3 == LIFT and e >> 10 == ROLE_SOURCE and s < n and not occ[s]:
+            d = fp[j + 1] & 255
+            if (fp[j + 1] >> 8) & 3 == PLACE and d < n and not occ[d]:
+                if back >= 0:
+                    return  # (two in the hand: no one source to name)
+                back = s
+    if back >= 0:
+        fix[back] = FIX_BACK
+        if fast:
+            # (the bytes written here, not through _set: no frame deeper
+            # than _in_move's on the tick)
+            j = back * 3
+            frame[j] = pal.SOURCE[0]
+            frame[j + 1] = pal.SOURCE[1]
+            frame[j + 2] = pal.SOURCE[2]
 
 
 def _in_move(fp, nf, site, occ):

@@ -11,6 +11,7 @@
 # board's state or its count of player mistakes changed.
 from triad import VERSION
 from triad.board.seats import seats_word
+from triad.board.fastbytes import copy_if_changed as _copy_if_changed
 from triad.compat import const
 
 PROTOCOL_VERSION = const(2)
@@ -51,6 +52,8 @@ class Protocol:
         """The controller whose game this line reports and drives."""
         self.ctl = controller
         g = self.game = controller.game
+        # The diagnosis last told (evt fix): the lights' record, copied.
+        self._fix = bytearray(len(controller.lights.fix))
         keys = {}
         order = []
         for wire, key in BOARD_SETTINGS:
@@ -85,12 +88,33 @@ class Protocol:
         if ctl.errors != self._faults:
             self._faults = ctl.errors
             self.event("fault", self._fault_text())
+        if _copy_if_changed(ctl.lights.fix, self._fix, len(self._fix)):
+            self.event("fix", self._fix_text())
         note = ctl.matcher.note2
         if note != self._notice:
             # The game's notice (Nehren's Note 2) arose or passed: told at
             # once, before anyone acts.
             self._notice = note
             self.event("notice", (self.game.notice(ctl.pos) or "none") if note else "none")
+
+    def _fix_text(self):
+        # "none", or the sites as the lights show them: "empty D4 a2 fill S1
+        # back S1 take H7", then "fault" (the board declares it) and
+        # "ambiguous".
+        f = self._fix
+        n = len(f) - 1
+        names = self.game.SITE_NAMES
+        out = []
+        for code, word in ((1, "empty"), (2, "fill"), (3, "back"), (4, "take")):  # lights.FIX_EMPTY, _FILL, _BACK, _TAKE
+            sites = [names[i] for i in range(n) if f[i] == code]
+            if sites:
+                out.append(word + " " + " ".join(sites))
+        if f[n] & 1:
+            out.append("fault")
+            m = self.ctl.matcher
+            if m.amb and m.n_full:  # two turns fit the switches (the fault text names them)
+                out.append("ambiguous")
+        return " ".join(out) or "none"
 
     def _fault_text(self):
         ctl = self.ctl

@@ -146,6 +146,10 @@ class Seats:
             if playing and not self.plays(side):
                 self.hint_move = m
                 self.hint_until = ticks_add(now, HINT_MS)
+                if m:
+                    # The hint in words too (issue 35.7): the page, the
+                    # monitor and the log say what the light shows.
+                    self.events.event("hint", self.record.move_text(m))
 
     def stop(self):
         """Cancel a search asked for (the position or the seat changed)."""

@@ -44,3 +44,83 @@ def read_turns(game, pos, words, canonical=False):
         else:
             break
     return out, i
+
+
+# -- the diagnosis in words (issue 35) ------------------------------------------
+# The board's `evt fix` line is the record its lights are drawn from (board/
+# lights.py, FIX_EMPTY): the sites to empty, to fill, the one a misplaced
+# piece came from, and whether the board declares a fault (it has rested in
+# it) or two turns fit. The page, the monitor and a script's `say` line say
+# it with these words, so they name the very spots that blink.
+
+_FIX_KEYS = ("empty", "fill", "back", "take")
+
+
+def fix_record(text):
+    """An `evt fix` text ("empty H6 fill E3 back S1 fault") as a dict
+    {empty, fill, back, take: [site names], fault, ambiguous: bool}; None
+    for "none" or an empty text. (take: pieces the turn under way still
+    takes off, no fault: the game's words for its next step read them.)"""
+    words = (text or "").split()
+    if not words or words == ["none"]:
+        return None
+    sites = {"empty": [], "fill": [], "back": [], "take": []}  # type: dict
+    flags = {"fault": False, "ambiguous": False}
+    key = None
+    for w in words:
+        if w in _FIX_KEYS:
+            key = w
+        elif w in flags:
+            flags[w] = True
+            key = None
+        elif key is not None:
+            sites[key].append(w)
+    rec = dict(sites)  # type: dict
+    rec.update(flags)
+    return rec
+
+
+def _names(sites):
+    return sites[0] if len(sites) == 1 else ", ".join(sites[:-1]) + " and " + sites[-1]
+
+
+def fix_words(game, rec, why=""):
+    """The diagnosis rec (fix_record) in words: what to put right, naming
+    exactly the sites the lights show; "" when nothing is to be put right.
+    why: the board's fault text (`evt fault`), for the two turns that fit
+    the same switches ("ambiguous <move> or <move>: ...")."""
+    if not rec:
+        return ""
+    kinds = words(game, "PIECE_KINDS", None) or {}
+    default = game.PIECE_NAMES[0]
+    index = {name: i for i, name in enumerate(game.SITE_NAMES)}
+    kind_names = __import__("triad.games", None, None, ("KIND_NAMES",)).KIND_NAMES
+
+    def kind(site):
+        i = index.get(site)
+        return kind_names[game.SITE_KIND[i]] if i is not None else "site"
+
+    def called(site):
+        return kinds.get(kind(site), default)
+
+    empty, fill, back = rec["empty"], rec["fill"], rec["back"]
+    out = []
+    if back and empty:
+        b = back[0]
+        out.append("the %s from %s may not stand on %s: put it back on %s (grey) or on a lit %s"
+                   % (called(b), b, _names(empty), b, kind(empty[0])))
+    elif empty:
+        out.append("take what stands on %s off (blinking red)" % _names(empty))
+    if fill:
+        piece = called(fill[0])
+        plural = game.PIECE_NAMES[1] if piece == default and len(game.PIECE_NAMES) > 1 else piece + "s"
+        out.append("put the %s back on %s (blinking white)" % (plural if len(fill) > 1 else piece, _names(fill)))
+    if rec.get("ambiguous") and not out:
+        said = why.partition(":")[0] if why.startswith("ambiguous") else ""
+        moves = said[len("ambiguous"):].strip()
+        return ("Two turns fit the board%s: put the pieces back and play the turn again."
+                % ((" (" + moves + ")") if moves else ""))
+    if not out:
+        return ""
+    text = " and ".join(out)
+    return text[0].upper() + text[1:] + ". Nothing counts until then."

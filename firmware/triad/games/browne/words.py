@@ -9,6 +9,61 @@ STATE_TEXT = {
     "capture": "Take the blinking captured pieces off, then drop a bunny piece on any empty cell (they pulse in its colour).",
 }
 
+_NAMES = ("Red", "Green", "Blue")
+
+
+def bunny(pos, landing):
+    """The bunny's side for a slide of the side to move onto landing (a
+    site index): the player who is neither the mover nor the landing
+    cell's owner (who moves next), or -1."""
+    from triad.games.browne import site_owner
+
+    owner = site_owner(landing)
+    if owner < 0 or owner == pos.side:
+        return -1
+    return 3 - pos.side - owner
+
+
+def after_move_text(pos, move):
+    """After a turn with a drop, the drop's colour said again (the board
+    cannot see colours: issue 35.4): pos is the position now, move the last
+    turn's text ("E3-H6@D5")."""
+    from triad.games.browne import SITE_NAMES
+
+    _, at, cell = move.partition("@")
+    if not at or cell not in SITE_NAMES:
+        return ""
+    side = pos.owner(SITE_NAMES.index(cell)) if hasattr(pos, "owner") else -1
+    if not 0 <= side < 3:
+        return ""
+    return "The piece dropped on %s counts as %s: if it is not a %s piece, put a %s one there." % (
+        cell, _NAMES[side], _NAMES[side], _NAMES[side])
+
+
+def finish_state_text(pos, so_far, fix=None):
+    """The line once the slide has landed (the board's `evt landed <from><to>`):
+    the drop's colour named (the board cannot sense it: the words are the
+    only guard, issue 35.4), and what is next by the board's diagnosis
+    (fix: its `take` sites, the captures still on the board)."""
+    from triad.games.browne import SITE_NAMES
+
+    land = so_far.strip()[-2:]
+    if land not in SITE_NAMES:
+        return ""
+    b = bunny(pos, SITE_NAMES.index(land))
+    if b < 0:
+        return ""
+    drop = "drop a %s piece on any empty cell (they pulse in %s)" % (_NAMES[b], _NAMES[b])
+    take = (fix or {}).get("take") if fix is not None else None
+    if fix is None or take:
+        where = " (%s)" % ", ".join(take) if take else ""
+        return "Take the blinking captured pieces off%s, then %s." % (where, drop)
+    if fix.get("fault"):
+        # (while something is wrong the captures are not lit: the words
+        # say nothing of them the lights do not show)
+        return "Once the captured pieces are off, " + drop + "."
+    return "Now " + drop + "."
+
 # The rules card (the simulator's page).
 RULES = """Three players, Red, Green and Blue, nine pieces each; Red starts.
 A turn: slide one of your pieces in a straight line (six directions, over
@@ -37,7 +92,7 @@ LEGEND = (
     ((255, 0, 0), "blink-fast", "wrong: a piece where it may not stand (fast red blink)"),
     ((255, 255, 255), "blink-slow", "missing: a piece belongs here (slow white blink)"),
     ((58, 58, 58), "", "last move: faint white where it was lifted and put down"),
-    ((0, 200, 200), "", "hint: the piece to move is steady cyan, its landing cell steady in its colour (4 s)"),
+    ((0, 200, 200), "", "hint: the piece to move is steady cyan, its landing cell steady in its colour (4 s; the words say the hint too)"),
     (_RGB, "breathe", "the board's move: its piece breathes in the seat's colour, then the landing, the captures and the drop breathe in turn; carry it out for the board"),
     ((80, 100, 255), "spin", "thinking: a blue light circles the centre while the board chooses"),
     ((255, 220, 120), "gauge", "level: a warm white gauge along row E, as many cells bright as the level (2 s)"),

@@ -29,6 +29,38 @@ def finish_state_text(pos, so_far):
     return ("Your gem is on %s (it captures nothing): now step each of your jewels once (a lifted "
             "jewel shows its steps in orange and the Barriers in its way in red)." % name)
 
+def forfeit_text(pos, arg):
+    """The line once a capture is forfeit (the board's `evt forfeit <post>
+    <kept>`, rule 3.1): what happened, by which rule, and what is next."""
+    words = arg.split()
+    if len(words) != 2 or not words[1].isdigit():
+        return ""
+    post, kept = words[0], int(words[1])
+    stand = ("only its first capture stands" if kept == 1 else "only its first %d captures stand" % kept) if kept else (
+        "none of its captures stands")
+    return ("Forfeit (rule 3.1): a jewel was lifted before the gem on %s had all its captures swapped, so %s. "
+            "Leave the gems not swapped as they are and step each of your jewels once." % (post, stand))
+
+
+def move_note(move):
+    """A word for the move list where a turn needs one: a forfeit (rule 3.1)
+    is written <post>!<kept>; "" for any other turn."""
+    first = move.split()[0] if move.split() else ""
+    if "!" not in first:
+        return ""
+    post, _, kept = first.partition("!")
+    return ("%s: forfeit (rule 3.1): a jewel was lifted before every captured gem was swapped; "
+            "the gem on %s kept %s of its captures" % (first, post, kept or "0"))
+
+
+def phase_label(pos, so_far, state):
+    """The board's state as the page names it: Cornelson's finish phase is
+    "swap" only while the placed gem captured something (issue 35.9)."""
+    if state != "swap":
+        return state
+    return "swap" if finish_state_text(pos, so_far) == STATE_TEXT["finish"] else "steps"
+
+
 # Why a game was drawn (DRAW_NAMES' order: none, the board's full-board rule).
 NOTICE_TEXT = {"trapped": "You have no gem to place and no jewel to step: your turn is empty, and it "
                "leaves your opponent's jewel trapped, which leaves play. Take off the jewel "
@@ -70,7 +102,7 @@ LEGEND = (
     ((255, 0, 0), "blink-fast", "wrong: a gem or jewel where it may not stand (fast red blink)"),
     ((255, 255, 255), "blink-slow", "missing: a gem or jewel belongs here (slow white blink)"),
     ((58, 58, 58), "", "last move: faint white where pieces were lifted and put down"),
-    ((0, 200, 200), "", "hint: the piece to move is steady cyan, where it goes steady in its light (4 s)"),
+    ((0, 200, 200), "", "hint: the piece to move is steady cyan, where it goes steady in its light; a gem to place: its post steady cyan (4 s; the words say the hint too)"),
     ((_SOUTH, _NORTH), "breathe", "the board's move: the gem's post breathes in the board's colour, then each swap and step in turn; carry it out for the board"),
     ((80, 100, 255), "spin", "thinking: a blue light circles the six centre treys while the board chooses"),
     ((255, 220, 120), "gauge", "level: a warm white gauge along row D's posts, as many bright as the level (2 s)"),
