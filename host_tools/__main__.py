@@ -1,4 +1,4 @@
-"""python -m host_tools {perft,moves,show,play,match,monitor,record,replay,flash,firmware} ..."""
+"""python -m host_tools {perft,moves,show,play,match,monitor,record,replay,flash,firmware,serve} ..."""
 import argparse
 import sys
 
@@ -117,6 +117,9 @@ def build_parser():
 
     play.add_parser(sub)
     match.add_parser(sub)
+    from host_tools.relay import server
+
+    server.add_parser(sub)
     return ap
 
 

@@ -182,6 +182,12 @@ def _side_before(game, start_pos, moves, k):
 
 
 def cmd_play(args):
+    if args.server:
+        from host_tools.relay import terminal
+
+        return terminal.cmd(args)
+    if args.room or args.token or args.watch:
+        games.usage_error("--room, --token and --watch need --server")
     game = games.load(args.game)
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     human = args.colour if args.colour is not None else game.SIDES[0]
@@ -197,7 +203,8 @@ def cmd_play(args):
 
 
 def add_parser(sub):
-    p = sub.add_parser("play", help="play a game against the engine in the terminal")
+    p = sub.add_parser("play", help="play a game against the engine in the terminal, "
+                       "or a room of a relay (--server URL --room R --token T | --watch)")
     p.add_argument("--level", type=int, default=3, choices=(1, 2, 3, 4, 5))
     p.add_argument("--colour", default=None,
                    help="your side, its letter (Nehren: b or w; the first side begins; default the first)")
@@ -207,5 +214,8 @@ def add_parser(sub):
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="ANSI colours on the board")
     games.add_game_arg(p)
+    from host_tools.relay import terminal
+
+    terminal.add_arguments(p)
     p.set_defaults(fn=cmd_play)
     return p
