@@ -128,10 +128,16 @@ class BoardThread:
             if ev is not None:
                 self._emit(ev)
                 continue
-            if self.hand is not None and self.hand.act(link):
-                continue
-            if not busy and not isinstance(link, SimLink):
-                time.sleep(0.001)
+            if self.hand is not None:
+                try:
+                    if self.hand.act(link):
+                        continue
+                except Exception as e:  # (the simulated person fumbled: they look again)
+                    self.log("the simulated person could not act: %s: %s" % (type(e).__name__, e))
+            if not busy:
+                # (the simulator's time runs while we wait: a little rest
+                # keeps an idle simulated board from taking a whole core)
+                time.sleep(0.005 if isinstance(link, SimLink) else 0.001)
 
 
 class Hand:
@@ -148,7 +154,7 @@ class Hand:
         self.game = None
         self.link = None
         self.stopped = False  # (tests: the hand rests)
-        self.paused_until_ply = None
+        self.looked = 0.0  # when the hand last looked at the board (time.monotonic)
 
     def attach(self, link):
         self.link = link
@@ -158,6 +164,10 @@ class Hand:
         """One action when one is due: True if it did something."""
         if self.stopped or not isinstance(link, SimLink) or self.mine is None:
             return False
+        now = time.monotonic()
+        if self.lit is None and now - self.looked < 0.05:
+            return False
+        self.looked = now
         st = link.send("state")
         w = st.split(None, 3)
         if len(w) < 4 or w[0] != "ok":
@@ -209,6 +219,8 @@ class Bridge:
         self.shown = -1  # the index of the relay's move last sent to the board as remote
         self.sent = set()  # plies of the table's moves sent to the relay, not yet echoed
         self.board_ready = False
+        self.board_start = None  # the board's start position (canonical text)
+        self.refusals = 0  # the table's moves the relay refused since the last reconcile
         self.over = False
         self.stats = []  # (ply, event, time.monotonic()): "lit" for remote moves lit, "commit" for the table's
         self.on_event = None  # (tests) called with each board event line
@@ -269,7 +281,11 @@ class Bridge:
             self.hand.mine = self.seat
         st = await self.bt.call(lambda link: link.status())
         start = _canon_position(g, st.get("start", ""))
-        bmoves = st.get("moves", [])
+        self.board_start = start
+        bmoves = self._turns(st.get("moves", []))
+        if bmoves is None or self.refusals >= 2:
+            bmoves, start = [], None  # (unreadable, or the room refuses its moves: the room's game goes on it)
+        self.refusals = 0
         R = self.game.moves
         positions = self._positions()
         base = None
@@ -289,12 +305,24 @@ class Bridge:
             base, bmoves = len(R), []
         self.base = base
         self.board_moves = list(bmoves)
+        if base == len(R) and not bmoves:
+            self.board_start = positions[-1]
         self.shown = -1
         self.log("in step: the room has %d moves, the board %d from move %d" % (len(R), len(bmoves), base))
         # The table's moves the relay has not got, in order, each with its ply.
         for i in range(len(R) - base, len(bmoves)):
             await self._send_move(base + i, bmoves[i])
         await self.push()
+
+    def _turns(self, words):
+        """The board's move words (a `moves` reply's, status's) as moves:
+        a turn may have several words (host_tools.games.group_turns);
+        None when they do not read from the board's start."""
+        g = self.game.game
+        try:
+            return games.group_turns(g, g.parse_position(self.board_start), words)
+        except (ValueError, IndexError, KeyError):
+            return None
 
     def _positions(self):
         from host_tools.relay.rules import Game
@@ -353,9 +381,9 @@ class Bridge:
             r = await self.board("moves")
             if not r.startswith("ok moves"):
                 return
-            B = r.split()[2:]
+            B = self._turns(r.split()[2:])
             old = len(self.board_moves)
-            if len(B) < old or B[:old] != self.board_moves:
+            if B is None or len(B) < old or B[:old] != self.board_moves:
                 await self.reconcile()
                 return
             self.board_moves = B
@@ -397,7 +425,9 @@ class Bridge:
             if ply <= len(R):
                 return  # (had it)
             self.game.play(msg["move"])
-            self.sent.discard(ply)
+            if ply in self.sent:
+                self.sent.discard(ply)
+                self.refusals = 0
             if msg.get("seat") != self.seat:
                 self.log("the room's move %d (%s): %s" % (ply, msg.get("seat"), msg["move"]))
             await self.push()
@@ -410,8 +440,11 @@ class Bridge:
         elif op == "error":
             self.log("the relay refused: %s" % msg.get("reason"))
             if self.sent:
+                # The table's move refused: take the room's game again; twice
+                # refused, the board's game is not the room's (reconcile).
                 self.sent.clear()
-                await self._send({"op": "state"})  # our move refused: take the room's game again
+                self.refusals += 1
+                await self._send({"op": "state"})
 
     def done(self):
         return (self.over and self.exit_when_over and self.game is not None
@@ -436,6 +469,7 @@ class Bridge:
                     await self._drain_board(RETRY_S)
                     continue
                 self.log("joined room %s as %s" % (self.room, st["seat"]))
+                self.sent.clear()  # (what went out on a lost connection is sent again if the room lacks it)
                 self._load_state(st)
                 self.over = self.game.over()
                 await self.reconcile()
@@ -471,7 +505,12 @@ class Bridge:
             self.board_ready = False
             self.log("the board is gone: waiting for it")
             return
-        await self.on_board(ev)
+        try:
+            await self.on_board(ev)
+        except LinkError as e:
+            # (no answer: the board went away meanwhile; its return brings
+            # a reconcile)
+            self.log("the board did not answer: %s" % e)
 
     async def _serve(self, until):
         """Until the relay's connection goes (or the game is over)."""
@@ -495,7 +534,12 @@ class Bridge:
                     except ValueError:
                         continue
                     if isinstance(msg, dict):
-                        await self.on_relay(msg)
+                        try:
+                            await self.on_relay(msg)
+                        except LinkError as e:
+                            self.log("the board did not answer: %s" % e)
+                        except (KeyError, TypeError, ValueError) as e:
+                            self.log("a message from the relay made no sense (%s): %r" % (e, raw[:200]))
                     recv = asyncio.ensure_future(ws.recv())
         finally:
             recv.cancel()
