@@ -367,6 +367,7 @@ class Bridge:
     async def on_board(self, ev):
         if self.on_event is not None:
             self.on_event(ev)
+        seen_at = time.monotonic()  # (the commit's time for the stats: when its event came in)
         kind, _, text = ev.partition(" ")
         if kind == "link":
             self.board_ready = True
@@ -398,7 +399,7 @@ class Bridge:
                         return
                     self.log("move %d carried out: %s" % (i + 1, B[j]))
                 else:
-                    self.stats.append((i + 1, "commit", time.monotonic()))
+                    self.stats.append((i + 1, "commit", seen_at))
                     await self._send_move(i, B[j])
             await self.push()
         elif kind in ("resume", "position", "setup"):
@@ -475,6 +476,14 @@ class Bridge:
                 await self.reconcile()
                 await self._serve(until)
                 await self._close_ws()
+            if self.done() and self.board_ready:
+                # The room's game is over and on the board: the board is the
+                # table's own again (a new game there is played at the table).
+                try:
+                    await self.board("remote seats off")
+                    self.log("the game is over: the board's seats are the table's again")
+                except LinkError:
+                    pass
             return 0
         finally:
             await self._close_ws()

@@ -13,6 +13,9 @@ is one board a process):
                          power goes at once and the cable is out: the host
                          never hears of the commit (it is on the board's
                          flash only)
+  --port pico            the board's UF2 on the emulated RP2040 (.venv-pico)
+  --plies N              stop once the room has N moves and the board all of
+                         them (a bounded game on the slow emulated chip)
   --drop-at PLY          once the room has move PLY, the relay's connection
                          is cut (the socket aborted) and stays away --drop-for
                          seconds (default 3) while the other board plays on
@@ -113,13 +116,23 @@ def main(argv=None):
     ap.add_argument("--powercut-commit", type=int, default=None)
     ap.add_argument("--drop-at", type=int, default=None)
     ap.add_argument("--drop-for", type=float, default=3.0)
+    ap.add_argument("--plies", type=int, default=None)
     ap.add_argument("--stats", default=None, help="write (ply, event, monotonic time) lines here")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
-    if args.port.startswith("sim"):
+    if args.port.startswith("sim") or args.port == "pico":
         from host_tools.live import sim_board_for
 
         sim_board_for(args.game)
+    if args.port == "pico":
+        # The board's real UF2 on the emulated RP2040 (simulator/pico.py),
+        # behind the same link as the simulator's.
+        from host_tools.link import SimLink
+        from simulator.game import DESC
+        from simulator.pico import PicoSimulation, uf2_for_board
+
+        uf2 = uf2_for_board(DESC.NAME)
+        online.open_link = lambda spec: SimLink(sim=PicoSimulation(uf2, seed=args.seed))
     hand = FaultyHand(args.seed, args.powercut_lit, args.powercut_commit)
     log = (lambda text: None) if args.quiet else (lambda text: print("online: " + text, flush=True))
     bridge = FaultyBridge(args.port, args.server, args.room, args.token, hand=hand, log=log,
@@ -130,6 +143,7 @@ def main(argv=None):
     def keep(link):
         final["board"] = link.send("moves").split()[2:]
         final["start"] = link.send("start").split(None, 2)[2]
+        final["remote"] = link.send("remote")
         return True
 
     orig_stop = online.BoardThread.stop
@@ -143,9 +157,15 @@ def main(argv=None):
         orig_stop(bt)
 
     online.BoardThread.stop = stop
-    rc = asyncio.run(bridge.run())
+    until = None
+    if args.plies:
+        def until(b):
+            return (b.game is not None and len(b.game.moves) >= args.plies
+                    and b.base + len(b.board_moves) >= args.plies)
+    rc = asyncio.run(bridge.run(until))
     print("board start: " + final.get("start", "-"))
     print("board moves: " + " ".join(final.get("board", [])))
+    print("board remote: " + final.get("remote", "-"))
     print("room moves: " + " ".join(bridge.game.moves if bridge.game else []))
     print("faults: powercuts %d drops %d" % (hand.cuts, bridge.drops))
     if args.stats:

@@ -82,6 +82,8 @@ def check_game(url, room, outs):
         k = positions.index(start)
         assert field(out, "board moves").split() == " ".join(st["moves"][k:]).split(), out[-2000:]
         assert field(out, "room moves").split() == " ".join(st["moves"]).split()
+        # The game over, the board's seats are the table's again.
+        assert field(out, "board remote") == "ok remote off -", out[-2000:]
     assert st.get("to_move") is None, "the game did not end: %r" % (st,)
     return st
 
