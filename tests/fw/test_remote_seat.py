@@ -67,9 +67,19 @@ def test_remote_seats_come_back_after_a_power_cut():
     s = Settings("", {"brightness": 64, "next_start": 0, "note2_triads": 0, "opponent": 0, "level": 3, "remote": 0}, fs)
     rig = Rig(POS, settings=s)
     rig.ctl.set_remote(2)
-    again = Rig(POS, settings=Settings("", {"opponent": 0, "level": 3, "remote": 0}, fs))
+    again = Rig(settings=Settings("", {"opponent": 0, "level": 3, "remote": 0}, fs))
+    # (as App starts: the settings, then the saved game)
     again.ctl.use_settings(again.ctl.record.settings)
     assert again.ctl.seats.remote == 2 and again.ctl.seats.bits == 0
+    pos = notation.parse_position(POS)
+    black = pos.legal_moves()[0]
+    again.ctl.load(POS, [notation.format_move(black)])
+    again.occ[:] = again.ctl.expected
+    again.wait(1000)
+    assert again.ctl.state == C.PLAY and again.ctl.pos.side == 1
+    before = again.moves()
+    _carry_out(again, again.ctl.pos.legal_moves()[0])  # White's move at the table, after the power cut
+    assert again.moves() == before, "a remote seat's move was taken from the table after a power cut"
 
 
 def test_the_table_cannot_move_for_a_remote_seat_before_its_move_comes():
