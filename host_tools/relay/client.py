@@ -8,17 +8,19 @@ needs no event loop; AsyncClient is the same over the asyncio client.
     c.move("D2-D7@D2")                   # the relay's "move" broadcast of it
     ev = c.next(timeout=5)               # what the room says next ("move", "over")
 
-Replies and the room's events share one stream: a request's reply is the
-first reply-kind message after it (the relay answers a connection's
-messages in order); the room's events that arrive meanwhile are kept, in
-order, for next(). Every refusal raises RelayError with the relay's reason.
+Replies and the room's events share one stream: every request carries an
+"id" that the relay copies into its reply (the sender's own copy of its
+move's broadcast included), so a reply is never mistaken for the room's
+news; the room's events that arrive meanwhile are kept, in order, for
+next() (without the "id": as every connection gets them). Every refusal
+raises RelayError with the relay's reason.
 """
 import json
 from collections import deque
 
 from websockets.sync.client import connect
 
-DEFAULT_TIMEOUT = 10.0
+DEFAULT_TIMEOUT = 30.0  # seconds for a reply (a loaded relay may be slow; a hung one is not waited for)
 
 
 class RelayError(Exception):
@@ -33,8 +35,10 @@ class Client:
         # way outside a with block).
         self.ws = connect(url, open_timeout=open_timeout, max_size=2 ** 20, compression=None, legacy=True)
         self.pending = deque()  # room events read while waiting for a reply
+        self._ids = 0
         self.room = None
         self.seat = None
+        self._token = None
 
     # -- the stream --------------------------------------------------------
 
@@ -55,19 +59,23 @@ class Client:
             raise RelayError(msg.get("reason", ""))
         return msg
 
-    def _reply(self, ops, match=None):
+    def request(self, msg, ops=None, match=None):
+        """Send msg with a fresh "id"; its reply (without the id), or
+        RelayError if the relay refused it. (A move's reply is the sender's
+        copy of the room's move event: next() does not give it again.)"""
+        self._ids += 1
+        rid = self._ids
+        self.send(dict(msg, id=rid))
         while True:
-            msg = self._read(self.timeout)
-            op = msg.get("op")
-            if op == "error":
-                raise RelayError(msg.get("reason", ""))
-            if op in ops and (match is None or match(msg)):
-                return msg
-            self.pending.append(msg)
-
-    def request(self, msg, ops, match=None):
-        self.send(msg)
-        return self._reply(ops, match)
+            got = self._read(self.timeout)
+            if got.get("id") != rid:
+                if got.get("op") != "error":  # (an error is only ever a reply)
+                    self.pending.append(got)
+                continue
+            del got["id"]
+            if got.get("op") == "error":
+                raise RelayError(got.get("reason", ""))
+            return got
 
     # -- the ops -------------------------------------------------------------
 
@@ -82,8 +90,22 @@ class Client:
     def join(self, room, token):
         st = self.request({"op": "join", "room": room, "token": token}, ("state",))
         self.pending.clear()  # the state holds everything before it
-        self.room, self.seat = room, st["seat"]
+        self.room, self.seat, self._token = room, st["seat"], token
         return st
+
+    def rejoin(self):
+        """After a lost connection: connect again and join (or watch) the same
+        room; returns the whole state (the moves made meanwhile included),
+        from which a bridge reconciles."""
+        try:
+            self.ws.close()
+        except Exception:
+            pass
+        self.ws = connect(self.url, open_timeout=self.timeout, max_size=2 ** 20, compression=None, legacy=True)
+        self.pending.clear()
+        if self.seat is None:
+            return self.watch(self.room)
+        return self.join(self.room, self._token)
 
     def watch(self, room):
         st = self.request({"op": "watch", "room": room}, ("state",))
@@ -107,8 +129,7 @@ class Client:
         msg = {"op": "move", "move": move}
         if ply is not None:
             msg["ply"] = ply
-        seat = self.seat
-        return self.request(msg, ("move",), lambda m: m.get("seat") == seat and (ply is None or m.get("ply") == ply))
+        return self.request(msg)
 
     def close(self):
         self.ws.close()
@@ -128,6 +149,7 @@ class AsyncClient:
         self.timeout = timeout
         self.pending = deque()
         self.seat = None
+        self._ids = 0
 
     @classmethod
     async def connect(cls, url, timeout=DEFAULT_TIMEOUT):
@@ -151,15 +173,20 @@ class AsyncClient:
             raise RelayError(msg.get("reason", ""))
         return msg
 
-    async def request(self, msg, ops, match=None):
-        await self.send(msg)
+    async def request(self, msg, ops=None, match=None):
+        self._ids += 1
+        rid = self._ids
+        await self.send(dict(msg, id=rid))
         while True:
             m = await self._read()
+            if m.get("id") != rid:
+                if m.get("op") != "error":
+                    self.pending.append(m)
+                continue
+            del m["id"]
             if m.get("op") == "error":
                 raise RelayError(m.get("reason", ""))
-            if m.get("op") in ops and (match is None or match(m)):
-                return m
-            self.pending.append(m)
+            return m
 
     async def create(self, game, position=None, mode=None):
         msg = {"op": "create", "game": game}
@@ -184,8 +211,7 @@ class AsyncClient:
         msg = {"op": "move", "move": move}
         if ply is not None:
             msg["ply"] = ply
-        seat = self.seat
-        return await self.request(msg, ("move",), lambda m: m.get("seat") == seat)
+        return await self.request(msg)
 
     async def close(self):
         await self.ws.close()

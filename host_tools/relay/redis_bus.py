@@ -34,7 +34,10 @@ class RedisStore:
     def __init__(self, url, prefix="triad:"):
         self.url = url
         self.prefix = prefix
-        self.r = aioredis.from_url(url, decode_responses=True)
+        # Requests give up after 5 s (a move is then refused, not held up);
+        # the channel has its own connection, which may be idle for long.
+        self.r = aioredis.from_url(url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5)
+        self.sub = aioredis.from_url(url, decode_responses=True)
         self._append = self.r.register_script(APPEND)
         self.origin = None  # the relay's id, set by the server
         self._pubsub = None
@@ -77,7 +80,7 @@ class RedisStore:
         cancelled. One pattern subscription for every room: a relay drops
         the notes of rooms it holds no connection of (simple; a relay
         holding a small share of many rooms would subscribe per room)."""
-        self._pubsub = ps = self.r.pubsub(ignore_subscribe_messages=True)
+        self._pubsub = ps = self.sub.pubsub(ignore_subscribe_messages=True)
         await ps.psubscribe(self.prefix + "events:*")
         async for msg in ps.listen():
             if msg.get("type") != "pmessage":
@@ -94,3 +97,4 @@ class RedisStore:
         if self._pubsub is not None:
             await self._pubsub.aclose()
         await self.r.aclose()
+        await self.sub.aclose()

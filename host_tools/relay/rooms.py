@@ -25,6 +25,7 @@ class Room:
         # One move at a time per room in this process (a move's check and its
         # append to the store are one step).
         self.lock = asyncio.Lock()
+        self.stale = False  # True: read the room from the record before using it
 
     def seat_of(self, token):
         """The side whose token this is, or None. Every seat is compared, in
@@ -45,6 +46,7 @@ class Room:
         g = self.game
         msg = {"op": "state", "room": self.id, "game": g.name, "position": g.start, "moves": list(g.moves),
                "seat": seat, "to_move": g.to_move(), "mode": g.mode, "seats": list(g.sides),
+               "names": dict(zip(g.sides, g.game.SIDE_NAMES)), "title": g.game.TITLE,
                "ply": len(g.moves)}
         if g.over():
             msg["result"] = g.result()
@@ -67,7 +69,10 @@ class Room:
         g = self.game
         while conn.seen < len(g.moves):
             i = conn.seen
-            conn.send({"op": "move", "ply": i + 1, "seat": g.seats[i], "move": g.moves[i]})
+            ev = {"op": "move", "ply": i + 1, "seat": g.seats[i], "move": g.moves[i]}
+            if conn.own is not None and conn.own[0] == i + 1:
+                ev["id"] = conn.own[1]  # the sender's copy answers its request
+            conn.send(ev)
             conn.seen = i + 1
         if g.over() and not conn.told_over:
             conn.told_over = True

@@ -34,6 +34,18 @@ def mode_value(game, mode):
     return words.index(mode)
 
 
+def catalogue():
+    """What a page needs to offer the games: each game's name, title, sides
+    (letters and names) and modes, from the faces."""
+    out = []
+    for name in NAMES:
+        g = _games.load(name)
+        modes = list(g.SETTING_CHOICES.get("mode", ())) if "mode" in g.SETTINGS else []
+        out.append({"name": name, "title": g.TITLE, "sides": list(g.SIDES), "side_names": list(g.SIDE_NAMES),
+                    "modes": modes})
+    return out
+
+
 class Game:
     """One room's game: start text, mode and moves (canonical texts)."""
 

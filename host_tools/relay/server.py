@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import secrets
+import sys
 import time
 from http import HTTPStatus
 
@@ -48,6 +49,15 @@ class Conn:
         self.flood = 0
         self.out = asyncio.Queue()
         self.dropped = False
+        self.closing = False
+        self.req = None  # the "id" of the request being answered
+        self.own = None  # (ply, id) of this connection's move being delivered
+
+    def reply(self, msg):
+        """A reply to the request being handled: with its "id" if it had one."""
+        if self.req is not None:
+            msg = dict(msg, id=self.req)
+        self.send(msg)
 
     def send(self, msg):
         if self.out.qsize() >= MAX_QUEUE:
@@ -98,30 +108,47 @@ class Relay:
             async for raw in ws:
                 if not conn.allow():
                     if conn.flood >= FLOOD_CLOSE:
-                        await ws.close(1008, "too many messages")
+                        # Closed after what it was sent so far (its answers
+                        # in order, then the close): it reads why.
+                        conn.closing = True
+                        conn.out.put_nowait((1008, "too many messages"))
                         break
-                    conn.send(error("too many messages: at most %d a second" % RATE))
+                    conn.req = request_id(raw)
+                    conn.reply(error("too many messages: at most %d a second" % RATE))
+                    conn.req = None
                     continue
+                conn.req = request_id(raw)
                 try:
                     await self.on_message(conn, raw)
                 except rules.Refused as e:
-                    conn.send(error(str(e)))
+                    conn.reply(error(str(e)))
                 except ConnectionClosed:
                     raise
                 except Exception as e:  # a bug must not take the relay down: say so, serve on
-                    conn.send(error("the relay could not do that (%s)" % type(e).__name__))
+                    conn.reply(error("the relay could not do that (%s)" % type(e).__name__))
+                finally:
+                    conn.req = None
         except ConnectionClosed:
             pass
         finally:
             self.conns -= 1
             if conn.room is not None:
                 self.rooms.leave(conn.room, conn)
+            if conn.closing:
+                try:
+                    await asyncio.wait_for(writer, 10)
+                except (asyncio.TimeoutError, asyncio.CancelledError):
+                    pass
             writer.cancel()
 
     async def _writer(self, conn):
         try:
             while True:
-                await conn.ws.send(await conn.out.get())
+                item = await conn.out.get()
+                if isinstance(item, tuple):
+                    await conn.ws.close(*item)
+                    return
+                await conn.ws.send(item)
         except (ConnectionClosed, asyncio.CancelledError):
             pass
 
@@ -159,7 +186,7 @@ class Relay:
             raise rules.Refused("could not make a room: try again")
         conn.creates += 1
         # The only message that ever carries tokens, to the creator alone.
-        conn.send({"op": "created", "room": room, "seats": seats, "game": g.name, "position": g.start,
+        conn.reply({"op": "created", "room": room, "seats": seats, "game": g.name, "position": g.start,
                    "mode": g.mode})
 
     async def _enter(self, conn, msg, seat_wanted):
@@ -169,6 +196,7 @@ class Relay:
         room = await self.rooms.get(room_id)
         if room is None:
             raise rules.Refused("no room %s" % json.dumps(room_id))
+        room = await self._fresh(room)
         seat = None
         if seat_wanted:
             seat = room.seat_of(msg.get("token"))
@@ -182,7 +210,7 @@ class Relay:
         conn.seen = len(room.game.moves)
         conn.told_over = room.game.over()
         room.conns.add(conn)
-        conn.send(room.state(seat))
+        conn.reply(room.state(seat))
 
     async def op_join(self, conn, msg):
         await self._enter(conn, msg, True)
@@ -190,23 +218,37 @@ class Relay:
     async def op_watch(self, conn, msg):
         await self._enter(conn, msg, False)
 
-    def _room(self, conn):
+    async def _room(self, conn):
         if conn.room is None:
             raise rules.Refused("join or watch a room first")
-        return conn.room
+        return await self._fresh(conn.room)
+
+    async def _fresh(self, room):
+        """The room, read again from the record first if a move's append went
+        unanswered (Relay.op_move)."""
+        if room.stale:
+            async with room.lock:
+                if room.stale:
+                    room.reload(await self.store.load(room.id))
+                    room.stale = False
+            room.deliver()
+        return room
+
+    async def op_games(self, conn, msg):
+        conn.reply({"op": "games", "games": rules.catalogue()})
 
     async def op_state(self, conn, msg):
-        room = self._room(conn)
+        room = await self._room(conn)
         room.catch_up(conn)
-        conn.send(room.state(conn.seat))
+        conn.reply(room.state(conn.seat))
 
     async def op_board(self, conn, msg):
-        room = self._room(conn)
+        room = await self._room(conn)
         room.catch_up(conn)
-        conn.send(room.board(conn.seat))
+        conn.reply(room.board(conn.seat))
 
     async def op_move(self, conn, msg):
-        room = self._room(conn)
+        room = await self._room(conn)
         if conn.seat is None:
             raise rules.Refused("watchers cannot move")
         text = msg.get("move")
@@ -226,7 +268,18 @@ class Relay:
             if g.over():
                 events.append({"op": "over", "room": room.id, "ply": ply, "result": g.result(),
                                "reason": g.reason()})
-            ok = await self.store.append(room.id, ply, conn.seat, canon, events)
+            try:
+                ok = await self.store.append(room.id, ply, conn.seat, canon, events)
+            except Exception:
+                # The store did not answer: the move may or may not be in the
+                # record (a command sent before a timeout can still run). The
+                # room here goes back to the moves known recorded and is read
+                # from the record again before its next use; if the record
+                # took the move, every connection gets it then.
+                room.game = rules.Game(g.name, g.start, g.mode, g.moves[:-1])
+                room.stale = True
+                raise rules.Refused("the store did not answer: the move is not confirmed; if it was recorded "
+                                    "it comes as a move, else send it again (with \"ply\": %d)" % ply)
             if not ok:
                 # Another relay's player took this ply first: the record wins.
                 rec = await self.store.load(room.id)
@@ -234,7 +287,10 @@ class Relay:
                 room.deliver()
                 raise rules.Refused("the game moved on before your move: %s to move" % (room.game.to_move(),))
             self.moves += 1
+            if conn.req is not None:
+                conn.own = (ply, conn.req)
         room.deliver()
+        conn.own = None
 
     # -- notes from other relays (Redis) -------------------------------------
 
@@ -254,6 +310,28 @@ class Relay:
             elif isinstance(ply, int) and len(g.moves) < ply:
                 room.reload(await self.store.load(room.id))
         room.deliver()
+
+    async def follow(self):
+        """Listen to the other relays' notes; if the link to Redis breaks,
+        listen again and reload every room held here (notes missed
+        meanwhile are in the record), delivering what was missed."""
+        while True:
+            try:
+                await self.store.listen(self.on_note)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                print("relay: Redis channel lost (%s); again in 1 s" % type(e).__name__, file=sys.stderr, flush=True)
+                await asyncio.sleep(1.0)
+                for room in list(self.rooms.live.values()):
+                    try:
+                        async with room.lock:
+                            rec = await self.store.load(room.id)
+                            if rec is not None:
+                                room.reload(rec)
+                        room.deliver()
+                    except Exception:
+                        break  # Redis still away: the next round tries again
 
     # -- HTTP: the page --------------------------------------------------------
 
@@ -275,6 +353,23 @@ class Relay:
         return connection.respond(HTTPStatus.NOT_FOUND, "not found: the page is /, the relay is %s\n" % PATH)
 
 
+def request_id(raw):
+    """The request's "id" (a string of at most 64 characters or an integer)
+    to copy into its reply, or None: read without trusting the message."""
+    if not isinstance(raw, str) or len(raw) > MAX_MESSAGE or '"id"' not in raw:
+        return None
+    try:
+        msg = json.loads(raw)
+    except Exception:  # not JSON, or nested past the parser's depth (RecursionError)
+        return None
+    rid = msg.get("id") if isinstance(msg, dict) else None
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)):
+        return None
+    if isinstance(rid, str) and len(rid) > 64 or isinstance(rid, int) and abs(rid) > 2 ** 53:
+        return None
+    return rid
+
+
 def error(reason):
     return {"op": "error", "reason": reason}
 
@@ -286,6 +381,7 @@ OPS = {
     "move": Relay.op_move,
     "state": Relay.op_state,
     "board": Relay.op_board,
+    "games": Relay.op_games,
 }
 
 
@@ -306,7 +402,7 @@ async def run(host, port, store_path, redis_url=None, ready=None, stop=None):
     listener = None
     if redis_url:
         await store.ping()
-        listener = asyncio.create_task(store.listen(relay.on_note))
+        listener = asyncio.create_task(relay.follow())
     async with serve(relay.handler, host, port, process_request=relay.process_request,
                      max_size=PROTOCOL_MAX, max_queue=64, compression=None) as server:
         sock = server.sockets[0].getsockname()
