@@ -53,8 +53,14 @@ def test_a_board_on_the_emulated_chip_plays_a_room(tmp_path):
         assert len(st["moves"]) >= PLIES
         chip = outs[0]
         assert _field(chip, "board start") == st["position"], chip[-3000:]
-        assert _field(chip, "board moves").split() == st["moves"][:len(_field(chip, "board moves").split())]
-        assert len(_field(chip, "board moves").split()) >= PLIES
+        board = _field(chip, "board moves").split()
+        room = st["moves"]
+        # The same game as far as both go; either may be one move ahead
+        # where the run stopped (the chip's person moving on as the bridge
+        # left: that move would go to the room at the next join).
+        n = min(len(board), len(room))
+        assert n >= PLIES and board[:n] == room[:n], (board, room)
+        assert abs(len(board) - len(room)) <= 1, (board, room)
         # The other board's moves were lit on the chip and carried out there.
         lit = [ln for ln in chip.splitlines() if " lit on the board: " in ln]
         assert len(lit) >= PLIES // 2, chip[-3000:]
