@@ -154,6 +154,7 @@ class Hand:
         self.game = None
         self.link = None
         self.stopped = False  # (tests: the hand rests)
+        self.play_own = True  # (tests: False, it only carries out the room's moves)
         self.looked = 0.0  # when the hand last looked at the board (time.monotonic)
 
     def attach(self, link):
@@ -186,7 +187,7 @@ class Hand:
         if self.lit is not None:
             text = self.lit
             self.lit = None
-        elif side in self.mine:
+        elif side in self.mine and self.play_own:
             moves = games.legal_moves(g, pos)
             if not moves:
                 return False

@@ -169,7 +169,7 @@ def main(argv=None):
     if args.plies:
         def until(b):
             if b.game is not None and len(b.game.moves) >= args.plies:
-                hand.stopped = True  # (the person rests: the run ends here)
+                hand.play_own = False  # (the person plays no more: the run ends here)
             return (b.game is not None and len(b.game.moves) >= args.plies
                     and b.base + len(b.board_moves) >= args.plies)
     rc = asyncio.run(bridge.run(until))
