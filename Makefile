@@ -17,7 +17,7 @@
 #                          (BOARD pico_v1, hex_v1, tri_v1 or all; default pico_v1, also build/triad-board.uf2)
 #   make unix32            32-bit unix port of the board's MicroPython: build/micropython32
 #   make test-pico         the UF2 on an emulated Pico + tests/fw under unix32 (.venv-pico),
-#                          with 19 HIL scripts (6-7 per board) vs the CPython target
+#                          with 21 HIL scripts (6-8 per board) vs the CPython target
 #   make test-hil-full     every HIL script on each board's UF2 vs the CPython target
 #   make hardware          netlist, checks, BOM, wiring, placement template per board
 #                          and the sensor-module PCB into hardware/ (.venv-hw, KiCad 6)
@@ -263,7 +263,7 @@ test-pico: $(PICO_STAMP) $(STAMP)
 
 # Every HIL script (tests/scripts/hil/<game>/) on each board's UF2 in the
 # emulated RP2040 against the CPython target, and every game's stack margin;
-# make test-pico runs the 19 that cover issue 22's list, and Nehren's margin.
+# make test-pico runs the 21 that cover issue 22's list and a remote seat, and Nehren's margin.
 test-hil-full: $(PICO_STAMP)
 	$(PYTHON) -m host_tools.pico_build uf2 --board all
 	TRIAD_PICO=1 TRIAD_HIL_FULL=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/pico/test_hil.py tests/pico/test_stack_margin.py $(PYTEST_ARGS)

@@ -8,6 +8,8 @@
 #   pico.  the board's UF2 (firmware frozen) on an emulated RP2040
 #          (host_tools.emulator, rp2040py): EMULATED time, real drivers
 #   cpy.   CPython (the simulator's and the host tools' runtime)
+#   online. issue 38: a move committed on one simulated board to its light
+#          on the other, through a relay on loopback (bench/online_latency.py)
 #   ladder. the engine's level ladder at the chip's node budget (issue 15:
 #          bench/ladder.py on the unix port, 4 x 200 games, about a minute;
 #          skipped with --quick); ladder.browne_* / ladder.cornelson_*:
@@ -360,6 +362,14 @@ def runner_pico_browne_hope(args):
     yield ("pico.browne_hope_cut", str(cut), "of %d rankings cut at the budget (%d turns of level 5)" % (ranked, turns))
 
 
+def runner_online(args):
+    # Issue 38: a move committed on one simulated board to its light on
+    # the other, through a relay on loopback (bench/online_latency.py: four
+    # games, under a minute; one relay, and two sharing Redis).
+    for fig in parse(run([sys.executable, "bench/online_latency.py"], timeout=1800), ""):
+        yield fig
+
+
 def runner_relay(args):
     """The relay (issue 38, bench/relay_bench.py): live rooms one relay holds,
     moves a second, a move's hop from seat to seat (p50, p99), for one relay
@@ -371,7 +381,7 @@ def runner_relay(args):
 
 
 RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_pico_thinking, runner_pico_board, runner_cpython,
-           runner_ladder, runner_ladder_faces, runner_uct, runner_pico_browne_hope, runner_relay]
+           runner_online, runner_ladder, runner_ladder_faces, runner_uct, runner_pico_browne_hope, runner_relay]
 
 
 def ladder_target(figs):

@@ -1,4 +1,4 @@
-"""python -m host_tools {perft,moves,show,play,match,monitor,record,replay,flash,firmware,serve} ..."""
+"""python -m host_tools {perft,moves,show,play,match,monitor,record,replay,flash,firmware,serve,online} ..."""
 import argparse
 import sys
 
@@ -120,6 +120,9 @@ def build_parser():
     from host_tools.relay import server
 
     server.add_parser(sub)
+    from host_tools import online
+
+    online.add_parser(sub)
     return ap
 
 

@@ -472,30 +472,43 @@ def to_script(rec, header=True):
     out.append("position " + g.format_position(pos))
     out.append("wait %d" % SETTLE_WAIT)
     for text in rec.moves:
-        m = g.parse_move(pos, text)
-        steps = games.footprint(g, pos, m)
         out.append("# " + text)
-        for j, e in enumerate(steps):
-            name = g.SITE_NAMES[e & 255]
-            act = (e >> 8) & 3
-            if act == games.TOUCH:
-                out.append("lift " + name)
-                out.append("wait %d" % TURN_WAIT)
-                out.append("place " + name)
-                out.append("wait %d" % SETTLE_WAIT)
-                presses = choice_presses(g, pos, e & 255, e >> 10) if j == 0 else None
-                if presses is not None:
-                    out.extend(["press menu"] * presses)
-                    out.append("press confirm")
-                    out.append("wait %d" % TURN_WAIT)
-            elif act == games.LIFT:
-                out.append("lift " + name)
-                if not (j + 1 < len(steps) and (steps[j + 1] >> 8) & 3 == games.PLACE):
-                    out.append("wait %d" % SETTLE_WAIT)
-            else:
-                out.append("place " + name)
-                out.append("wait %d" % SETTLE_WAIT)
-        pos.make(m)
+        out.extend(move_lines(g, pos, text))
+        pos.make(g.parse_move(pos, text))
     out.append("# expect position: " + g.format_position(pos))
     out.append("# expect moves: " + " ".join(rec.moves))
     return "\n".join(out) + "\n"
+
+
+def move_script(g, pos, text):
+    """One move of game g from pos as `python -m simulator script` lines (a
+    simulated person carrying it out: host_tools online --hand)."""
+    return "\n".join(move_lines(g, pos, text)) + "\n"
+
+
+def move_lines(g, pos, text):
+    """The script lines of one move, step by step from its footprint."""
+    out = []
+    m = g.parse_move(pos, text)
+    steps = games.footprint(g, pos, m)
+    for j, e in enumerate(steps):
+        name = g.SITE_NAMES[e & 255]
+        act = (e >> 8) & 3
+        if act == games.TOUCH:
+            out.append("lift " + name)
+            out.append("wait %d" % TURN_WAIT)
+            out.append("place " + name)
+            out.append("wait %d" % SETTLE_WAIT)
+            presses = choice_presses(g, pos, e & 255, e >> 10) if j == 0 else None
+            if presses is not None:
+                out.extend(["press menu"] * presses)
+                out.append("press confirm")
+                out.append("wait %d" % TURN_WAIT)
+        elif act == games.LIFT:
+            out.append("lift " + name)
+            if not (j + 1 < len(steps) and (steps[j + 1] >> 8) & 3 == games.PLACE):
+                out.append("wait %d" % SETTLE_WAIT)
+        else:
+            out.append("place " + name)
+            out.append("wait %d" % SETTLE_WAIT)
+    return out

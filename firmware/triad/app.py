@@ -22,8 +22,9 @@ from triad import games
 # Nehren's note2_triads). opponent: the sides the board plays, one bit each
 # (0 nobody; for two sides 1 and 2 are the one-game firmware's values); level: the engine's strength 1..5; next_start: the side
 # that starts the next game where the board alternates it; sound: the piezo's
-# cues (board/sound.py), off unless asked for.
-SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3, "sound": 0}
+# cues (board/sound.py), off unless asked for; remote: the sides whose moves
+# come over the serial line (the protocol's `remote`), one bit each.
+SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3, "sound": 0, "remote": 0}
 MENU_BUTTON = BTN_MENU  # index in BUTTON_NAMES (confirm, new, hint, menu)
 _MENU_SHORT = BTN_MENU * 2  # a short menu press (board.scan's event code)
 

@@ -5,8 +5,9 @@ prints exactly what the CPython target prints: every `lights` line, the
 position and the moves (KNOWN_DIFFERENT: scripts that differed for a reason
 in the image, and are expected to).
 
-`make test` (make test-pico) runs QUICK, 19 scripts: per board those that
-cover issue 22's list (7 for Nehren, 6 each for Browne and Cornelson);
+`make test` (make test-pico) runs QUICK, 21 scripts: per board those that
+cover issue 22's list (7 each for Nehren and Cornelson, 6 for Browne) and a
+remote seat's move (Nehren 09, issue 38);
 `make test-hil-full` (TRIAD_HIL_FULL=1) runs them all. Each script runs on
 both targets in a subprocess started at collection, two at a time
 (conftest.py: background jobs), beside the other emulated-Pico tests. A
@@ -31,13 +32,15 @@ GAMES = ("nehren", "browne", "cornelson")
 # 01; an illegal placement shown and corrected; a knocked piece and a power
 # cut with its resume; the board playing a seat, carried out by hand; the
 # hint button and its light; the self-test closing every switch once).
+# Nehren 09: a remote seat's move (issue 38) lit and committed on the chip.
 # Cornelson 07: the empty turn that traps a jewel (the jewel pulses, its
 # removal is the turn). Cornelson 08: a gem left standing at power-up is
 # no move (the board resumes on a debounced snapshot; issue 36). nehren/08 (a slide and a chattering switch) runs in
 # make test-hil-full.
 QUICK = {
     "nehren": ("01_lift_and_move.txt", "02_triad_and_removal.txt", "03_illegal_then_corrected.txt",
-               "04_knock_and_power_cut.txt", "05_board_plays_white.txt", "06_selftest.txt", "07_hint.txt"),
+               "04_knock_and_power_cut.txt", "05_board_plays_white.txt", "06_selftest.txt", "07_hint.txt",
+               "09_remote_seat.txt"),
     "browne": ("01_capture_and_drop.txt", "02_illegal_then_corrected.txt", "03_knock_and_power_cut.txt",
                "04_board_plays_green.txt", "05_hint.txt", "06_selftest.txt"),
     "cornelson": ("01_first_turn.txt", "02_illegal_then_corrected.txt", "03_knock_and_power_cut.txt",

@@ -146,6 +146,8 @@ class Controller:
         # turn's clock begin again from it (the board's chosen move is
         # dropped unless keep_move: a setting that changed nothing).
         m = self.matcher
+        # A remote seat to move and no move of its sent: nothing is matched.
+        m.awaiting_remote = bool((self.seats.remote >> self.pos.side) & 1) and not (keep_move and m.engine_move)
         m.sync(self.pos, self.record.draw, m.engine_move if keep_move else 0)
         self.lights.changed()
         self._empty_at = None
@@ -336,10 +338,37 @@ class Controller:
             self.seats.next_seats(now)
         elif btn == BTN_CONFIRM and long:
             self.seats.next_level(now)
-        elif btn == BTN_HINT and st == PLAY and not self.seats.plays(self.pos.side):
+        elif btn == BTN_HINT and st == PLAY and not ((self.seats.bits | self.seats.remote) >> self.pos.side) & 1:
             self.seats.ask_hint(now)
         elif btn == BTN_MENU:
             self.values_until = ticks_add(now, VALUES_MS)
+
+    def set_remote(self, seats):
+        """The sides (bits) whose moves come over the line from now on."""
+        self.seats.set_remote(seats)
+        self._sync_expected()
+
+    def remote_move(self, text):
+        """A remote seat's move, sent over the line: checked whole, then
+        shown as the board's own move is, for the person to carry out; the
+        table commits it. Returns None, or why it was refused (nothing
+        changed then)."""
+        if self.state != PLAY and self.state != FINISH and self.state != CHOOSE:
+            return "busy the board is in state %s: a remote move is taken in play" % self.state_name()
+        pos = self.pos
+        side = pos.side
+        if not (self.seats.remote >> side) & 1:
+            return "turn %s is to move and is not a remote seat" % self.game.SIDES[side]
+        m = self.game.parse_move(pos, text)  # (NotationError: malformed or illegal)
+        em = self.matcher.engine_move
+        if em:
+            if em == m:
+                return None  # sent again (a reconnection): the same move
+            return "busy %s is waiting to be carried out" % self.record.move_text(em)
+        self.matcher.awaiting_remote = False
+        self.matcher.set_engine_move(m)
+        self.events.event("remote", self.record.move_text(m))
+        return None
 
     @property
     def engine_move(self):
@@ -372,14 +401,15 @@ class Controller:
         written to flash (the store, and one held back for an unreadable
         save, are put aside) and the board's own seats rest. Returns what
         give_back() restores."""
-        lent = (self.record.lend(), self.seats.bits)
-        self.seats.bits = 0
+        lent = (self.record.lend(), self.seats.bits, self.seats.remote)
+        self.seats.bits = self.seats.remote = 0
         return lent
 
     def give_back(self, lent):
         """The store and seats lend() put aside, back in effect."""
         self.record.give_back(lent[0])
         self.seats.bits = lent[1]
+        self.seats.remote = lent[2]
 
     def load_setup(self, position_text):
         """A position for the player to set up (a lesson's): loaded, and the

@@ -48,6 +48,10 @@ class Matcher:
         # The board's chosen move, waiting to be carried out (0: none): the
         # only move matched while it is set.
         self.engine_move = 0
+        # A remote seat is to move and its move has not come over the line:
+        # no move is matched (the table cannot move for it); the controller
+        # sets it before each sync.
+        self.awaiting_remote = False
         self.expected = bytearray(n)  # occupancy the game expects
         self.visited = bytearray(n)  # sites that differed from expected during this turn
         # When each site last filled (arr) and emptied (dep) this turn, as
@@ -144,7 +148,8 @@ class Matcher:
         self.ver = (self.ver + 1) & 0xFFFF  # the position changed: no kept move list
         self.note2 = bool(g.notice(pos)) if g.notice else False
         _zero(self.idle, self.n)
-        if g.idle_hints is not None and self.live:
+        if g.idle_hints is not None and self.live and not self.awaiting_remote:
+            # (none for a remote seat: its guidance is not the table's)
             g.idle_hints(pos, self.idle)
         self._find_empty_turn()
         self.find_sources()
@@ -214,7 +219,7 @@ class Matcher:
         """Into buf: the allowed legal moves whose first step is at site; the
         count. The last answer is kept: a lift asks for the same site's
         moves three times (is it a source, its destinations, the match)."""
-        if not self.live:
+        if not self.live or self.awaiting_remote:
             return 0
         em = self.engine_move
         if (site == self.c_site and self.kept == self.c_kept and em == self.c_em
@@ -363,7 +368,7 @@ class Matcher:
             miss = ((d >> 16) & 127) - 1
             if self.first_site_moves(miss):
                 lifted = miss
-            elif self.live and g.owner(pos, miss) == pos.side and not self.engine_move:
+            elif self.live and g.owner(pos, miss) == pos.side and not self.engine_move and not self.awaiting_remote:
                 # One's own piece that cannot move (Browne: others capture
                 # more): the pieces that can move show why.
                 blocked = miss

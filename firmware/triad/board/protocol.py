@@ -23,7 +23,7 @@ MOVES_PER_LINE = const(24)  # "evt full moves" lines stay well under 200 bytes
 BOARD_SETTINGS = (("brightness", "brightness"), ("start", "next_start"))
 BOARD_SETTINGS_AFTER = (("opponent", "opponent"), ("level", "level"), ("sound", "sound"))
 ON_OFF = ("off", "on")
-COMMANDS = "hello help state status moves start position new set get game lesson"
+COMMANDS = "hello help state status moves start position new set get game lesson remote"
 
 from triad.board.states import FINISH as _FINISH, SELFTEST as _SELFTEST  # noqa: E402
 
@@ -219,6 +219,8 @@ class Protocol:
             return self._game(arg)
         if cmd == "lesson":
             return self._lesson(arg)
+        if cmd == "remote":
+            return self._remote(arg)
         if cmd == "get":
             return self._get(arg)
         if cmd == "set":
@@ -263,6 +265,34 @@ class Protocol:
         n = int(arg)
         les.start(n)
         return "ok lesson %d %s" % (n, les.goal(n))
+
+    def _remote(self, arg):
+        # The remote seats (docs/protocol.md): who they are, or a move of
+        # theirs to show and wait for. Checked whole before anything changes.
+        ctl = self.ctl
+        sides = self.game.SIDES
+        if not arg:
+            em = ctl.matcher.engine_move
+            waiting = ctl.record.move_text(em) if em and (ctl.seats.remote >> ctl.pos.side) & 1 else "-"
+            return "ok remote %s %s" % (seats_word(sides, ctl.seats.remote), waiting)
+        words = arg.split()
+        if words[0] == "seats":
+            choices = tuple(seats_word(sides, m) for m in range(1 << len(sides)))
+            if len(words) != 2 or words[1] not in choices:
+                return "err value remote seats is %s" % _or(choices)
+            if ctl.state == _SELFTEST or (self.lessons is not None and self.lessons.active):
+                return "err busy remote seats are chosen in a game"
+            ctl.set_remote(choices.index(words[1]))
+            return "ok remote seats " + seats_word(sides, ctl.seats.remote)
+        if len(words) > self.game.MOVE_WORDS:
+            return "err usage remote <move> or remote seats <sides|off>"
+        try:
+            why = ctl.remote_move(arg)
+        except ValueError as e:  # NotationError: malformed, or no legal move
+            return "err notation " + str(e)
+        if why:
+            return "err " + why
+        return "ok remote " + ctl.record.move_text(ctl.matcher.engine_move)
 
     # -- the full state -------------------------------------------------------------
 

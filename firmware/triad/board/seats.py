@@ -26,6 +26,11 @@ class Seats:
         # ticks from inside it; the answer is taken here.
         self.thinker = _th.Thinker(self.player, events)
         self.bits = 0  # the sides the board itself plays, one bit each
+        # The remote seats, one bit each: sides played by someone who is not
+        # at the table, whose moves come over the serial line (`remote`);
+        # never the board's own. Their move is shown as the board's own
+        # move is and committed only once the table shows it.
+        self.remote = 0
         self.level = 3
         self.think_ms = THINK_BUDGET_MS
         self.thinking = False  # the board's move is being searched (or about to be)
@@ -60,8 +65,11 @@ class Seats:
         self.set(0 if side < 0 else 1 << side)
 
     def set(self, seats):
-        """The board plays the sides whose bits are set in `seats`."""
+        """The board plays the sides whose bits are set in `seats` (no
+        longer remote: the person at the table chose it)."""
         self.bits = seats
+        if self.remote & seats:
+            self.set_remote(self.remote & ~seats)
         self.stop()
         self.matcher.set_engine_move(0)
         if not seats:
@@ -69,13 +77,33 @@ class Seats:
         self.record.save_setting("opponent", seats)
         self.events.event("opponent", seats_word(self.game.SIDES, seats))
 
+    def set_remote(self, seats):
+        """The sides whose moves come over the line (remote seats): the
+        board no longer plays them itself. Saved, so that a power cut does
+        not let the table move for them."""
+        self.remote = seats
+        if self.bits & seats:
+            self.bits &= ~seats
+            self.events.event("opponent", seats_word(self.game.SIDES, self.bits))
+        self.stop()
+        # (a remote side to move: nothing is matched until its move comes)
+        self.matcher.awaiting_remote = bool((seats >> self.record.pos.side) & 1)
+        self.matcher.set_engine_move(0)
+        self.record.save_setting("remote", seats)
+        self.events.event("remote", "seats " + seats_word(self.game.SIDES, seats))
+
     def set_level(self, level):
         self.level = level
         self.record.save_setting("level", level)
 
     def use_settings(self, s):
         """The saved seats and level into effect at power-up, as they are."""
-        self.bits = s.get("opponent") & ((1 << len(self.game.SIDES)) - 1)
+        full = (1 << len(self.game.SIDES)) - 1
+        try:
+            self.remote = s.get("remote") & full
+        except KeyError:  # (settings made before remote seats: none)
+            self.remote = 0
+        self.bits = s.get("opponent") & full & ~self.remote
         self.level = min(5, max(1, s.get("level")))
 
     def choosing(self, now):
