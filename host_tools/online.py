@@ -590,6 +590,11 @@ def cmd_online(args):
         sim_board_for(args.game or _room_game(args.server, args.room))
     if args.hand and not port.startswith("sim"):
         raise SystemExit("host_tools: --hand needs the simulator (--port sim[:SEED])")
+    if port.startswith("sim") and not args.hand:
+        # (nobody can touch a board simulated in this process: say so, or a
+        # new user waits for moves that never come)
+        print(LOG_PREFIX + "nobody is at the simulated board: --hand puts a simulated person there "
+              "(it carries out the room's moves and plays your seat)", flush=True)
     bridge = Bridge(port, args.server, args.room, args.token, hand=hand, exit_when_over=not args.stay)
     try:
         return asyncio.run(bridge.run())
