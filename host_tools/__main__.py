@@ -138,7 +138,10 @@ def _glue_dash_values(parser, argv):
     (`--token --watch` stays an error)."""
     known = set()
     stack = [parser]
-    while stack:  # every option string of the parser and its subcommands
+    # Every option string of the parser and its subcommands (argparse keeps
+    # them in _option_string_actions, unchanged since Python 3.2; it has no
+    # public list of them).
+    while stack:
         p = stack.pop()
         known.update(p._option_string_actions)
         for act in p._actions:
