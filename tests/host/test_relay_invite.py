@@ -238,7 +238,16 @@ def test_the_readme_commands_start_invite_and_join(tmp_path):
                 green.stdin.flush()
             elif side == "b":
                 blue.move(rng.choice(mirror.legal()))
-            ev = watcher_client.next(timeout=120)
+            ev = None
+            end = time.monotonic() + 120
+            while ev is None:
+                assert time.monotonic() < end, "no move %d in 120 s" % (len(mirror.moves) + 1)
+                if red.poll() is not None:  # the board's bridge gave up: say why
+                    raise AssertionError("the board's command stopped: %s" % red.communicate()[0][-2000:])
+                try:
+                    ev = watcher_client.next(timeout=1)
+                except TimeoutError:
+                    pass
             assert ev["op"] == "move" and ev["ply"] == len(mirror.moves) + 1 and ev["seat"] == side, ev
             if side == "g":
                 assert ev["move"] == text
