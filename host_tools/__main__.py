@@ -126,9 +126,47 @@ def build_parser():
     return ap
 
 
+# Options whose value is a relay's secret or id: such a value may begin with
+# '-' (a token from an older relay, or one typed by hand), which argparse
+# takes for another option ("expected one argument").
+DASH_VALUE_OPTIONS = ("--token", "--room")
+
+
+def _glue_dash_values(parser, argv):
+    """`--token -xY` -> `--token=-xY` (argparse's own spelling for such a
+    value), unless the next word is itself one of the command's options
+    (`--token --watch` stays an error)."""
+    known = set()
+    stack = [parser]
+    # Every option string of the parser and its subcommands (argparse keeps
+    # them in _option_string_actions, unchanged since Python 3.2; it has no
+    # public list of them).
+    while stack:
+        p = stack.pop()
+        known.update(p._option_string_actions)
+        for act in p._actions:
+            if isinstance(act, argparse._SubParsersAction):
+                stack.extend(act.choices.values())
+    out = []
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if (word in DASH_VALUE_OPTIONS and nxt is not None and nxt.startswith("-") and nxt != "--"
+                and nxt.split("=", 1)[0] not in known):
+            out.append(word + "=" + nxt)
+            i += 2
+            continue
+        out.append(word)
+        i += 1
+    return out
+
+
 def main(argv=None):
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        argv = list(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args(_glue_dash_values(parser, argv))
         return args.fn(args)
     except KeyboardInterrupt:
         # Ctrl-C: one line, the shell's status for SIGINT, no traceback

@@ -566,15 +566,35 @@ def _canon_position(g, text):
         return text
 
 
+def _room_game(server, room):
+    """The game of `room` (a watcher's look), so that `--port sim` without
+    `--game` simulates the board of the room's game; None when the relay
+    cannot tell (the bridge then says why when it joins)."""
+    from host_tools.relay.client import Client, RelayError
+
+    try:
+        with Client(server) as c:
+            return c.watch(room).get("game")
+    except (RelayError, OSError, TimeoutError, ValueError):
+        return None
+    except Exception:  # (websockets' own errors: an unreachable or odd server)
+        return None
+
+
 def cmd_online(args):
     hand = Hand(args.hand_seed) if args.hand else None
     port = args.port
     if port.startswith("sim"):
         from host_tools.live import sim_board_for
 
-        sim_board_for(args.game)
+        sim_board_for(args.game or _room_game(args.server, args.room))
     if args.hand and not port.startswith("sim"):
         raise SystemExit("host_tools: --hand needs the simulator (--port sim[:SEED])")
+    if port.startswith("sim") and not args.hand:
+        # (nobody can touch a board simulated in this process: say so, or a
+        # new user waits for moves that never come)
+        print(LOG_PREFIX + "nobody is at the simulated board: --hand puts a simulated person there "
+              "(it carries out the room's moves and plays your seat)", flush=True)
     bridge = Bridge(port, args.server, args.room, args.token, hand=hand, exit_when_over=not args.stay)
     try:
         return asyncio.run(bridge.run())
@@ -595,7 +615,7 @@ def add_parser(sub):
                         "table's seat (random legal moves), for trying it out without a board")
     p.add_argument("--hand-seed", type=int, default=1, help="the simulated person's seed (--hand)")
     p.add_argument("--stay", action="store_true", help="stay connected after the game is over")
-    games.add_game_arg(p, default=None, help_text="with the simulator: the game its board plays")
+    games.add_game_arg(p, default=None, help_text="with the simulator: the game its board plays (default: the room's)")
     p.set_defaults(fn=cmd_online)
 
 

@@ -186,8 +186,8 @@ def cmd_play(args):
         from host_tools.relay import terminal
 
         return terminal.cmd(args)
-    if args.room or args.token or args.watch:
-        games.usage_error("--room, --token and --watch need --server")
+    if args.room or args.token or args.watch or args.create or args.mode:
+        games.usage_error("--room, --token, --watch, --create and --mode need --server")
     game = games.load(args.game)
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     human = args.colour if args.colour is not None else game.SIDES[0]

@@ -8,8 +8,21 @@ import asyncio
 import hashlib
 import hmac
 import json
+import secrets
 
 from host_tools.relay import rules
+
+
+def secret(nbytes):
+    """secrets.token_urlsafe(nbytes), drawn again while it begins with '-'.
+    A seat's token and a room's id are typed after an option on a command
+    line (`--token T`, `--room R`), where a leading '-' reads as another
+    option. Drawing again keeps the text uniform over the other 63/64 of the
+    strings: 18 bytes lose 0.023 of their 144 bits."""
+    while True:
+        text = secrets.token_urlsafe(nbytes)
+        if not text.startswith("-"):
+            return text
 
 
 def digest(token):

@@ -20,7 +20,7 @@ from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
 
 from host_tools.relay import rules
-from host_tools.relay.rooms import Rooms, digest, dumps
+from host_tools.relay.rooms import Rooms, digest, dumps, secret
 
 PATH = "/play"
 MAX_MESSAGE = 4096  # characters of one message the relay reads; longer: an error
@@ -177,9 +177,9 @@ class Relay:
         position = msg.get("position")
         mode = msg.get("mode")
         g = rules.Game(msg.get("game"), position, mode)
-        seats = {side: secrets.token_urlsafe(18) for side in g.sides}
+        seats = {side: secret(18) for side in g.sides}
         for _ in range(8):
-            room = secrets.token_urlsafe(6)
+            room = secret(6)
             if await self.store.create(room, g.name, g.start, g.mode, {s: digest(t) for s, t in seats.items()}):
                 break
         else:

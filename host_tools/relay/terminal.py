@@ -1,5 +1,8 @@
 """`python -m host_tools play --server URL --room R (--token T | --watch)`:
-a seat of a relay's room (or a watcher's view) in the terminal. The board is
+a seat of a relay's room (or a watcher's view) in the terminal;
+`python -m host_tools play --server URL --create GAME [--mode M]` makes a
+room and prints each seat's invitation (its page link and the commands that
+join it from a terminal or a board). The board is
 drawn by host_tools.board_text from a local copy of the room's game (the
 same rules core as the relay's); moves are typed in the game's notation.
 
@@ -126,15 +129,65 @@ def run(url, room, token=None, colour=False, until_ply=None, inp=input, out=prin
         c.close()
 
 
+def page_url(url):
+    """The relay's page for its WebSocket URL: ws://H:P/play -> http://H:P/."""
+    scheme, rest = url.split("://", 1) if "://" in url else ("ws", url)
+    host = rest.split("/", 1)[0]
+    return "%s://%s/" % ("https" if scheme == "wss" else "http", host)
+
+
+def create(url, game, position=None, mode=None, out=print):
+    """Make a room of `game` at the relay and print its invitations: 0, or 1
+    if the relay cannot be reached or refuses."""
+    try:
+        c = Client(url)
+    except (OSError, Exception) as e:  # cannot connect: one line, no traceback
+        out("cannot reach the relay at %s: %s" % (url, e))
+        return 1
+    try:
+        made = c.create(game, position=position, mode=mode)
+    except RelayError as e:
+        out("refused: %s" % e)
+        return 1
+    finally:
+        c.close()
+    g = games.load(made["game"])
+    room, page = made["room"], page_url(url)
+    out("room %s: %s%s" % (room, g.TITLE, " (%s)" % made["mode"] if made.get("mode") else ""))
+    out("Give each player their own seat's lines: the token in them is that seat's secret.")
+    for side, token in made["seats"].items():
+        out("")
+        out("%s (%s): token %s" % (g.SIDE_NAMES[g.SIDES.index(side)], side, token))
+        out("  page:     %s?room=%s&token=%s" % (page, room, token))
+        out("  terminal: python -m host_tools play --server %s --room %s --token %s" % (url, room, token))
+        out("  board:    python -m host_tools online --port /dev/ttyACM0 --server %s --room %s --token %s"
+            % (url, room, token))
+    out("")
+    out("Anyone may watch:")
+    out("  page:     %s?room=%s" % (page, room))
+    out("  terminal: python -m host_tools play --server %s --room %s --watch" % (url, room))
+    return 0
+
+
 def add_arguments(p):
     p.add_argument("--server", metavar="URL", help="play a room of a relay (ws://HOST:PORT/play) instead of the engine")
     p.add_argument("--room", help="the room's id (with --server)")
     p.add_argument("--token", help="your seat's token (with --server)")
     p.add_argument("--watch", action="store_true", help="watch the room (with --server)")
     p.add_argument("--until-ply", type=int, metavar="N", help="(watching) stop after the room's move N")
+    p.add_argument("--create", metavar="GAME", help="(with --server) make a room of GAME (nehren, browne, "
+                   "cornelson; --position, --mode) and print each seat's invitation")
+    p.add_argument("--mode", help="(with --create) the game's mode (Cornelson: standard, breach, trap, capture, "
+                   "tourney)")
 
 
 def cmd(args):
+    if args.create:
+        if args.room or args.token is not None or args.watch:
+            games.usage_error("--create makes a new room: no --room, --token or --watch with it")
+        return create(args.server, args.create, args.position, args.mode)
+    if args.mode:
+        games.usage_error("--mode goes with --create")
     if not args.room or (args.token is None) == (not args.watch):
         games.usage_error("--server needs --room and one of --token or --watch")
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())

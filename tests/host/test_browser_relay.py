@@ -1,13 +1,14 @@
 """The relay's page in Chromium (issue 38): Browne's three seats played by
-two clients and a person on the page; a room made on the page and watched
-from its invitation."""
+two clients and a person on the page; Browne's three seats played by two
+simulated boards and the page, a watcher's page following move by move; a
+room made on the page and watched from its invitation."""
 import random
 
 import pytest
 
 from browser_kit import chromium, wait_text  # (skips without a browser)
 from host_tools.relay import rules
-from host_tools.relay.client import Client
+from host_tools.relay.client import Client, RelayError
 from relay_kit import Relay
 
 
@@ -87,3 +88,80 @@ def test_a_room_made_on_the_page_and_watched(relay, browser):
     wait_text(page, "#board", "b2")
     assert page.is_hidden("#play")  # a watcher is offered no move
     page.close()
+
+
+def test_browne_two_boards_and_a_page(relay, browser):
+    # Issue 38, item 6: Browne's three seats through one relay: Red and Blue
+    # on simulated boards (`host_tools online`'s bridge, a simulated person
+    # at each table: tests/host/online_board.py), Green on the relay's page
+    # in Chromium, and a watcher's page following live. Every participant
+    # ends with the same move list; no seat moves for another.
+    from test_online import field, finish, start_board
+
+    plies = 12
+    made = Client(relay.url).create("browne")
+    room, seats = made["room"], made["seats"]
+    base = relay.url.replace("ws://", "http://").rsplit("/", 1)[0]
+    watcher = Client(relay.url)
+    watcher.watch(room)
+    watch_page = browser.new_page()
+    watch_page.set_default_timeout(30000)
+    watch_page.goto("%s/?room=%s" % (base, room))
+    wait_text(watch_page, "#title", "watching")
+    page = browser.new_page()
+    page.set_default_timeout(60000)
+    page.goto("%s/?room=%s&token=%s" % (base, room, seats["g"]))
+    wait_text(page, "#title", "you play Green")
+    mirror = rules.Game("browne")
+    # Before the boards come, Red is to move: the page's seat (Green) cannot
+    # move for Red's board (refused to the page alone, nothing in the room).
+    page.evaluate("m => send({op: 'move', move: m})", mirror.legal()[0])
+    wait_text(page, "#error", "not your turn: r to move", timeout=30000)
+    with pytest.raises(TimeoutError):
+        watcher.next(timeout=0.3)
+    boards = [start_board(relay.url, room, seats[s], 30 + i, 7 + i, "browne", "--plies", str(plies))
+              for i, s in enumerate(("r", "b"))]
+    red_again = Client(relay.url)  # Red's seat from a second place (allowed), trying to move for Green
+    assert red_again.join(room, seats["r"])["seat"] == "r"
+    rng = random.Random(11)
+    tried = False
+    try:
+        while len(mirror.moves) < plies:
+            assert not mirror.over()
+            side = mirror.to_move()
+            if side == "g":
+                wait_text(page, "#status", "Your move, Green", timeout=60000)
+                legal = page.eval_on_selector_all("#legal option", "os => os.map(o => o.value)")
+                assert sorted(legal) == sorted(mirror.legal())
+                text = rng.choice(legal)
+                if not tried:  # (the room waits for Green: no race) Red cannot move for Green
+                    tried = True
+                    with pytest.raises(RelayError, match="not your turn: g to move"):
+                        red_again.move(text)
+                page.fill("#move", text)
+                page.press("#move", "Enter")
+            ev = watcher.next(timeout=120)
+            assert ev["op"] == "move" and ev["ply"] == len(mirror.moves) + 1 and ev["seat"] == side, ev
+            if side == "g":
+                assert ev["move"] == text
+            mirror.play(ev["move"])
+            # The watcher's page shows each move as it is made.
+            watch_page.wait_for_function("n => document.querySelectorAll('#moves li').length === n",
+                                         arg=len(mirror.moves))
+        outs = finish(boards)
+    finally:
+        for p in boards:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+    assert tried and set(mirror.seats) == {"r", "g", "b"}
+    room_moves = watcher.state()["moves"]
+    assert room_moves == mirror.moves
+    for out in outs:  # each board's own game (its `moves` reply) and what its bridge saw
+        assert field(out, "board moves").split() == mirror.moves, out[-2000:]
+        assert field(out, "room moves").split() == mirror.moves
+    for pg in (page, watch_page):
+        pg.wait_for_function("n => document.querySelectorAll('#moves li').length === n", arg=plies)
+        assert pg.eval_on_selector_all("#moves li", "ls => ls.map(l => l.textContent)") == mirror.moves
+    page.close()
+    watch_page.close()
