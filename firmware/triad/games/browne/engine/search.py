@@ -746,6 +746,10 @@ class Engine(engine_kit.EngineBase):
         self.best = buf[first]
         if end - first == 1:
             return self.best
+        if self._take_win(buf, first, end):
+            self.score = WIN - 1
+            self.depth = 1
+            return self.best
         if self._blunder_pick(buf, first, end):
             return self.best
         self._fill_noise(self.root_scores, first, end)
@@ -770,6 +774,20 @@ class Engine(engine_kit.EngineBase):
                 floor = self.score
             self.best = self._hope(first, end, floor)
         return self.best
+
+    def _wins(self, m):
+        """engine_kit's win in one: a slide that eliminates a player (the
+        whole turn: no drop) and leaves the mover ahead alone. (A turn that
+        leaves the next player without a slide also ends the game; telling
+        those apart is a move generation a turn, not looked for here.)"""
+        if (m >> 12) & 63 != NO_DROP:
+            return False
+        p = self.pos
+        side = p.side
+        p.make(m)
+        won = core.outcome(p) == side
+        p.unmake(m)
+        return won
 
     def _hope(self, first, end, floor):
         """Of the root turns buf[first:end] (by the search's order) that
