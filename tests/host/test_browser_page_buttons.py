@@ -56,3 +56,34 @@ def test_a_zero_length_click_on_a_button_is_a_short_press(browser, nehren):
         hint_lit(page)
     finally:
         page.close()
+
+
+def buttons_in_window(page):
+    """[(button, its bottom edge, the window's height)] of the page's
+    hardware buttons, as the page opened (not scrolled)."""
+    return page.evaluate("""() => [...document.querySelectorAll('#btnrow button')].map(b =>
+        [b.id, b.getBoundingClientRect().bottom, window.innerHeight, window.scrollY])""")
+
+
+@pytest.mark.parametrize("game", ["nehren", "browne", "cornelson"])
+def test_the_buttons_are_inside_a_1280_by_800_window(browser, nehren, game):
+    # Defect 10: Cornelson's many status lights made its device taller than
+    # its board, and its buttons fell below the edge of a 1280 x 800 window
+    # (Nehren's and Browne's fit).
+    sim = None if game == "nehren" else Spawned(game)
+    try:
+        page = open_page(browser, nehren if sim is None else sim.url, 1280, 800)
+        try:
+            got = buttons_in_window(page)
+            assert len(got) == 4, got
+            out = [(b, bottom) for b, bottom, h, y in got if bottom > h or y != 0]
+            assert not out, (game, out)
+            # every status light still a light one can see
+            small = page.evaluate(
+                "() => Math.min(...[...document.querySelectorAll('.sled')].map(e => e.getBoundingClientRect().height))")
+            assert small >= 6, small
+        finally:
+            page.close()
+    finally:
+        if sim is not None:
+            sim.stop()
