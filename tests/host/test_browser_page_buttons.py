@@ -87,3 +87,21 @@ def test_the_buttons_are_inside_a_1280_by_800_window(browser, nehren, game):
     finally:
         if sim is not None:
             sim.stop()
+
+
+def test_the_turn_dot_keeps_its_shape_when_the_headline_wraps(browser, nehren):
+    # Defect 13: the headline's dot is a flex item; a headline long enough
+    # to wrap (a phone's width, a game-end headline) squashed it.
+    page = open_page(browser, nehren, 390, 800)
+    try:
+        # (set and measured in one go: the page's next frame writes the
+        # headline again)
+        dot, head = page.evaluate("""() => { const t = document.querySelector('#turn');
+            t.textContent = 'White wins: three Triads to one, the last formed on the board by a move of the board itself';
+            const d = document.querySelector('#turn-dot').getBoundingClientRect();
+            const h = t.getBoundingClientRect();
+            return [[d.width, d.height], [h.width, h.height]]; }""")
+        assert head[1] > 40, head  # (the headline does wrap)
+        assert abs(dot[0] - 18) < 0.5 and abs(dot[1] - 18) < 0.5, dot
+    finally:
+        page.close()
