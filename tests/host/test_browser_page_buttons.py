@@ -105,3 +105,4 @@ def test_the_turn_dot_keeps_its_shape_when_the_headline_wraps(browser, nehren):
         assert abs(dot[0] - 18) < 0.5 and abs(dot[1] - 18) < 0.5, dot
     finally:
         page.close()
+
