@@ -721,8 +721,15 @@ class Engine(engine_kit.EngineBase):
         p = self.pos
         board = p.board
         src = pos.board
+        # (with the cells, _drops' marks: a search cancelled from a clock
+        # read inside _drops, by the board's tick, left some set, and the
+        # next search skipped those drops and chose another turn)
+        dmark = self.dmark
+        lidx = self.lidx
         for sq in CELLS:
             board[sq] = src[sq]
+            dmark[sq] = 0
+            lidx[sq] = 255
         p.side = pos.side
         p.counts[0] = pos.counts[0]
         p.counts[1] = pos.counts[1]
