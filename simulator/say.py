@@ -106,7 +106,9 @@ def page_words(f):
         r = f.get("result") or {"head": (_side_name(f["winner"]) + " wins") if f.get("winner") else "Game over",
                                 "reason": ""}
         turn = r["head"] + ": " + r["reason"] if r.get("reason") else r["head"]
-        msg = ((r["head"] + ": " + r["reason"] + ". ") if r.get("reason") else "") + "Press new for the next game."
+        # (the headline says who won and why: the line only what to do now,
+        # not the result a second time: issue 35.13)
+        msg = "Press new for the next game."
     elif state == "setup":
         turn = "Set-up"
     elif state == "selftest":
@@ -121,8 +123,9 @@ def page_words(f):
     if (f.get("power") and opp and side and side in opp
             and (state == "play" or state in GAME.PHASE_NAMES)):
         turn = "The board's move (" + _side_name(side) + ")"
-        msg = ("The board plays %s: carry out its move for it: %s (%s)." % (
-            _side_name(side), f.get("engine_words"), f.get("engine_move"))
+        # (the headline names the board's move and its side: the line says
+        # what to do, once: issue 35.13)
+        msg = ("Now carry out its move for it: %s (%s)." % (f.get("engine_words"), f.get("engine_move"))
             if f.get("engine_move") else
             "The board is choosing " + _side_name(side) + "'s move (a blue light circles the centre)…")
     les = f.get("lesson")

@@ -8,6 +8,10 @@ import { dieEl } from "./pieces.js";
 import { LEGEND } from "./words.js";
 import { act } from "./net.js";
 
+// The shortest press the page sends the board: what keys.js presses for a
+// short press (the firmware debounces its buttons over a few scans).
+const MIN_PRESS_MS = 150;
+
 export function buildPage() {
   // The sides: their seats (the first nearest the player) and score cards.
   $("seat-bottom").textContent = LAYOUT.sides[0].name;
@@ -165,13 +169,40 @@ export function buildPage() {
     b.innerHTML = '<span class="cap"></span><span class="lbl">' + name + "</span>";
     $("btnrow").appendChild(b);
     btnEls[name] = b;
+    // A press lasts at least MIN_PRESS_MS: a click with no time between
+    // down and up (a quick tap, a test's click) reached the board in one
+    // request, both edges within one scan, and the debounced button never
+    // saw it (issue 35, defect 12). So a short click is a short press.
     let held = false;
-    const down = (e) => { e.preventDefault(); if (held) return; held = true; b.classList.add("down"); try { b.setPointerCapture(e.pointerId); } catch (_) {} act({ op: "button", name, down: true }); };
-    const up = () => { if (!held) return; held = false; b.classList.remove("down"); act({ op: "button", name, down: false }); };
+    let downAt = 0;
+    let upTimer = null;
+    const release = () => { upTimer = null; b.classList.remove("down"); act({ op: "button", name, down: false }); };
+    const down = (e) => {
+      e.preventDefault();
+      if (held || upTimer) return;  // (a press still being held out counts once)
+      held = true; downAt = performance.now(); b.classList.add("down");
+      try { b.setPointerCapture(e.pointerId); } catch (_) {}
+      act({ op: "button", name, down: true });
+    };
+    const up = () => {
+      if (!held) return;
+      held = false;
+      const left = MIN_PRESS_MS - (performance.now() - downAt);
+      if (left > 0) upTimer = setTimeout(release, left);
+      else release();
+    };
     b.addEventListener("pointerdown", down);
     b.addEventListener("pointerup", up);
     b.addEventListener("pointercancel", up);
     b.addEventListener("lostpointercapture", up);
+    // A click with no pointer at all (Enter or space on the focused button,
+    // a screen reader's activation): a short press too.
+    b.addEventListener("click", (e) => {
+      if (e.detail !== 0 || held || upTimer) return;
+      held = true; downAt = performance.now(); b.classList.add("down");
+      act({ op: "button", name, down: true });
+      up();
+    });
     b.addEventListener("contextmenu", (e) => e.preventDefault());
   }
   $("matrix").style.gridTemplateColumns = "repeat(" + XS.length + ", minmax(0, 18px))";

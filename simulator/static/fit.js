@@ -26,8 +26,30 @@ function fit() {
   // Zoomed, the board pans inside its frame (the page keeps the window's width).
   document.documentElement.style.setProperty("--frame-w", Math.max(200, w - chrome + 40) + "px");
   document.documentElement.style.setProperty("--cell", cell + "px");
+  fitStatus();
 }
 fit();
+
+// The status lights' column no taller than the board beside it: a game
+// with many (Cornelson's mode and Game Tally lights) made the column, and
+// so the device, taller than the board, and at 1280 x 800 its buttons fell
+// below the window's edge (issue 35, defect 10). The lights shrink (to 6 px
+// at least) until the column fits.
+function fitStatus() {
+  const st = $("status"), bd = $("board");
+  if (!st || !bd) return;
+  st.style.removeProperty("--sled");
+  st.style.removeProperty("--sled-gap");
+  const groups = [...st.querySelectorAll(".grp")];
+  const n = st.querySelectorAll(".sled").length;
+  if (!n) return;
+  const room = bd.getBoundingClientRect().height - 16 - 8 * (groups.length - 1);  // (padding, space between groups)
+  const need = groups.reduce((a, g) => a + g.getBoundingClientRect().height, 0);
+  if (need <= room) return;
+  const pitch = Math.max(8, Math.floor(room / n));  // a light and its gap
+  st.style.setProperty("--sled", Math.max(6, Math.round(pitch * 2 / 3)) + "px");
+  st.style.setProperty("--sled-gap", Math.max(2, pitch - Math.max(6, Math.round(pitch * 2 / 3))) + "px");
+}
 
 export function initFit() {
   fit();

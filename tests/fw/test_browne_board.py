@@ -21,7 +21,7 @@ def Rig(position=G.START):
     return SiteRig(G, hex_v1, position)
 
 
-RED, GREEN, BLUE = G.SIDE_RGB
+RED, GREEN, BLUE = G.ROLE_RGB  # (a piece's light: Red's is orange red)
 
 
 def legal(rig):
@@ -61,6 +61,23 @@ def test_a_turn_slide_captures_off_then_drop():
     assert rig.ctl.record.moves_text() == "E3-H6@C4"
     assert rig.ctl.pos.side == 1  # Green moves next
     assert rig.status(hex_v1.STATUS_TURN[1]) == pal.TURN
+
+
+def test_reds_landings_are_not_the_red_of_wrong():
+    # Issue 35, defect 13: Red's landing cells were lit (255, 0, 0), the
+    # colour of "wrong" (a piece where it may not stand, palette.ERROR), and
+    # the page named them so; the legend says what shows.
+    rig = Rig()
+    assert rig.ctl.pos.side == 0  # Red to move
+    landings = sorted({t.split("@")[0][3:] for t in legal(rig) if t.startswith("E3-")})
+    rig.lift("E3")
+    assert landings
+    for name in landings:
+        assert rig.led(name) != pal.ERROR and rig.led(name) == G.ROLE_RGB[0], (name, rig.led(name))
+    from triad.games import text
+
+    landing = [e for e in text.words(G, "LEGEND") if e[2].startswith("landing:")][0]
+    assert tuple(landing[0][0]) == tuple(G.ROLE_RGB[0]) != tuple(pal.ERROR)
 
 
 def test_captured_pieces_blink_and_must_come_off_before_the_drop():

@@ -527,3 +527,37 @@ def test_the_viper_drops_are_the_plain_drops():
                     assert (list(fast.buf[:b]), list(fast.order[:b])) == want, (F(pos), root, ply, m)
                     checked += 1
     assert checked > 300 and eliminations > 0, (checked, eliminations)
+
+
+class _Cancel(Exception):
+    pass
+
+
+def test_a_search_cancelled_anywhere_leaves_nothing_behind():
+    # The board's tick cancels a search by raising from a clock read; one
+    # inside _drops left its marks set, and the engine's next search skipped
+    # those drops and chose another turn than a fresh engine (issue 35: the
+    # win scan's clock reads moved test_thinker_cancel's cancel onto it).
+    pos = P(G.START)
+
+    def counting(stop_at):
+        c = [0]
+
+        def now():
+            c[0] += 1
+            if c[0] == stop_at:
+                raise _Cancel()
+            return c[0]
+        return now
+
+    fresh = Engine(5).choose(pos, 2500, counting(0), None, 120)
+    differ = []
+    for k in range(1, 420, 7):
+        eng = Engine(5)
+        try:
+            eng.choose(pos, 2500, counting(k), None, 0)
+        except _Cancel:
+            pass
+        if eng.choose(pos, 2500, counting(0), None, 120) != fresh:
+            differ.append(k)
+    assert differ == [], differ

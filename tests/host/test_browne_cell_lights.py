@@ -47,7 +47,9 @@ def test_a_lifted_piece_shows_every_cells_owner(tmp_path):
         c = held.get(i, (0, 0, 0))
         hue = [0, 0, 0]
         if i in landings:
-            hue[0] = 1  # a landing: the mover's colour (Red), bright
+            # a landing: the mover's (Red's) light, bright (orange red, apart
+            # from the pure red of "wrong": issue 35)
+            hue = [1 if v else 0 for v in G.ROLE_RGB[0]]
             assert c[0] > 3 * faint, (G.SITE_NAMES[i], c)
         else:
             hue[G.site_owner(i)] = 1  # any other empty cell: its owner's, faint

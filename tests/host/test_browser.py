@@ -316,7 +316,8 @@ def test_draw_is_named(page, server):
                                    arg=k + 1)
         wait_state(page, "over")
         wait_text(page, "#turn", "Draw")
-        wait_text(page, "#msg", "repetition")
+        wait_text(page, "#turn", "repetition")  # (the headline says why; the line what to do: issue 35.13)
+        wait_text(page, "#msg", "Press new")
         assert "wins" not in page.inner_text("#turn")
         assert "draw" in page.get_attribute("#turn-dot", "class")
     finally:

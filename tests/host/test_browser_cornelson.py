@@ -94,8 +94,10 @@ def load(page, text):
 
 
 def over(page, words):
+    # (the headline says the outcome and why, the line what to do: issue 35.13)
     wait_state(page, "over")
-    wait_text(page, "#msg", words)
+    wait_text(page, "#turn", words)
+    wait_text(page, "#msg", "Press new")
 
 
 # -- the tests -------------------------------------------------------------------

@@ -20,6 +20,11 @@ _SEED0 = const(0x2545F49)
 INF = const(30000)
 WIN_BOUND = const(19000)
 CHECK_EVERY = const(15)  # _node: the node budget when (nodes & CHECK_EVERY) == 0
+# From this level up a turn that wins the game at once is always played
+# (issue 35: a level 4 that let a win in one go by looked broken); below it
+# the levels' random turns may miss one, as a beginner would.
+WIN_LEVEL = const(3)
+WIN_TICK = const(7)  # the win scan reads the clock when (i & WIN_TICK) == 0
 
 
 def no_clock():
@@ -157,6 +162,32 @@ class EngineBase:
 
     def _root(self, depth, end):
         raise NotImplementedError
+
+    def _wins(self, m):
+        """Whether turn m of self.pos ends the game won by its mover (an
+        engine whose levels take a win in one by _take_win says how)."""
+        return False
+
+    def _take_win(self, buf, start, end):
+        """At WIN_LEVEL and above, the first turn of buf[start:end] that
+        wins at once (self._wins), also self.best; else 0. Before the
+        level's random turn and the search, so neither can pass a win by.
+        Counts no nodes (a node budget measures the search, and a scan is
+        cheaper than the depth-one pass that would find the win anyway),
+        reads the clock every WIN_TICK + 1 turns (the board ticks from it)
+        and stops at the deadline."""
+        if self.level < WIN_LEVEL:
+            return 0
+        i = start
+        while i < end:
+            m = buf[i]
+            if self._wins(m):
+                self.best = m
+                return m
+            i += 1
+            if (i & WIN_TICK) == 0 and self._past():
+                return 0  # (the search after it stops at once: self.stop)
+        return 0
 
     def _blunder_pick(self, buf, start, end):
         """With the level's chance (blunder / 256) a random turn of

@@ -140,8 +140,13 @@ def score(pos, side):
 ROLE_RED = ROLE_GAME
 ROLE_GREEN = ROLE_GAME + 1
 ROLE_BLUE = ROLE_GAME + 2
-# Indexed by role - ROLE_GAME: an owner's colour.
-ROLE_RGB = SIDE_RGB
+# Indexed by role - ROLE_GAME: an owner's colour, as the lights show a
+# piece of that owner's to put down or take off (landings, captures, the
+# drop, a hint's or a lesson's answer). Red's is an orange red: in pure red
+# a legal landing looked like the fast red blink of "wrong" (palette.ERROR;
+# issue 35, defect 13). The cells, seats and win sweeps keep SIDE_RGB.
+RED_ROLE_RGB = (255, 96, 0)
+ROLE_RGB = (RED_ROLE_RGB, SIDE_RGB[1], SIDE_RGB[2])
 
 
 def expected(pos, out):

@@ -83,17 +83,20 @@ The board: a move counts once the pieces have rested 0.8 s."""
 # "" steady, "blink-fast", "blink-slow", "pulse", "breathe", "spin",
 # "gauge", "sweep", "sweep-all".
 _RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
+# A piece to put down or take off, in its owner's light (the game's
+# ROLE_RGB: Red's an orange red, apart from the red of "wrong").
+_ROLE = ((255, 96, 0), (0, 255, 0), (0, 0, 255))
 LEGEND = (
     (_RGB, "", "cells: each cell is one player's colour (painted on the board, drawn on the page; while a piece is lifted the empty cells glow faintly in it); land on another colour and its owner moves next, the third player is the bunny"),
     ((160, 160, 160), "", "lifted from: the cell the piece came from (grey)"),
-    (_RGB, "", "landing: the cells a lifted piece can slide to, lit in the mover's colour (never a cell of its own colour; only the slides that capture the most)"),
-    (_RGB, "blink-slow", "capture: after the landing, each captured piece blinks in its owner's colour: take it off"),
-    (_RGB, "", "drop: every empty cell lit in the bunny's colour (the board's move: the one cell): put a piece of the bunny's colour there"),
-    ((255, 0, 0), "blink-fast", "wrong: a piece where it may not stand (fast red blink)"),
+    (_ROLE, "", "landing: the cells a lifted piece can slide to, lit in the mover's colour, Red's in orange red (never a cell of its own colour; only the slides that capture the most)"),
+    (_ROLE, "blink-slow", "capture: after the landing, each captured piece blinks in its owner's colour (Red's orange red): take it off"),
+    (_ROLE, "", "drop: every empty cell lit in the bunny's colour (Red's orange red; the board's move: the one cell): put a piece of the bunny's colour there"),
+    ((255, 0, 0), "blink-fast", "wrong: a piece where it may not stand (fast pure red blink; Red's pieces to move are orange red)"),
     ((255, 255, 255), "blink-slow", "missing: a piece belongs here (slow white blink)"),
     ((58, 58, 58), "", "last move: faint white where it was lifted and put down"),
     ((0, 200, 200), "", "hint: the piece to move is steady cyan, its landing cell steady in its colour (4 s; the words say the hint too)"),
-    (_RGB, "breathe", "the board's move: its piece breathes in the seat's colour, then the landing, the captures and the drop breathe in turn; carry it out for the board"),
+    (_ROLE, "breathe", "the board's move: its piece breathes in the seat's colour, then the landing, the captures and the drop breathe in turn; carry it out for the board"),
     ((80, 100, 255), "spin", "thinking: a blue light circles the centre while the board chooses"),
     ((255, 220, 120), "gauge", "level: a warm white gauge along row E, as many cells bright as the level (2 s)"),
     (_RGB, "", "seats set (hold hint: first Green and Blue, then Red and Blue, Red and Green, each alone, nobody): the home cells of each side the board plays, in its colour, for 2 s; a short press of hint meanwhile steps on"),

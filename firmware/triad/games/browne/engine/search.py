@@ -721,8 +721,15 @@ class Engine(engine_kit.EngineBase):
         p = self.pos
         board = p.board
         src = pos.board
+        # (with the cells, _drops' marks: a search cancelled from a clock
+        # read inside _drops, by the board's tick, left some set, and the
+        # next search skipped those drops and chose another turn)
+        dmark = self.dmark
+        lidx = self.lidx
         for sq in CELLS:
             board[sq] = src[sq]
+            dmark[sq] = 0
+            lidx[sq] = 255
         p.side = pos.side
         p.counts[0] = pos.counts[0]
         p.counts[1] = pos.counts[1]
@@ -745,6 +752,10 @@ class Engine(engine_kit.EngineBase):
         _sort(buf, order, first, end)
         self.best = buf[first]
         if end - first == 1:
+            return self.best
+        if self._take_win(buf, first, end):
+            self.score = WIN - 1
+            self.depth = 1
             return self.best
         if self._blunder_pick(buf, first, end):
             return self.best
@@ -770,6 +781,20 @@ class Engine(engine_kit.EngineBase):
                 floor = self.score
             self.best = self._hope(first, end, floor)
         return self.best
+
+    def _wins(self, m):
+        """engine_kit's win in one: a slide that eliminates a player (the
+        whole turn: no drop) and leaves the mover ahead alone. (A turn that
+        leaves the next player without a slide also ends the game; telling
+        those apart is a move generation a turn, not looked for here.)"""
+        if (m >> 12) & 63 != NO_DROP:
+            return False
+        p = self.pos
+        side = p.side
+        p.make(m)
+        won = core.outcome(p) == side
+        p.unmake(m)
+        return won
 
     def _hope(self, first, end, floor):
         """Of the root turns buf[first:end] (by the search's order) that
