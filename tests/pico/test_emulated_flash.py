@@ -132,10 +132,11 @@ def setup(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("flash")
     # The host tools and the firmware, copied so that the builds can carry
     # versions of their own; the flash command reads the expected version
-    # from the copy's firmware/triad/__init__.py.
+    # from the copy's firmware/triad/__init__.py. (simulator/ too: the host
+    # tools' command line ends through simulator.closed_pipe.)
     repo = str(tmp / "repo")
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for d in ("host_tools", "firmware"):
+    for d in ("host_tools", "firmware", "simulator"):
         shutil.copytree(os.path.join(ROOT, d), os.path.join(repo, d), ignore=ignore)
     base = flash.firmware_version()
     versions = {"a": base + "-emu-a", "b": base + "-emu-b"}
