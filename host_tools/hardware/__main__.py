@@ -1,7 +1,8 @@
 """python -m host_tools.hardware [--out DIR] [--board B ...] [--no-pcb]
 
 Writes hardware/<board>/{netlist.net, erc.txt, bom.csv, wiring.csv,
-placement.svg, placement.pdf, sensing.csv, sensing.svg} and
+placement.svg, placement.pdf, drill.csv, sensing.csv,
+sensing.svg} and
 hardware/sensor_module/. Exit 1 if a
 board's ERC or checks report errors (the files are written all the same,
 so erc.txt says what is wrong); 2 for a description too broken to build.
@@ -38,6 +39,7 @@ def build_board(board, out_dir):
         "bom.csv": outputs.bom_csv(parsed, outputs.extra_bom_rows(board)),
         "wiring.csv": outputs.wiring_csv(parsed, board),
         "placement.svg": placement.svg(board),
+        "drill.csv": placement.drill_csv(board),
     }
     for name, data in files.items():
         with open(os.path.join(out_dir, name), "w", encoding="utf-8", newline="\n") as f:

@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HW = os.path.join(ROOT, "hardware")
 BOARDS = describe.board_names()
 SPOTS = {"pico_v1": 36, "hex_v1": 61, "tri_v1": 109}
-BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "sensing.csv", "sensing.svg")
+BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "drill.csv", "sensing.csv", "sensing.svg")
 
 
 @pytest.fixture(scope="module")
@@ -284,6 +284,85 @@ def test_the_pitch_keeps_modules_apart_and_the_svg_is_1_to_1(name, fresh):
         pdf = f.read()
     assert pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") + pdf.count(b"/Type /Page>") >= 1
     assert len(re.findall(rb"/Type /Page[^s]", pdf)) == nx * ny
+
+
+def _svg_num(v):
+    return ("%.2f" % v).rstrip("0").rstrip(".")
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_every_status_led_and_button_has_its_hole_in_the_template(name, fresh):
+    """Where the description puts a status LED, a button, the Pico: the
+    drill list and the template (SVG and PDF come from one drawing) both
+    have the hole there, and the USB notch is cut from the edge the Pico's
+    USB end faces."""
+    import csv
+
+    from host_tools.hardware import plate
+
+    b = describe.load(name)
+    _, _, w, _, to_mm = placement._layout(b)
+    with open(os.path.join(fresh, name, "drill.csv")) as f:
+        rows = list(csv.DictReader(f))
+    with open(os.path.join(fresh, name, "placement.svg")) as f:
+        svg = f.read()
+    by = {(r["what"], r["name"]): r for r in rows}
+
+    def has_hole(what, hole_name, xy, dia):
+        x, y = xy
+        r = by[(what, hole_name)]
+        assert abs(float(r["x_mm"]) - x) < 0.006 and abs(float(r["y_mm"]) - y) < 0.006, (what, hole_name)
+        assert float(r["w_mm"]) == dia
+        assert '<circle cx="%s" cy="%s" r="%s"' % (_svg_num(x), _svg_num(y), _svg_num(dia / 2)) in svg, (what, hole_name)
+
+    assert len(b.status_xy) == b.n_status > 0
+    for n, xy in enumerate(b.status_xy):
+        has_hole("status LED window", "ST%d" % n, to_mm(*xy), plate.STATUS_DRILL)
+        assert ">ST%d</text>" % n in svg
+    assert len(b.button_xy) == len(b.button_names) == 4
+    for bname, xy in zip(b.button_names, b.button_xy):
+        has_hole("button", bname, to_mm(*xy), plate.BUTTON_DRILL)
+        assert ">button %s</text>" % bname in svg
+    px, py = to_mm(*b.pico_xy)
+    for k, (sx, sy) in enumerate(((-1, -1), (1, -1), (-1, 1), (1, 1))):
+        has_hole("Pico fixing hole", "U1.H%d" % (k + 1), (px + sx * 23.5, py + sy * 5.7), 2.2)
+    usb = by[("USB opening", "J1")]
+    ux = float(usb["x_mm"])
+    assert abs(float(usb["y_mm"]) - py) < 0.006
+    assert (ux < px) == (b.pico_usb == "left") and (ux - float(usb["w_mm"]) / 2 in (0.0, w) or ux + float(usb["w_mm"]) / 2 in (0.0, w))
+    assert ">USB opening: cut" in svg
+    # Every spot's two holes are listed too: the list is the whole plate's.
+    assert sum(1 for r in rows if r["what"] == "spot LED window") == SPOTS[name]
+    assert sum(1 for r in rows if r["what"] == "module fixing hole") == SPOTS[name]
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_no_part_under_the_plate_overlaps_another_and_every_hole_is_on_it(name):
+    from host_tools.hardware import plate
+
+    b = describe.load(name)
+    _, centres, w, h, to_mm = placement._layout(b)
+    boxes = [("module", b.site_names[i], x + module_geom.REED_DX, y, module_geom.MODULE_W, module_geom.MODULE_H)
+             for i, (x, y) in enumerate(centres)]
+    boxes += plate.outlines(b, to_mm)
+    assert plate.overlaps(boxes) == []
+    for what, hname, _, x, y, hw, hh in placement.holes(b):
+        assert 0 <= x - hw / 2 and x + hw / 2 <= w and 0 <= y - hh / 2 and y + hh / 2 <= h, (what, hname)
+
+
+def test_a_button_the_description_does_not_place_is_named(tmp_path):
+    from host_tools.hardware import plate
+
+    b = _broken(tmp_path, "BUTTON_XY = ((1.5, 5.8), (2.5, 5.8), (3.5, 5.8), (4.5, 5.8))", "BUTTON_XY = ((1.5, 5.8), (2.5, 5.8), (3.5, 5.8))")
+    bad = _problems(checks.description_checks(b))
+    assert any("BUTTON_XY places 3 buttons of BUTTON_NAMES' 4" in p for p in bad[plate.R_PLATE])
+
+
+def test_a_button_over_a_module_is_an_overlap():
+    from host_tools.hardware import plate
+
+    assert plate.overlaps([("module", "a1", 0.0, 0.0, 26.0, 20.0), ("button", "menu", 19.0, 0.0, 14.0, 14.0)]) == [("module a1", "button menu")]
+    assert plate.overlaps([("module", "a1", 0.0, 0.0, 26.0, 20.0), ("button", "menu", 20.0, 0.0, 14.0, 14.0)]) == []
 
 
 def test_the_sensor_module_is_routed_and_plotted(fresh):
