@@ -1,8 +1,8 @@
 """python -m host_tools.hardware [--out DIR] [--board B ...] [--no-pcb]
 
 Writes hardware/<board>/{netlist.net, erc.txt, bom.csv, wiring.csv,
-placement.svg, placement.pdf, drill.csv, sensing.csv,
-sensing.svg} and
+placement.svg, placement.pdf, drill.csv, cost.csv,
+sensing.csv, sensing.svg} and
 hardware/sensor_module/. Exit 1 if a
 board's ERC or checks report errors (the files are written all the same,
 so erc.txt says what is wrong); 2 for a description too broken to build.
@@ -41,6 +41,12 @@ def build_board(board, out_dir):
         "placement.svg": placement.svg(board),
         "drill.csv": placement.drill_csv(board),
     }
+    from host_tools.hardware import cost
+
+    files["cost.csv"], cost_problems = cost.cost_csv(files["bom.csv"])
+    for p in cost_problems:
+        print("%s: cost: %s" % (board.name, p), file=sys.stderr)
+    n_err += len(cost_problems)
     for name, data in files.items():
         with open(os.path.join(out_dir, name), "w", encoding="utf-8", newline="\n") as f:
             f.write(data)

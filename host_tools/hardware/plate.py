@@ -4,7 +4,7 @@ drills: the status LEDs, the buttons, the Pico and its USB opening.
 Their positions are the board description's (STATUS_XY, BUTTON_XY, PICO_XY,
 PICO_USB), in the game's layout units (site_xy's frame, y down as drawn),
 so the template scales them with the spots. Part sizes are the parts'
-(assumptions a maker can check against the parts in hand):
+(assumptions a maker can check against the parts in hand).
 """
 from host_tools.hardware import module_geom as mg
 
@@ -12,10 +12,11 @@ from host_tools.hardware import module_geom as mg
 # same 6 mm window as a spot's LED.
 STATUS_DRILL = mg.LED_DRILL
 STATUS_BOX = 10.0
-# A button: a 12 x 12 mm tactile switch (the BOM's) with a round cap of
-# about 11 mm, through a 12 mm hole.
-BUTTON_DRILL = 12.0
-BUTTON_BOX = 14.0
+# A button: the BOM's 6 x 6 mm tactile switch (TE 1825910-6) under the
+# plate, its 3.5 mm plunger through a 4 mm hole (check that your switch's
+# plunger reaches through the plate; a taller one or a cap if not).
+BUTTON_DRILL = 4.0
+BUTTON_BOX = 8.0
 # Raspberry Pi Pico datasheet, "Mechanical specification": 21 x 51 mm, four
 # 2.1 mm mounting holes 11.4 mm apart across and 47 mm apart along; the
 # micro-USB socket at the middle of one short end. M2 screws: 2.2 mm holes.

@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HW = os.path.join(ROOT, "hardware")
 BOARDS = describe.board_names()
 SPOTS = {"pico_v1": 36, "hex_v1": 61, "tri_v1": 109}
-BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "drill.csv", "sensing.csv", "sensing.svg")
+BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "drill.csv", "cost.csv", "sensing.csv", "sensing.svg")
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +104,40 @@ def test_the_bom_groups_parts_with_their_numbers(fresh):
     assert by_value["Reed SPST-NO"]["part number"] == "MDSR-7-15-20"
     assert by_value["Sensor module PCB"]["quantity"] == "109"
     assert by_value["Magnet 6 x 2 mm NdFeB N40-N52, axial"]["quantity"] == "86"  # 80 gems + 6 jewels
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_the_cost_estimate_prices_every_bom_line_and_its_total_is_their_sum(name, fresh):
+    import csv
+    import datetime
+
+    with open(os.path.join(fresh, name, "bom.csv")) as f:
+        bom = list(csv.DictReader(f))
+    with open(os.path.join(fresh, name, "cost.csv")) as f:
+        rows = list(csv.DictReader(f))
+    lines, total = rows[:-1], rows[-1]
+    assert [(r["quantity"], r["value"], r["manufacturer"], r["part number"]) for r in lines] == \
+        [(r["quantity"], r["value"], r["manufacturer"], r["part number"]) for r in bom]
+    cents = 0
+    for r in lines:
+        unit = round(float(r["unit_eur"]) * 100)
+        assert unit > 0 and round(float(r["line_eur"]) * 100) == int(r["quantity"]) * unit
+        assert r["price source"].startswith("estimate") and datetime.date.fromisoformat(r["price date"])
+        cents += round(float(r["line_eur"]) * 100)
+    assert total["value"].startswith("TOTAL") and round(float(total["line_eur"]) * 100) == cents > 0
+
+
+def test_a_bom_line_without_a_price_is_named():
+    from host_tools.hardware import cost
+
+    with open(os.path.join(HW, "pico_v1", "bom.csv")) as f:
+        bom = f.read()
+    prices = cost.load_prices()
+    assert cost.cost_csv(bom, prices)[1] == []
+    del prices[("Littelfuse", "MDSR-7-15-20")]
+    text, problems = cost.cost_csv(bom, prices)
+    assert problems == ["no unit price for Littelfuse MDSR-7-15-20 (Reed SPST-NO): add it to host_tools/hardware/prices.csv"]
+    assert "MDSR-7-15-20" not in text
 
 
 # -- the board checks catch a broken description ----------------------------------
