@@ -2,7 +2,7 @@
 
 Writes hardware/<board>/{netlist.net, erc.txt, bom.csv, wiring.csv,
 placement.svg, placement.pdf, drill.csv, cost.csv,
-sensing.csv, sensing.svg} and
+schematic.svg, sensing.csv, sensing.svg} and
 hardware/sensor_module/. Exit 1 if a
 board's ERC or checks report errors (the files are written all the same,
 so erc.txt says what is wrong); 2 for a description too broken to build.
@@ -51,6 +51,9 @@ def build_board(board, out_dir):
         with open(os.path.join(out_dir, name), "w", encoding="utf-8", newline="\n") as f:
             f.write(data)
     placement.pdf(board, os.path.join(out_dir, "placement.pdf"))
+    from host_tools.hardware import schematic
+
+    schematic.plot_svg(board, parsed, os.path.join(out_dir, "schematic.svg"))
     # The field model: does every piece close its own reed, and only it?
     rows = sensing.rows(board, placement.centres(board))
     with open(os.path.join(out_dir, "sensing.csv"), "w", encoding="utf-8", newline="\n") as f:

@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HW = os.path.join(ROOT, "hardware")
 BOARDS = describe.board_names()
 SPOTS = {"pico_v1": 36, "hex_v1": 61, "tri_v1": 109}
-BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "drill.csv", "cost.csv", "sensing.csv", "sensing.svg")
+BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "drill.csv", "cost.csv", "schematic.svg", "sensing.csv", "sensing.svg")
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +138,37 @@ def test_a_bom_line_without_a_price_is_named():
     text, problems = cost.cost_csv(bom, prices)
     assert problems == ["no unit price for Littelfuse MDSR-7-15-20 (Reed SPST-NO): add it to host_tools/hardware/prices.csv"]
     assert "MDSR-7-15-20" not in text
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_the_schematic_draws_each_stage_with_the_netlist_s_nets(name, fresh):
+    """Every part schematic.svg draws carries, at each pin, the net the
+    netlist joins it to; every GPIO the board uses shows at the Pico."""
+    import html
+
+    from host_tools.hardware import schematic
+
+    b = describe.load(name)
+    with open(os.path.join(fresh, name, "netlist.net")) as f:
+        ckt = circuit.parse_netlist(f.read())
+    with open(os.path.join(fresh, name, "schematic.svg")) as f:
+        texts = [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", f.read())]
+    at = {(ref, pin): net for net, nodes in ckt.nets.items() for ref, pin in nodes}
+    st = schematic.stages(b, ckt)
+    titles = [t for t, _, _ in st]
+    assert any(t.startswith("Switch matrix") for t in titles) and any(t.startswith("LED data") for t in titles)
+    assert any(t.startswith("Buzzer") for t in titles) == (b.buzzer_pin is not None)
+    shown = [ref for _, refs, _ in st for ref in refs]
+    assert {"U1", "U2", "R_data", "C_bulk"} <= set(shown) and {"SW_" + n for n in b.button_names} <= set(shown)
+    for title in titles:
+        assert title in texts
+    for ref in shown:
+        assert any(t.startswith(ref + "  ") for t in texts), ref
+        for pin in ckt.parts[ref].pins:
+            if (ref, pin) in at:
+                assert at[(ref, pin)] in texts, (ref, pin)
+    for gp in list(b.row_pins) + list(b.col_pins) + [b.led_pin] + list(b.button_pins):
+        assert at[("U1", str(describe.pico_pin(gp)))] in texts
 
 
 # -- the board checks catch a broken description ----------------------------------
