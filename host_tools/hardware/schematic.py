@@ -12,8 +12,9 @@ the Pico, whose part is made from the pin table and has no symbol drawing.)
 import matplotlib
 
 matplotlib.use("Agg")
-matplotlib.rcParams["svg.hashsalt"] = "triad-schematic"
-matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: searchable, small
+# Only for this drawing (sensing.svg keeps its own settings): text stays
+# text (searchable, small); a fixed salt keeps the SVG's ids the same.
+_RC = {"svg.hashsalt": "triad-schematic", "svg.fonttype": "none"}
 
 PIN_H = 4.0  # mm between two pins
 BOX_W = 34.0
@@ -61,6 +62,11 @@ def _part_h(part):
 
 
 def plot_svg(board, ckt, path):
+    with matplotlib.rc_context(_RC):
+        _plot(board, ckt, path)
+
+
+def _plot(board, ckt, path):
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
