@@ -86,6 +86,10 @@ def main(argv=None):
         from host_tools.hardware import module_pcb
 
         errors += module_pcb.build(os.path.join(a.out, "sensor_module"))
+        from host_tools.hardware import panel
+
+        errors += panel.build(os.path.join(a.out, "sensor_module", "sensor_module.kicad_pcb"),
+                              os.path.join(a.out, "sensor_module", "panel"))
     return 1 if errors else 0
 
 

@@ -442,6 +442,25 @@ def test_the_sensor_module_is_routed_and_plotted(fresh):
     assert pos.startswith("Ref,Val,Package,PosX,PosY,Rot,Side") and '"D1","1N4148W"' in pos
 
 
+def test_the_module_panel_holds_twelve_modules_within_100_mm(fresh):
+    from host_tools.hardware import panel
+
+    d = os.path.join(fresh, "sensor_module", "panel")
+    with open(os.path.join(d, "panel.txt")) as f:
+        txt = f.read()
+    assert txt.startswith("Sensor module panel: 12 modules (4 rows x 3 columns), 82 x 100 mm")
+    assert "pico_v1 36 spots: 3; hex_v1 61: 6; tri_v1 109: 10" in txt
+    g = os.path.join(d, "gerbers")
+    assert sorted(os.listdir(g)) == sorted(["sensor_module_panel-%s.gbr" % n for n in ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_Paste", "F_Silkscreen", "Edge_Cuts")]
+                                        + ["sensor_module_panel-PTH.drl", "sensor_module_panel-NPTH.drl", "sensor_module_panel-pos.csv"])
+    with open(os.path.join(g, "sensor_module_panel-pos.csv")) as f:
+        rows = f.read().splitlines()[1:]
+    # Every module's diode, LED and capacitor, each copy named apart.
+    for val in ("1N4148W", "100nF"):
+        refs = [r.split(",")[0] for r in rows if '"%s"' % val in r]
+        assert len(refs) == len(set(refs)) == panel.ROWS * panel.COLS
+
+
 def test_the_module_drc_catches_a_track_across_a_pad(tmp_path):
     import pcbnew
 
