@@ -1,7 +1,8 @@
 """python -m host_tools.hardware [--out DIR] [--board B ...] [--no-pcb]
 
 Writes hardware/<board>/{netlist.net, erc.txt, bom.csv, wiring.csv,
-placement.svg, placement.pdf, sensing.csv, sensing.svg} and
+placement.svg, placement.pdf, drill.csv, cost.csv,
+schematic.svg, sensing.csv, sensing.svg} and
 hardware/sensor_module/. Exit 1 if a
 board's ERC or checks report errors (the files are written all the same,
 so erc.txt says what is wrong); 2 for a description too broken to build.
@@ -38,11 +39,21 @@ def build_board(board, out_dir):
         "bom.csv": outputs.bom_csv(parsed, outputs.extra_bom_rows(board)),
         "wiring.csv": outputs.wiring_csv(parsed, board),
         "placement.svg": placement.svg(board),
+        "drill.csv": placement.drill_csv(board),
     }
+    from host_tools.hardware import cost
+
+    files["cost.csv"], cost_problems = cost.cost_csv(files["bom.csv"])
+    for p in cost_problems:
+        print("%s: cost: %s" % (board.name, p), file=sys.stderr)
+    n_err += len(cost_problems)
     for name, data in files.items():
         with open(os.path.join(out_dir, name), "w", encoding="utf-8", newline="\n") as f:
             f.write(data)
     placement.pdf(board, os.path.join(out_dir, "placement.pdf"))
+    from host_tools.hardware import schematic
+
+    schematic.plot_svg(board, parsed, os.path.join(out_dir, "schematic.svg"))
     # The field model: does every piece close its own reed, and only it?
     rows = sensing.rows(board, placement.centres(board))
     with open(os.path.join(out_dir, "sensing.csv"), "w", encoding="utf-8", newline="\n") as f:
@@ -75,6 +86,10 @@ def main(argv=None):
         from host_tools.hardware import module_pcb
 
         errors += module_pcb.build(os.path.join(a.out, "sensor_module"))
+        from host_tools.hardware import panel
+
+        errors += panel.build(os.path.join(a.out, "sensor_module", "sensor_module.kicad_pcb"),
+                              os.path.join(a.out, "sensor_module", "panel"))
     return 1 if errors else 0
 
 

@@ -320,7 +320,9 @@ def check_support(board, ckt):
 
 
 def description_checks(board):
-    return [check_pico_pins(), check_spots(board), check_gpio(board), check_chain(board), check_power(board)]
+    from host_tools.hardware import plate
+
+    return [check_pico_pins(), check_spots(board), check_gpio(board), check_chain(board), check_power(board), plate.check(board)]
 
 
 def circuit_checks(board, ckt):

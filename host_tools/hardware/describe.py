@@ -76,6 +76,11 @@ class Board:
         self.usb_budget_ma = mod.USB_BUDGET_MA
         self.led_budget_ma = mod.LED_BUDGET_MA
         self.brightness_max = mod.BRIGHTNESS_MAX
+        # The plate's other parts (plate.py; missing ones: plate.check says so).
+        self.status_xy = tuple(getattr(mod, "STATUS_XY", ()))
+        self.button_xy = tuple(getattr(mod, "BUTTON_XY", ()))
+        self.pico_xy = getattr(mod, "PICO_XY", None)
+        self.pico_usb = getattr(mod, "PICO_USB", None)
 
     def position(self, r, c):
         return r * len(self.col_pins) + c

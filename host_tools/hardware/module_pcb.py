@@ -274,6 +274,38 @@ def _stable(path):
         f.write(text)
 
 
+def plot_fab(board, gdir, name):
+    """Gerbers, the two Excellon drill files (plated and unplated apart) and
+    the placement file of `board` into gdir, as <name>-<layer>.gbr etc."""
+    pc = pcbnew.PLOT_CONTROLLER(board)
+    po = pc.GetPlotOptions()
+    po.SetOutputDirectory(gdir)
+    po.SetPlotFrameRef(False)
+    po.SetUseGerberProtelExtensions(False)
+    po.SetCreateGerberJobFile(False)
+    po.SetUseGerberX2format(True)
+    po.SetIncludeGerberNetlistInfo(False)
+    po.SetSubtractMaskFromSilk(True)
+    origin = board.GetDesignSettings().GetAuxOrigin()
+    po.SetUseAuxOrigin(True)
+    for layer, lname in _LAYERS:
+        pc.SetLayer(layer)
+        pc.OpenPlotfile(lname, pcbnew.PLOT_FORMAT_GERBER, lname)
+        pc.PlotLayer()
+    pc.ClosePlot()
+    dw = pcbnew.EXCELLON_WRITER(board)
+    dw.SetOptions(False, False, origin, False)  # plated and unplated holes in files of their own
+    dw.SetFormat(True)
+    dw.CreateDrillandMapFilesSet(gdir, True, False)
+    for f in sorted(os.listdir(gdir)):
+        _stable(os.path.join(gdir, f))
+    # Placement file (pick and place, mm from the board's bottom left
+    # corner, top side), for ordering it assembled.
+    pos = pcbnew.PLACE_FILE_EXPORTER(board, True, False, False, True, False, True, True)
+    with open(os.path.join(gdir, "%s-pos.csv" % name), "w", encoding="utf-8", newline="\n") as f:
+        f.write(pos.GenPositionData())
+
+
 def build(out_dir):
     """Write the module's board, Gerbers, drill file and drc.txt; returns
     the number of failed checks."""
@@ -290,36 +322,7 @@ def build(out_dir):
     for ext in (".kicad_prl", ".kicad_pro"):
         if os.path.exists(pcb[:-10] + ext):
             os.remove(pcb[:-10] + ext)
-    pc = pcbnew.PLOT_CONTROLLER(board)
-    po = pc.GetPlotOptions()
-    po.SetOutputDirectory(gdir)
-    po.SetPlotFrameRef(False)
-    po.SetUseGerberProtelExtensions(False)
-    po.SetCreateGerberJobFile(False)
-    po.SetUseGerberX2format(True)
-    po.SetIncludeGerberNetlistInfo(False)
-    po.SetSubtractMaskFromSilk(True)
-    origin = board.GetDesignSettings().GetAuxOrigin()
-    po.SetUseAuxOrigin(True)
-    for layer, name in _LAYERS:
-        pc.SetLayer(layer)
-        pc.OpenPlotfile(name, pcbnew.PLOT_FORMAT_GERBER, name)
-        pc.PlotLayer()
-    pc.ClosePlot()
-    dw = pcbnew.EXCELLON_WRITER(board)
-    dw.SetOptions(False, False, origin, False)  # plated and unplated holes in files of their own
-    dw.SetFormat(True)
-    dw.CreateDrillandMapFilesSet(gdir, True, False)
-    names = sorted(os.listdir(gdir))
-    for f in names:
-        _stable(os.path.join(gdir, f))
-        # Plain names: sensor_module-F_Cu.gbr, sensor_module.drl.
-    # Placement file (pick and place, mm from the board's bottom left
-    # corner, top side) and the module's own parts list, for ordering it
-    # assembled.
-    pos = pcbnew.PLACE_FILE_EXPORTER(board, True, False, False, True, False, True, True)
-    with open(os.path.join(gdir, "sensor_module-pos.csv"), "w", encoding="utf-8", newline="\n") as f:
-        f.write(pos.GenPositionData())
+    plot_fab(board, gdir, "sensor_module")
     names = sorted(os.listdir(gdir))
     with open(os.path.join(out_dir, "bom.csv"), "w", encoding="utf-8", newline="\n") as f:
         f.write("quantity,references,value,footprint,manufacturer,part number\n")

@@ -31,20 +31,59 @@ def centres(board):
 
 
 def _layout(board):
+    """(pitch, spot centres, plate width, plate height, to_mm): the plate
+    holds every module and every part plate.py places, BORDER apart from
+    its edges (and 30 mm more at the top for the title, 20 mm at the bottom
+    for the scale bar)."""
+    from host_tools.hardware import plate
+
     p = pitch(board)
-    xs = [x for x, _ in board.site_xy]
-    ys = [y for _, y in board.site_xy]
-    ox = BORDER + mg.MODULE_W / 2 - mg.REED_DX - min(xs) * p  # modules sit REED_DX right of their spot
-    oy = BORDER + 30.0 + mg.MODULE_H / 2 - min(ys) * p  # room for the title
-    centres = [(ox + x * p, oy + y * p) for x, y in board.site_xy]
-    w = (max(xs) - min(xs)) * p + mg.MODULE_W + 2 * BORDER
-    h = (max(ys) - min(ys)) * p + mg.MODULE_H + 2 * BORDER + 30.0 + 20.0  # + scale bar
-    return p, centres, round(w, 1), round(h, 1)
+    boxes = [(x * p + mg.REED_DX, y * p, mg.MODULE_W, mg.MODULE_H) for x, y in board.site_xy]
+    boxes += [(cx, cy, bw, bh) for _, _, cx, cy, bw, bh in plate.outlines(board, lambda x, y: (x * p, y * p))]
+    x0 = min(cx - bw / 2 for cx, _, bw, _ in boxes)
+    x1 = max(cx + bw / 2 for cx, _, bw, _ in boxes)
+    y0 = min(cy - bh / 2 for _, cy, _, bh in boxes)
+    y1 = max(cy + bh / 2 for _, cy, _, bh in boxes)
+    ox = BORDER - x0
+    oy = BORDER + 30.0 - y0  # room for the title
+
+    def to_mm(x, y):
+        return (ox + x * p, oy + y * p)
+
+    centres = [to_mm(x, y) for x, y in board.site_xy]
+    w = x1 - x0 + 2 * BORDER
+    h = y1 - y0 + 2 * BORDER + 30.0 + 20.0  # + scale bar
+    return p, centres, round(w, 1), round(h, 1), to_mm
+
+
+def holes(board):
+    """[(what, name, shape, x, y, w, h)]: every hole of the plate in mm
+    from its top-left corner (drill.csv): each spot's LED window and module
+    fixing hole, then plate.holes (status LEDs, buttons, Pico, USB)."""
+    from host_tools.hardware import plate
+
+    _, centres, w, _, to_mm = _layout(board)
+    out = []
+    for site, (sx, cy) in enumerate(centres):
+        cx = sx + mg.REED_DX
+        name = board.site_names[site]
+        out.append(("spot LED window", name, "round", cx, cy + mg.LED_DY, mg.LED_DRILL, mg.LED_DRILL))
+        out.append(("module fixing hole", name, "round", cx + mg.FIX_DX, cy + mg.FIX_DY, mg.FIX_DRILL, mg.FIX_DRILL))
+    return out + plate.holes(board, to_mm, w)
+
+
+def drill_csv(board):
+    rows = ["what,name,shape,x_mm,y_mm,w_mm,h_mm"]
+    for what, name, shape, x, y, hw, hh in holes(board):
+        rows.append("%s,%s,%s,%.2f,%.2f,%.2f,%.2f" % (what, name, shape, x, y, hw, hh))
+    return "\n".join(rows) + "\n"
 
 
 def drawing(board):
     """(width, height, [primitive]) in mm, y down."""
-    p, centres, w, h = _layout(board)
+    from host_tools.hardware import plate
+
+    p, centres, w, h, to_mm = _layout(board)
     out = []
     line, circle, text = out.append, out.append, out.append
     line(("rect", 0.5, 0.5, w - 1.0, h - 1.0, 0.3, "#000000"))
@@ -52,10 +91,11 @@ def drawing(board):
     legend = (
         "pitch %.0f mm per unit of the game's layout; %d spots; grey: a sensor module's outline" % (p, len(centres)),
         "red: drill the LED window (%.1f mm) and the module's fixing hole (%.1f mm); crosshair: the spot's centre, over the reed glass's left end" % (mg.LED_DRILL, mg.FIX_DRILL),
+        "red too: status LED windows (%.1f mm), buttons (%.1f mm), the Pico's fixing holes (%.1f mm), the USB notch; drill.csv lists every hole" % (plate.STATUS_DRILL, plate.BUTTON_DRILL, plate.PICO_DRILL),
         "#n: LED chain position (blue: the data line's path); row/col: matrix row and column (wiring.csv: ROWr, COLc)",
     )
     for k, s in enumerate(legend):
-        text(("text", BORDER, 17.5 + 4.0 * k, 2.8, s, "start", "#000000"))
+        text(("text", BORDER, 16.5 + 3.5 * k, 2.6, s, "start", "#000000"))
     where = {site: (r, c) for r, c, site in board.sensing()}
     pos = {slot: k for k, slot in enumerate(board.led_chain)}
     # The LED chain's path, through the LEDs in chain order (spots only;
@@ -87,6 +127,21 @@ def drawing(board):
         text(("text", cx - hw + 1.0, cy + hh - 1.0, 2.8, board.site_names[site], "start", "#000000"))
         text(("text", cx + hw - 1.0, cy - hh + 3.0, 2.2, "#%s" % pos.get(site, "?"), "end", "#2070d0"))
         text(("text", cx + hw - 1.0, cy + hh - 1.0, 2.2, "row %s col %s" % (r, c), "end", "#000000"))
+    # The other parts: status LEDs, buttons, the Pico (grey outlines), and
+    # their holes (red), as drill.csv lists them.
+    for kind, name, cx, cy, bw, bh in plate.outlines(board, to_mm):
+        line(("rect", cx - bw / 2, cy - bh / 2, bw, bh, 0.15, "#909090"))
+        label = {"status": name, "button": "button %s" % name, "pico": "Raspberry Pi Pico (under the plate), USB %s" % board.pico_usb}[kind]
+        text(("text", cx, cy + bh / 2 + 3.5, 2.5, label, "middle", "#000000"))
+    for what, name, shape, x, y, hw, hh in plate.holes(board, to_mm, w):
+        if shape == "round":
+            circle(("circle", x, y, hw / 2, 0.3, "#d02020"))
+            line(("line", x - 1.0, y, x + 1.0, y, 0.2, "#d02020"))
+            line(("line", x, y - 1.0, x, y + 1.0, 0.2, "#d02020"))
+        else:
+            line(("rect", x - hw / 2, y - hh / 2, hw, hh, 0.3, "#d02020"))
+            tx = x + hw / 2 + 1.5 if board.pico_usb == "left" else x - hw / 2 - 1.5
+            text(("text", tx, y + 1.0, 2.5, "USB opening: cut %.0f x %.0f mm" % (hh, hw), "start" if board.pico_usb == "left" else "end", "#d02020"))
     # 100 mm scale bar, ticks every 10 mm: check it with a ruler.
     sx, sy = BORDER, h - 14.0
     line(("line", sx, sy, sx + 100.0, sy, 0.4, "#000000"))

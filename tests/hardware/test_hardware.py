@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HW = os.path.join(ROOT, "hardware")
 BOARDS = describe.board_names()
 SPOTS = {"pico_v1": 36, "hex_v1": 61, "tri_v1": 109}
-BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "sensing.csv", "sensing.svg")
+BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "drill.csv", "cost.csv", "schematic.svg", "sensing.csv", "sensing.svg")
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +104,71 @@ def test_the_bom_groups_parts_with_their_numbers(fresh):
     assert by_value["Reed SPST-NO"]["part number"] == "MDSR-7-15-20"
     assert by_value["Sensor module PCB"]["quantity"] == "109"
     assert by_value["Magnet 6 x 2 mm NdFeB N40-N52, axial"]["quantity"] == "86"  # 80 gems + 6 jewels
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_the_cost_estimate_prices_every_bom_line_and_its_total_is_their_sum(name, fresh):
+    import csv
+    import datetime
+
+    with open(os.path.join(fresh, name, "bom.csv")) as f:
+        bom = list(csv.DictReader(f))
+    with open(os.path.join(fresh, name, "cost.csv")) as f:
+        rows = list(csv.DictReader(f))
+    lines, total = rows[:-1], rows[-1]
+    assert [(r["quantity"], r["value"], r["manufacturer"], r["part number"]) for r in lines] == \
+        [(r["quantity"], r["value"], r["manufacturer"], r["part number"]) for r in bom]
+    cents = 0
+    for r in lines:
+        unit = round(float(r["unit_eur"]) * 100)
+        assert unit > 0 and round(float(r["line_eur"]) * 100) == int(r["quantity"]) * unit
+        assert r["price source"].startswith("estimate") and datetime.date.fromisoformat(r["price date"])
+        cents += round(float(r["line_eur"]) * 100)
+    assert total["value"].startswith("TOTAL") and round(float(total["line_eur"]) * 100) == cents > 0
+
+
+def test_a_bom_line_without_a_price_is_named():
+    from host_tools.hardware import cost
+
+    with open(os.path.join(HW, "pico_v1", "bom.csv")) as f:
+        bom = f.read()
+    prices = cost.load_prices()
+    assert cost.cost_csv(bom, prices)[1] == []
+    del prices[("Littelfuse", "MDSR-7-15-20")]
+    text, problems = cost.cost_csv(bom, prices)
+    assert problems == ["no unit price for Littelfuse MDSR-7-15-20 (Reed SPST-NO): add it to host_tools/hardware/prices.csv"]
+    assert "MDSR-7-15-20" not in text
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_the_schematic_draws_each_stage_with_the_netlist_s_nets(name, fresh):
+    """Every part schematic.svg draws carries, at each pin, the net the
+    netlist joins it to; every GPIO the board uses shows at the Pico."""
+    import html
+
+    from host_tools.hardware import schematic
+
+    b = describe.load(name)
+    with open(os.path.join(fresh, name, "netlist.net")) as f:
+        ckt = circuit.parse_netlist(f.read())
+    with open(os.path.join(fresh, name, "schematic.svg")) as f:
+        texts = [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", f.read())]
+    at = {(ref, pin): net for net, nodes in ckt.nets.items() for ref, pin in nodes}
+    st = schematic.stages(b, ckt)
+    titles = [t for t, _, _ in st]
+    assert any(t.startswith("Switch matrix") for t in titles) and any(t.startswith("LED data") for t in titles)
+    assert any(t.startswith("Buzzer") for t in titles) == (b.buzzer_pin is not None)
+    shown = [ref for _, refs, _ in st for ref in refs]
+    assert {"U1", "U2", "R_data", "C_bulk"} <= set(shown) and {"SW_" + n for n in b.button_names} <= set(shown)
+    for title in titles:
+        assert title in texts
+    for ref in shown:
+        assert any(t.startswith(ref + "  ") for t in texts), ref
+        for pin in ckt.parts[ref].pins:
+            if (ref, pin) in at:
+                assert at[(ref, pin)] in texts, (ref, pin)
+    for gp in list(b.row_pins) + list(b.col_pins) + [b.led_pin] + list(b.button_pins):
+        assert at[("U1", str(describe.pico_pin(gp)))] in texts
 
 
 # -- the board checks catch a broken description ----------------------------------
@@ -286,6 +351,85 @@ def test_the_pitch_keeps_modules_apart_and_the_svg_is_1_to_1(name, fresh):
     assert len(re.findall(rb"/Type /Page[^s]", pdf)) == nx * ny
 
 
+def _svg_num(v):
+    return ("%.2f" % v).rstrip("0").rstrip(".")
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_every_status_led_and_button_has_its_hole_in_the_template(name, fresh):
+    """Where the description puts a status LED, a button, the Pico: the
+    drill list and the template (SVG and PDF come from one drawing) both
+    have the hole there, and the USB notch is cut from the edge the Pico's
+    USB end faces."""
+    import csv
+
+    from host_tools.hardware import plate
+
+    b = describe.load(name)
+    _, _, w, _, to_mm = placement._layout(b)
+    with open(os.path.join(fresh, name, "drill.csv")) as f:
+        rows = list(csv.DictReader(f))
+    with open(os.path.join(fresh, name, "placement.svg")) as f:
+        svg = f.read()
+    by = {(r["what"], r["name"]): r for r in rows}
+
+    def has_hole(what, hole_name, xy, dia):
+        x, y = xy
+        r = by[(what, hole_name)]
+        assert abs(float(r["x_mm"]) - x) < 0.006 and abs(float(r["y_mm"]) - y) < 0.006, (what, hole_name)
+        assert float(r["w_mm"]) == dia
+        assert '<circle cx="%s" cy="%s" r="%s"' % (_svg_num(x), _svg_num(y), _svg_num(dia / 2)) in svg, (what, hole_name)
+
+    assert len(b.status_xy) == b.n_status > 0
+    for n, xy in enumerate(b.status_xy):
+        has_hole("status LED window", "ST%d" % n, to_mm(*xy), plate.STATUS_DRILL)
+        assert ">ST%d</text>" % n in svg
+    assert len(b.button_xy) == len(b.button_names) == 4
+    for bname, xy in zip(b.button_names, b.button_xy):
+        has_hole("button", bname, to_mm(*xy), plate.BUTTON_DRILL)
+        assert ">button %s</text>" % bname in svg
+    px, py = to_mm(*b.pico_xy)
+    for k, (sx, sy) in enumerate(((-1, -1), (1, -1), (-1, 1), (1, 1))):
+        has_hole("Pico fixing hole", "U1.H%d" % (k + 1), (px + sx * 23.5, py + sy * 5.7), 2.2)
+    usb = by[("USB opening", "J1")]
+    ux = float(usb["x_mm"])
+    assert abs(float(usb["y_mm"]) - py) < 0.006
+    assert (ux < px) == (b.pico_usb == "left") and (ux - float(usb["w_mm"]) / 2 in (0.0, w) or ux + float(usb["w_mm"]) / 2 in (0.0, w))
+    assert ">USB opening: cut" in svg
+    # Every spot's two holes are listed too: the list is the whole plate's.
+    assert sum(1 for r in rows if r["what"] == "spot LED window") == SPOTS[name]
+    assert sum(1 for r in rows if r["what"] == "module fixing hole") == SPOTS[name]
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_no_part_under_the_plate_overlaps_another_and_every_hole_is_on_it(name):
+    from host_tools.hardware import plate
+
+    b = describe.load(name)
+    _, centres, w, h, to_mm = placement._layout(b)
+    boxes = [("module", b.site_names[i], x + module_geom.REED_DX, y, module_geom.MODULE_W, module_geom.MODULE_H)
+             for i, (x, y) in enumerate(centres)]
+    boxes += plate.outlines(b, to_mm)
+    assert plate.overlaps(boxes) == []
+    for what, hname, _, x, y, hw, hh in placement.holes(b):
+        assert 0 <= x - hw / 2 and x + hw / 2 <= w and 0 <= y - hh / 2 and y + hh / 2 <= h, (what, hname)
+
+
+def test_a_button_the_description_does_not_place_is_named(tmp_path):
+    from host_tools.hardware import plate
+
+    b = _broken(tmp_path, "BUTTON_XY = ((1.5, 5.8), (2.5, 5.8), (3.5, 5.8), (4.5, 5.8))", "BUTTON_XY = ((1.5, 5.8), (2.5, 5.8), (3.5, 5.8))")
+    bad = _problems(checks.description_checks(b))
+    assert any("BUTTON_XY places 3 buttons of BUTTON_NAMES' 4" in p for p in bad[plate.R_PLATE])
+
+
+def test_a_button_over_a_module_is_an_overlap():
+    from host_tools.hardware import plate
+
+    assert plate.overlaps([("module", "a1", 0.0, 0.0, 26.0, 20.0), ("button", "menu", 19.0, 0.0, 14.0, 14.0)]) == [("module a1", "button menu")]
+    assert plate.overlaps([("module", "a1", 0.0, 0.0, 26.0, 20.0), ("button", "menu", 20.0, 0.0, 14.0, 14.0)]) == []
+
+
 def test_the_sensor_module_is_routed_and_plotted(fresh):
     with open(os.path.join(fresh, "sensor_module", "drc.txt")) as f:
         drc = f.read()
@@ -296,6 +440,25 @@ def test_the_sensor_module_is_routed_and_plotted(fresh):
     with open(os.path.join(g, "sensor_module-pos.csv")) as f:
         pos = f.read()
     assert pos.startswith("Ref,Val,Package,PosX,PosY,Rot,Side") and '"D1","1N4148W"' in pos
+
+
+def test_the_module_panel_holds_twelve_modules_within_100_mm(fresh):
+    from host_tools.hardware import panel
+
+    d = os.path.join(fresh, "sensor_module", "panel")
+    with open(os.path.join(d, "panel.txt")) as f:
+        txt = f.read()
+    assert txt.startswith("Sensor module panel: 12 modules (4 rows x 3 columns), 82 x 100 mm")
+    assert "pico_v1 36 spots: 3; hex_v1 61: 6; tri_v1 109: 10" in txt
+    g = os.path.join(d, "gerbers")
+    assert sorted(os.listdir(g)) == sorted(["sensor_module_panel-%s.gbr" % n for n in ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_Paste", "F_Silkscreen", "Edge_Cuts")]
+                                        + ["sensor_module_panel-PTH.drl", "sensor_module_panel-NPTH.drl", "sensor_module_panel-pos.csv"])
+    with open(os.path.join(g, "sensor_module_panel-pos.csv")) as f:
+        rows = f.read().splitlines()[1:]
+    # Every module's diode, LED and capacitor, each copy named apart.
+    for val in ("1N4148W", "100nF"):
+        refs = [r.split(",")[0] for r in rows if '"%s"' % val in r]
+        assert len(refs) == len(set(refs)) == panel.ROWS * panel.COLS
 
 
 def test_the_module_drc_catches_a_track_across_a_pad(tmp_path):

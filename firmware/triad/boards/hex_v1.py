@@ -54,6 +54,25 @@ def _chain():
 
 LED_CHAIN = _chain()
 
+# -- The plate's other holes (hardware/: the template and drill.csv; the
+# firmware reads none of these). In the game's layout units (site_xy: one
+# unit between neighbouring cell centres, row A at the top, y down).
+# Status LED n: each player's turn and "still in" LEDs as a pair outside a
+# corner of the hexagon, at that player's seat (an assumption: move them
+# to where your players sit): Red at the bottom-left corner, Green at the
+# right one, Blue at the top-left.
+STATUS_XY = (
+    (1.333, 7.583), (1.767, 7.833),  # Red: turn, still in
+    (8.9, 3.214), (8.9, 3.714),  # Green
+    (1.767, -0.904), (1.333, -0.654),  # Blue
+)
+# BUTTON_NAMES' buttons in a row below row I.
+BUTTON_XY = ((3.2, 7.75), (4.0, 7.75), (4.8, 7.75), (5.6, 7.75))
+# The Pico's centre, lying along x off the hexagon's lower right edge; its
+# USB end faces the plate's right edge (the template's USB opening).
+PICO_XY = (7.9, 6.6)
+PICO_USB = "right"
+
 # -- Sound ---------------------------------------------------------------------
 # Optional passive piezo on GP22 (Pico pin 29), one of the five free GPIOs
 # (GP0, GP1, GP17, GP22, GP28; hardware/hex_v1.md); PWM slice 3 A.

@@ -86,6 +86,24 @@ LED_CHAIN = bytes((
     40, 39, 38, 36,  # Black: Triads 3..1, turn (slots 36 + 4..2, 36 + 0)
 ))
 
+# -- The plate's other holes (hardware/: the template and drill.csv; the
+# firmware reads none of these). In the game's layout units (site_xy: one
+# unit between neighbouring cells, a1 at (0, 5), y down as seen from
+# Black's seat), so the template scales them with the cells.
+# Status LED n (slot N_CELLS + n): the column left of file a, in chain order
+# from White's end (top) to Black's (bottom), evenly spaced.
+STATUS_XY = (
+    (-1.0, 5.0), (-1.0, 0.0), (-1.0, 4.286), (-1.0, 3.571),
+    (-1.0, 2.857), (-1.0, 0.714), (-1.0, 1.429), (-1.0, 2.143),
+)
+# BUTTON_NAMES' buttons in a row below rank 1, on Black's side.
+BUTTON_XY = ((1.5, 5.8), (2.5, 5.8), (3.5, 5.8), (4.5, 5.8))
+# The Pico's centre, lying along x below the status column, next to a1
+# (where the chain's data line enters); its USB end faces the plate's left
+# edge, where the template cuts the USB opening.
+PICO_XY = (-0.6, 5.8)
+PICO_USB = "left"
+
 # -- Sound ---------------------------------------------------------------------
 # An optional passive piezo on GP22 (Pico pin 29, PWM slice 3 A: shared with
 # nothing else here) through an NPN transistor or a series resistor

@@ -60,6 +60,31 @@ LED_CHAIN = bytes((
     79,
 ) + tuple(range(N_SITES, N_LEDS)))
 
+# -- The plate's other holes (hardware/: the template and drill.csv; the
+# firmware reads none of these). In the game's layout units (site_xy: one
+# unit between neighbouring posts, North's docks at the top, y down).
+# Status LED n: South's turn and tally in a row below South's docks,
+# North's above North's, and the game's (mode, then Game Tally) in a second
+# row above North's.
+STATUS_XY = (
+    # South: turn, tally 1..10
+    (0.0, 6.3), (0.6, 6.3), (1.2, 6.3), (1.8, 6.3), (2.4, 6.3), (3.0, 6.3),
+    (3.6, 6.3), (4.2, 6.3), (4.8, 6.3), (5.4, 6.3), (6.0, 6.3),
+    # North
+    (0.0, -1.1), (0.6, -1.1), (1.2, -1.1), (1.8, -1.1), (2.4, -1.1), (3.0, -1.1),
+    (3.6, -1.1), (4.2, -1.1), (4.8, -1.1), (5.4, -1.1), (6.0, -1.1),
+    # the mode
+    (0.3, -1.7), (0.9, -1.7), (1.5, -1.7), (2.1, -1.7),
+    # the Game Tally
+    (2.7, -1.7), (3.3, -1.7), (3.9, -1.7), (4.5, -1.7), (5.1, -1.7), (5.7, -1.7),
+)
+# BUTTON_NAMES' buttons in a row in the bottom right corner, by P1.
+BUTTON_XY = ((4.95, 5.6), (5.4, 5.6), (5.85, 5.6), (6.3, 5.6))
+# The Pico's centre, lying along x in the bottom left corner by P12; its
+# USB end faces the plate's left edge (the template's USB opening).
+PICO_XY = (0.3, 5.6)
+PICO_USB = "left"
+
 # -- Sound ---------------------------------------------------------------------
 # No piezo: the matrix, LED line and buttons take all 26 free GPIOs. (The
 # shift-register variant in hardware/tri_v1.md would free pins for one.)

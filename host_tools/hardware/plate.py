@@ -1,0 +1,95 @@
+"""The top plate's parts besides the sensor modules, and every hole a maker
+drills: the status LEDs, the buttons, the Pico and its USB opening.
+
+Their positions are the board description's (STATUS_XY, BUTTON_XY, PICO_XY,
+PICO_USB), in the game's layout units (site_xy's frame, y down as drawn),
+so the template scales them with the spots. Part sizes are the parts'
+(assumptions a maker can check against the parts in hand).
+"""
+from host_tools.hardware import module_geom as mg
+
+# A status LED: a WS2812B on a small round breakout (about 10 mm), under the
+# same 6 mm window as a spot's LED.
+STATUS_DRILL = mg.LED_DRILL
+STATUS_BOX = 10.0
+# A button: the BOM's 6 x 6 mm tactile switch (TE 1825910-6) under the
+# plate, its 3.5 mm plunger through a 4 mm hole (check that your switch's
+# plunger reaches through the plate; a taller one or a cap if not).
+BUTTON_DRILL = 4.0
+BUTTON_BOX = 8.0
+# Raspberry Pi Pico datasheet, "Mechanical specification": 21 x 51 mm, four
+# 2.1 mm mounting holes 11.4 mm apart across and 47 mm apart along; the
+# micro-USB socket at the middle of one short end. M2 screws: 2.2 mm holes.
+PICO_W, PICO_L = 21.0, 51.0
+PICO_HOLE_DX, PICO_HOLE_DY = 47.0 / 2, 11.4 / 2
+PICO_DRILL = 2.2
+# The USB opening: a notch in the plate's edge in line with the Pico's USB
+# socket, wide and deep enough for a micro-B plug's body (about 11 x 8 mm).
+USB_W, USB_D = 12.0, 8.0
+PICO_USB_SIDES = ("left", "right")
+
+
+def outlines(board, to_mm):
+    """[(kind, name, cx, cy, w, h)]: the plate's parts besides the modules,
+    in mm (to_mm maps layout units to the plate)."""
+    out = []
+    for n, (x, y) in enumerate(board.status_xy):
+        cx, cy = to_mm(x, y)
+        out.append(("status", board.slot_name(board.n_sites + n), cx, cy, STATUS_BOX, STATUS_BOX))
+    for name, (x, y) in zip(board.button_names, board.button_xy):
+        cx, cy = to_mm(x, y)
+        out.append(("button", name, cx, cy, BUTTON_BOX, BUTTON_BOX))
+    cx, cy = to_mm(*board.pico_xy)
+    out.append(("pico", "U1", cx, cy, PICO_L, PICO_W))
+    return out
+
+
+def holes(board, to_mm, plate_w):
+    """[(what, name, shape, x, y, w, h)] in mm from the plate's top-left
+    corner, y down: every hole besides the spots' (round: w = h = its
+    diameter; the USB notch: a rectangle cut from the plate's edge)."""
+    out = []
+    for kind, name, cx, cy, _, _ in outlines(board, to_mm):
+        if kind == "status":
+            out.append(("status LED window", name, "round", cx, cy, STATUS_DRILL, STATUS_DRILL))
+        elif kind == "button":
+            out.append(("button", name, "round", cx, cy, BUTTON_DRILL, BUTTON_DRILL))
+        else:
+            for k, (sx, sy) in enumerate(((-1, -1), (1, -1), (-1, 1), (1, 1))):
+                out.append(("Pico fixing hole", "U1.H%d" % (k + 1), "round", cx + sx * PICO_HOLE_DX, cy + sy * PICO_HOLE_DY,
+                            PICO_DRILL, PICO_DRILL))
+            # The notch's centre on the edge the USB end faces.
+            x = USB_D / 2 if board.pico_usb == "left" else plate_w - USB_D / 2
+            out.append(("USB opening", "J1", "notch", x, cy, USB_D, USB_W))
+    return out
+
+
+def check(board):
+    """(rule, [problem]): the description places every status LED, button
+    and the Pico."""
+    problems = []
+    if len(board.status_xy) != board.n_status:
+        problems.append("STATUS_XY places %d status LEDs of N_STATUS = %d" % (len(board.status_xy), board.n_status))
+    if len(board.button_xy) != len(board.button_names):
+        problems.append("BUTTON_XY places %d buttons of BUTTON_NAMES' %d" % (len(board.button_xy), len(board.button_names)))
+    for field, pts in (("STATUS_XY", board.status_xy), ("BUTTON_XY", board.button_xy), ("PICO_XY", (board.pico_xy,))):
+        for k, p in enumerate(pts):
+            if p is None or len(p) != 2:
+                problems.append("%s[%d] is %r, not an (x, y) pair" % (field, k, p))
+    if board.pico_usb not in PICO_USB_SIDES:
+        problems.append("PICO_USB is %r, not one of %s" % (board.pico_usb, ", ".join(PICO_USB_SIDES)))
+    return R_PLATE, problems
+
+
+R_PLATE = "the description places every status LED, every button and the Pico on the plate (STATUS_XY, BUTTON_XY, PICO_XY, PICO_USB)"
+
+
+def overlaps(boxes):
+    """[(a, b)] names of the outlines (kind, name, cx, cy, w, h) that
+    overlap; two touching are apart."""
+    out = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if abs(a[2] - b[2]) * 2 < a[4] + b[4] and abs(a[3] - b[3]) * 2 < a[5] + b[5]:
+                out.append(("%s %s" % a[:2], "%s %s" % b[:2]))
+    return out
