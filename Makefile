@@ -248,25 +248,26 @@ $(PICO_STAMP): requirements-pico.txt
 	touch $@
 
 # Skips (exit 0, saying so) only when Debian's packages cannot be reached.
-# .venv too: tests/pico/test_emulated_flash.py runs `make flash`/`make dev` with it.
 # The HIL scripts and the stack measure run as subprocesses, TRIAD_PICO_JOBS
 # (default: 2, or 1 on a 1-core machine) at a time, beside the other tests
-# (tests/pico/conftest.py). Measured: 816 s of CPU in all (1 464 s of wall
-# time on the shared machine under load), so about 7 min on an idle 2-core
-# machine (docs/firmware-image.md, "Speed"); before: 905 s, one at a time.
+# (tests/pico/conftest.py). A bounded part of the emulated set (7 HIL
+# scripts, no make flash): all of it took 30 min on a fresh, quiet 2-core
+# machine (2026-11-29); the whole set is make test-hil-full.
 test-pico: $(PICO_STAMP) $(STAMP)
 	@rc=0; $(PYTHON) -m host_tools.pico_build uf2 --board all && $(PYTHON) -m host_tools.pico_build unix32 || rc=$$?; \
 	if [ $$rc -eq 3 ]; then \
 	  echo "test-pico: SKIPPED: Debian's packages cannot be reached, so the UF2 and the 32-bit MicroPython cannot be built; the emulated-Pico tests did not run"; exit 0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc; \
-	TRIAD_PICO=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/pico $(PYTEST_ARGS)
+	TRIAD_PICO=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider --durations=15 tests/pico $(PYTEST_ARGS)
 
-# Every HIL script (tests/scripts/hil/<game>/) on each board's UF2 in the
-# emulated RP2040 against the CPython target, and every game's stack margin;
-# make test-pico runs the 21 that cover issue 22's list and a remote seat, and Nehren's margin.
-test-hil-full: $(PICO_STAMP)
-	$(PYTHON) -m host_tools.pico_build uf2 --board all
-	TRIAD_PICO=1 TRIAD_HIL_FULL=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/pico/test_hil.py tests/pico/test_stack_margin.py $(PYTEST_ARGS)
+# The whole emulated set: every HIL script (tests/scripts/hil/<game>/) on
+# each board's UF2 in the emulated RP2040 against the CPython target, every
+# game's stack margin, and make flash / make dev end to end
+# (tests/pico/test_emulated_flash.py); make test-pico runs 7 scripts,
+# Nehren's margin and no flash (tests/pico/test_hil.py says which and why).
+test-hil-full: $(PICO_STAMP) $(STAMP)
+	$(PYTHON) -m host_tools.pico_build uf2 --board all && $(PYTHON) -m host_tools.pico_build unix32
+	TRIAD_PICO=1 TRIAD_HIL_FULL=1 $(PICO_VENV)/bin/python -m pytest -q -p no:cacheprovider --durations=30 tests/pico $(PYTEST_ARGS)
 
 sim: $(STAMP)
 	$(PY) -m simulator $(SIM_ARGS)
@@ -315,7 +316,7 @@ test-hardware:
 	  echo "test-hardware: SKIPPED: Debian's KiCad 6 cannot be installed here, so the hardware checks did not run"; exit 0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc; \
 	$(MAKE) --no-print-directory $(HW_STAMP) && \
-	TRIAD_HW=1 $(HW_ENV) $(HW_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/hardware $(PYTEST_ARGS)
+	TRIAD_HW=1 $(HW_ENV) $(HW_VENV)/bin/python -m pytest -q -p no:cacheprovider --durations=10 tests/hardware $(PYTEST_ARGS)
 
 clean:
 	rm -rf build .pytest_cache .hypothesis
