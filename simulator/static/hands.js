@@ -81,12 +81,6 @@ export function initHands() {
   });
 
   board.addEventListener("pointerdown", (e) => {
-    // The board takes the focus (the keyboard's cursor) here, without
-    // scrolling: left to the tap's own focus, the browser scrolled the
-    // focused board into view, and zoomed (the board larger than its
-    // frame) that jumped the frame to the board's corner after a tap
-    // (issue 35.13, Cornelson on a phone).
-    if (document.activeElement !== board) board.focus({ preventScroll: true });
     if (e.button !== 0 || ui.drag) return;
     const c = cellAt(e.clientX, e.clientY);
     if (!c) return;

@@ -1,10 +1,15 @@
 """A tap on the board on a phone leaves the view where the person put it
 (issue 35.13: "Cornelson on a phone: zoomed, the frame scrolls after a
 tap"). A phone in Chromium (390 x 844, a touch screen, a mobile viewport):
-Cornelson's board zoomed in its frame (the page's zoom) and panned to its
-far corner, and every game's page pinch-zoomed and panned; a piece tapped
+Cornelson's board zoomed in its frame (the page's zoom) and panned across
+it, and every game's page pinch-zoomed (twice as large); a piece tapped
 (lifted into the hand); the frame's and the window's scroll, and the
-pinch-zoomed view, are where they were."""
+pinch-zoomed view, are where they were.
+
+Not reproduced here (issue 35.13, defect (b)): in headless Chromium 156
+with a touch screen, no tap, lift or put down scrolled the zoomed frame,
+the window or the pinch-zoomed view, and a tap does not move the focus to
+the board (its pointerdown is cancelled). These tests keep it so."""
 import pytest
 
 from browser_kit import CHROMIUM, Spawned, wait_state  # noqa: F401 (skips without a browser)
@@ -15,15 +20,15 @@ VIEW = """() => { const f = document.querySelector('.device-inner'), v = window.
   return [window.scrollX, window.scrollY, f.scrollLeft, f.scrollTop, Math.round(v.pageLeft), Math.round(v.pageTop)]; }"""
 
 # A site holding a piece whose centre is well inside the frame and the
-# visual viewport: its name and where to tap it (the visual viewport's
-# coordinates, as a finger touches the glass).
+# visual viewport: its name and where to tap it (the page's coordinates:
+# Chromium's touch events take them so, pinch-zoomed too).
 TARGET = """() => { const f = document.querySelector('.device-inner').getBoundingClientRect(), v = window.visualViewport;
   for (const c of document.querySelectorAll('#board .cell')) {
     if (!c.querySelector('.die')) continue;
     const r = c.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (x > f.left + 8 && x < f.right - 8 && y > f.top + 8 && y < f.bottom - 8 &&
         x > v.offsetLeft + 8 && x < v.offsetLeft + v.width - 8 && y > v.offsetTop + 8 && y < v.offsetTop + v.height - 8)
-      return [c.dataset.cell, (x - v.offsetLeft) * v.scale, (y - v.offsetTop) * v.scale]; }
+      return [c.dataset.cell, x, y]; }
   return null; }"""
 
 
@@ -68,13 +73,13 @@ def test_a_tap_on_cornelsons_zoomed_board_leaves_its_frame_where_it_was(browser)
         ctx, pg = phone(browser, sim.url)
         pg.tap("#zoom")
         pg.wait_for_function("() => document.body.classList.contains('zoomed')")
-        # Panned to the frame's far corner (the jewels at its foot in view).
+        # Panned to the frame's far side (it scrolls across; the page down).
         pg.evaluate("""() => { const f = document.querySelector('.device-inner');
             f.scrollLeft = f.scrollWidth; f.scrollTop = f.scrollHeight; }""")
         pg.evaluate("() => document.querySelector('.device-inner').scrollIntoView({block: 'center'})")
         pg.wait_for_timeout(200)
         before, after = tap_a_piece(pg)
-        assert before[2] > 0 and before[3] > 0  # (panned: a jump to the corner would show)
+        assert before[2] > 0  # (panned: a jump back to the board's corner would show)
         assert after == before
     finally:
         if ctx:
@@ -88,13 +93,10 @@ def test_a_tap_on_the_pinch_zoomed_page_leaves_the_view_where_it_was(browser, ga
     ctx = None
     try:
         ctx, pg = phone(browser, sim.url)
-        # Two fingers spread: the page twice as large, panned to the
-        # board's far corner.
+        # Two fingers spread: the page twice as large (its top left corner
+        # in view: headless Chromium pans no pinch-zoomed view).
         ctx.new_cdp_session(pg).send("Emulation.setPageScaleFactor", {"pageScaleFactor": 2})
-        pg.evaluate("""() => { const r = document.querySelector('#board').getBoundingClientRect();
-            window.scrollTo(window.scrollX + r.right - window.visualViewport.width + 4,
-                            window.scrollY + r.bottom - window.visualViewport.height + 4); }""")
-        pg.wait_for_timeout(200)
+        pg.wait_for_function("() => window.visualViewport.scale === 2")
         before, after = tap_a_piece(pg)
         assert after == before
     finally:
