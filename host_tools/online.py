@@ -438,7 +438,7 @@ class Bridge:
             await self.reconcile()
         elif op == "over":
             self.over = True
-            self.log("game over: %s (%s)" % (msg.get("result"), msg.get("reason", "")))
+            self.say_over(msg.get("result"), msg.get("reason", ""))
         elif op == "error":
             self.log("the relay refused: %s" % msg.get("reason"))
             if self.sent:
@@ -447,6 +447,18 @@ class Bridge:
                 self.sent.clear()
                 self.refusals += 1
                 await self._send({"op": "state"})
+
+    def say_over(self, result, reason):
+        """The room's result in words, as `host_tools play` says it
+        ("game over: Black wins (b)")."""
+        g = self.game.game if self.game is not None else None
+        if result == "draw":
+            words = "a draw"
+        elif g is not None and result in g.SIDES:
+            words = "%s wins" % g.SIDE_NAMES[g.SIDES.index(result)]
+        else:
+            words = str(result)
+        self.log("game over: %s (%s)" % (words, reason))
 
     def done(self):
         return (self.over and self.exit_when_over and self.game is not None
@@ -473,6 +485,8 @@ class Bridge:
                 self.log("joined room %s as %s" % (self.room, st["seat"]))
                 self.sent.clear()  # (what went out on a lost connection is sent again if the room lacks it)
                 self._load_state(st)
+                if self.game.over() and not self.over:
+                    self.say_over(self.game.result(), self.game.reason())  # (a room already over when joined)
                 self.over = self.game.over()
                 await self.reconcile()
                 await self._serve(until)
