@@ -278,8 +278,6 @@ class Bridge:
         r = await self.board("remote seats " + others)
         if not r.startswith("ok"):
             raise SystemExit("host_tools: the board has no remote seats (%s): flash newer firmware" % r)
-        if self.hand is not None:
-            self.hand.mine = self.seat
         st = await self.bt.call(lambda link: link.status())
         start = _canon_position(g, st.get("start", ""))
         self.board_start = start
@@ -304,6 +302,10 @@ class Bridge:
             if not r.startswith("ok"):
                 raise SystemExit("host_tools: the board refused the room's position: %s" % r)
             base, bmoves = len(R), []
+        if self.hand is not None:
+            # (only now: the simulated person plays the table's seat in the
+            # room's game, never in the board's own before it is loaded)
+            self.hand.mine = self.seat
         self.base = base
         self.board_moves = list(bmoves)
         if base == len(R) and not bmoves:
