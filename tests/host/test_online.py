@@ -209,4 +209,3 @@ def test_a_room_already_over_is_said_and_the_tool_ends(relay):
     state = field(out, "board state").split(None, 3)
     assert state[2] in ("sync", "over") and state[3] == final.game.format_position(final.pos), out[-2000:]
     assert field(out, "board remote") == "ok remote off -", out[-2000:]
-
