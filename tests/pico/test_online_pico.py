@@ -36,7 +36,7 @@ START = "....../....../..b1b2../b2..w2w1./.w2.b3.w3/w1..... b 2 2"
 CHIP_SEED = 3  # Black's person, at the chip (and the emulated chip's seed)
 SIM_SEED = 3  # White's person, at the simulated board
 CAP = 12  # plies: a backstop only (the bridges stop at the game's end, ply 7 with these seeds)
-# s: the whole run took about 6 minutes on the shared 2-core machine (docs/relay.md)
+# s: the whole run took 379 s on the shared 2-core machine, load 5 to 10 (docs/relay.md)
 TIMEOUT = int(os.environ.get("TRIAD_ONLINE_PICO_TIMEOUT", "1800"))
 
 
