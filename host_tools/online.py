@@ -278,8 +278,6 @@ class Bridge:
         r = await self.board("remote seats " + others)
         if not r.startswith("ok"):
             raise SystemExit("host_tools: the board has no remote seats (%s): flash newer firmware" % r)
-        if self.hand is not None:
-            self.hand.mine = self.seat
         st = await self.bt.call(lambda link: link.status())
         start = _canon_position(g, st.get("start", ""))
         self.board_start = start
@@ -304,6 +302,10 @@ class Bridge:
             if not r.startswith("ok"):
                 raise SystemExit("host_tools: the board refused the room's position: %s" % r)
             base, bmoves = len(R), []
+        if self.hand is not None:
+            # (only now: the simulated person plays the table's seat in the
+            # room's game, never in the board's own before it is loaded)
+            self.hand.mine = self.seat
         self.base = base
         self.board_moves = list(bmoves)
         if base == len(R) and not bmoves:
@@ -438,7 +440,7 @@ class Bridge:
             await self.reconcile()
         elif op == "over":
             self.over = True
-            self.log("game over: %s (%s)" % (msg.get("result"), msg.get("reason", "")))
+            self.say_over(msg.get("result"), msg.get("reason", ""))
         elif op == "error":
             self.log("the relay refused: %s" % msg.get("reason"))
             if self.sent:
@@ -447,6 +449,18 @@ class Bridge:
                 self.sent.clear()
                 self.refusals += 1
                 await self._send({"op": "state"})
+
+    def say_over(self, result, reason):
+        """The room's result in words, as `host_tools play` says it
+        ("game over: Black wins (b)")."""
+        g = self.game.game if self.game is not None else None
+        if result == "draw":
+            words = "a draw"
+        elif g is not None and result in g.SIDES:
+            words = "%s wins" % g.SIDE_NAMES[g.SIDES.index(result)]
+        else:
+            words = str(result)
+        self.log("game over: %s (%s)" % (words, reason))
 
     def done(self):
         return (self.over and self.exit_when_over and self.game is not None
@@ -473,6 +487,8 @@ class Bridge:
                 self.log("joined room %s as %s" % (self.room, st["seat"]))
                 self.sent.clear()  # (what went out on a lost connection is sent again if the room lacks it)
                 self._load_state(st)
+                if self.game.over() and not self.over:
+                    self.say_over(self.game.result(), self.game.reason())  # (a room already over when joined)
                 self.over = self.game.over()
                 await self.reconcile()
                 await self._serve(until)

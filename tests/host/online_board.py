@@ -15,14 +15,17 @@ is one board a process):
                          flash only)
   --port pico            the board's UF2 on the emulated RP2040 (.venv-pico)
   --plies N              stop once the room has N moves and the board all of
-                         them (a bounded game on the slow emulated chip)
+                         them (a bound on the slow emulated chip); without it
+                         the run ends as `host_tools online` does, when the
+                         room's game is over and on the board
   --drop-at PLY          once the room has move PLY, the relay's connection
                          is cut (the socket aborted) and stays away --drop-for
                          seconds (default 3) while the other board plays on
 
 At the end it prints `board start: ...`, `board moves: ...` (the board's
-own game, from its `start` and `moves` replies) and `room moves: ...` (the
-relay's), and exits 0.
+own game, from its `start` and `moves` replies), `board remote: ...` and
+`board state: ...` (its `remote` and `state` replies) and `room moves: ...`
+(the relay's), and exits 0.
 """
 import argparse
 import asyncio
@@ -152,6 +155,7 @@ def main(argv=None):
         final["board"] = link.send("moves").split()[2:]
         final["start"] = link.send("start").split(None, 2)[2]
         final["remote"] = link.send("remote")
+        final["state"] = link.send("state")
         return True
 
     orig_stop = online.BoardThread.stop
@@ -176,6 +180,7 @@ def main(argv=None):
     print("board start: " + final.get("start", "-"))
     print("board moves: " + " ".join(final.get("board", [])))
     print("board remote: " + final.get("remote", "-"))
+    print("board state: " + final.get("state", "-"))
     print("room moves: " + " ".join(bridge.game.moves if bridge.game else []))
     print("faults: powercuts %d drops %d" % (hand.cuts, bridge.drops))
     if args.stats:

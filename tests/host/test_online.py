@@ -85,7 +85,22 @@ def check_game(url, room, outs):
         # The game over, the board's seats are the table's again.
         assert field(out, "board remote") == "ok remote off -", out[-2000:]
     assert st.get("to_move") is None, "the game did not end: %r" % (st,)
+    said = "online: game over: %s (%s)" % (result_words(st), st["reason"])
+    for out in outs:
+        # The board knows it is over, and the tool said the result in words.
+        assert field(out, "board state").startswith("ok state over "), out[-2000:]
+        assert said in out.splitlines(), (said, out[-2000:])
     return st
+
+
+def result_words(st):
+    """The room's result as a person reads it ("Black wins", "a draw")."""
+    from host_tools.relay.rules import load_game
+
+    if st["result"] == "draw":
+        return "a draw"
+    g = load_game(st["game"])
+    return "%s wins" % g.SIDE_NAMES[g.SIDES.index(st["result"])]
 
 
 @pytest.mark.parametrize("game", ["nehren", "browne", "cornelson"])
@@ -165,3 +180,32 @@ def test_a_refused_token_says_so_and_stops(relay):
     assert p.returncode == 1
     assert "the relay refused to let us in" in p.stdout
     assert room_state(relay.url, made["room"])["moves"] == []
+
+
+# Nehren, both players at two Triads (tests/pico/test_online_pico.py's start)
+# and a line that ends it: Black's Triad at ply 7.
+NEAR_END = "....../....../..b1b2../b2..w2w1./.w2.b3.w3/w1..... b 2 2"
+TO_THE_END = ["a3b3", "b2b1", "d4d5", "e3e5", "c4c2", "f2f3", "c2c5xd5"]
+
+
+def test_a_room_already_over_is_said_and_the_tool_ends(relay):
+    """`host_tools online` joining a room whose game is over (a player who
+    comes back after the end): it says the result in words, the board gets
+    the room's final position (lit to set up: state `sync`, which turns
+    `over` once the pieces stand), and it ends by itself."""
+    with Client(relay.url) as c:
+        made = c.create("nehren", position=NEAR_END)
+        c.join(made["room"], made["seats"]["b"])
+        with Client(relay.url) as w:
+            w.join(made["room"], made["seats"]["w"])
+            for i, m in enumerate(TO_THE_END):
+                (c if i % 2 == 0 else w).move(m, ply=i + 1)
+    assert room_state(relay.url, made["room"])["result"] == "b"
+    [out] = finish([start_board(relay.url, made["room"], made["seats"]["w"], 3, 3, "nehren")])
+    assert "online: game over: Black wins (b)" in out.splitlines(), out[-2000:]
+    from host_tools.relay.rules import Game
+
+    final = Game("nehren", NEAR_END, None, TO_THE_END)
+    state = field(out, "board state").split(None, 3)
+    assert state[2] in ("sync", "over") and state[3] == final.game.format_position(final.pos), out[-2000:]
+    assert field(out, "board remote") == "ok remote off -", out[-2000:]

@@ -121,3 +121,28 @@ def test_a_board_started_from_a_later_position_of_the_room_is_in_step():
     assert b.base == 2 and b.board_moves == R[2:5]
     assert relay == []
     assert link.sent[-1] == "remote " + R[5]
+
+
+def test_the_simulated_person_plays_only_once_the_rooms_game_is_on_the_board():
+    """(`--hand`) The person at a simulated board plays the table's seat
+    (Hand.mine) only once the room's game is on the board: never a move of
+    the board's own game while the room's position is still on its way
+    (on the slow emulated chip there was time for one: the seeded game of
+    tests/pico/test_online_pico.py went another way)."""
+    R = game_moves(2)
+    other = "w3w3w1w1w2w2/....../....../....../....../b3b3b1b1b2b2 b 0 0"
+    link = FakeLink(other, [])
+    b, relay = bridge_for(link, R)
+    b.hand = online.Hand(3)
+    seen = []
+    send = link.send
+
+    def watch(command, timeout=5.0):
+        seen.append((command.split()[0], b.hand.mine))
+        return send(command, timeout)
+
+    link.send = watch
+    run(b.reconcile())
+    assert any(c == "position" for c, _ in seen), seen
+    assert all(mine is None for c, mine in seen[:[c for c, _ in seen].index("position") + 1]), seen
+    assert b.hand.mine == "b"
