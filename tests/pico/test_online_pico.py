@@ -37,7 +37,8 @@ CHIP_SEED = 3  # Black's person, at the chip (and the emulated chip's seed)
 SIM_SEED = 3  # White's person, at the simulated board
 CAP = 12  # plies: a backstop only (the bridges stop at the game's end, ply 7 with these seeds)
 # s: the whole run took 379 s on the shared 2-core machine, load 5 to 10 (docs/relay.md)
-TIMEOUT = int(os.environ.get("TRIAD_ONLINE_PICO_TIMEOUT", "1800"))
+# (a hang would cost make test this much: a bit over twice the loaded run)
+TIMEOUT = int(os.environ.get("TRIAD_ONLINE_PICO_TIMEOUT", "900"))
 
 
 def _field(out, name):
