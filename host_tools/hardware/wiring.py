@@ -2,9 +2,10 @@
 hop, and each matrix row and column through its spots, on the plate's
 1:1 layout (placement.centres; each module's LED and pads sit where the
 template draws them). The board description fixes the order (LED_CHAIN,
-MATRIX_CELL); this module measures it, and short_chain() is how a board's
+MATRIX_CELL); this module measures it, short_chain() is how a board's
 LED_CHAIN was chosen (nearest neighbour, then 2-opt, from the chain's
-first spot)."""
+first spot) and short_matrix() how its MATRIX_CELL was (bands of
+neighbouring spots per row line, then swaps while the sum shrinks)."""
 import math
 
 from host_tools.hardware import module_geom as mg
