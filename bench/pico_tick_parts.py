@@ -40,7 +40,13 @@ hw = rp2.Hardware(desc)
 app = App(desc, hw, usb_serial.UsbSerial(), entropy.seed())
 ctl = app.ctl
 matrix = hw.matrix
-sensed = bytearray(N)
+# The occupancy in matrix order (raw's: MATRIX_CELL maps each matrix
+# position to its site; the positions without a switch read open).
+sensed = bytearray(len(desc.MATRIX_CELL))
+AT = bytearray(N)  # site -> its matrix position
+for _p in range(len(desc.MATRIX_CELL)):
+    if desc.MATRIX_CELL[_p] < N:
+        AT[desc.MATRIX_CELL[_p]] = _p
 
 NAMES = ("matrix", "overlay", "scan", "btnread", "btnupd", "ctlupd", "render", "compare", "show", "poll", "serial", "tick")
 T = [0] * len(NAMES)
@@ -125,7 +131,7 @@ ctl.seats.set(0)
 ctl.start_position(game.START)
 ctl.settle_ms = 0
 for i in range(N):
-    sensed[i] = ctl.expected[i]
+    sensed[AT[i]] = ctl.expected[i]
 app.next_tick = ms()
 print("in_play", steps_until(lambda: ctl.state == C.PLAY, 2000))
 ctl.settle_ms = C.SETTLE_MS

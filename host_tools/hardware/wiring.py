@@ -2,9 +2,10 @@
 hop, and each matrix row and column through its spots, on the plate's
 1:1 layout (placement.centres; each module's LED and pads sit where the
 template draws them). The board description fixes the order (LED_CHAIN,
-MATRIX_CELL); this module measures it, and short_chain() is how a board's
+MATRIX_CELL); this module measures it, short_chain() is how a board's
 LED_CHAIN was chosen (nearest neighbour, then 2-opt, from the chain's
-first spot)."""
+first spot) and short_matrix() how its MATRIX_CELL was (bands of
+neighbouring spots per row line, then swaps while the sum shrinks)."""
 import math
 
 from host_tools.hardware import module_geom as mg
@@ -89,3 +90,102 @@ def short_chain(board, centres, start=0):
                     order[i:j + 1] = reversed(order[i:j + 1])
                     improved = True
     return order + [s for s in board.led_chain if s >= board.n_sites]
+
+
+def _line_mm(sites, centres, dist):
+    # path_length over the spots `sites` (the same wire, sped up by a table
+    # of distances): from the leftmost, each next spot the nearest not yet
+    # reached, ties to the one first in (x, y) order.
+    if not sites:
+        return 0.0
+    left = sorted(sites, key=lambda s: centres[s])
+    at = left.pop(0)
+    total = 0.0
+    while left:
+        row = dist[at]
+        best = 0
+        for i in range(1, len(left)):
+            if row[left[i]] < row[left[best]]:
+                best = i
+        total += row[left[best]]
+        at = left.pop(best)
+    return total
+
+
+def short_matrix(board, centres):
+    """A MATRIX_CELL for short row and column wires on the 1:1 plate (what
+    matrix_lengths measures). Positions without a switch (MATRIX_CELL maps
+    them to a spare number, not one of the game's sites) stay where the
+    description has them; every spot gets one of the other positions.
+    Starts: the description's own MATRIX_CELL, and for each of six
+    directions (0, 30, ..., 150 degrees) the spots in bands across it, one
+    band per row, in order along it, one column after the other; each start
+    is improved by swapping two spots' positions while that shortens the
+    sum; the shortest result wins (the description's own on a tie)."""
+    n = board.n_sites
+    nr, nc = len(board.row_pins), len(board.col_pins)
+    cell = board.matrix_cell
+    free = [p for p in range(nr * nc) if cell[p] < n]
+    dist = [[math.hypot(bx - ax, by - ay) for bx, by in centres] for ax, ay in centres]
+
+    def total(order):
+        rows = [[] for _ in range(nr)]
+        cols = [[] for _ in range(nc)]
+        for p in free:
+            rows[p // nc].append(order[p])
+            cols[p % nc].append(order[p])
+        return sum(_line_mm(s, centres, dist) for s in rows + cols)
+
+    def improve(order):
+        order = bytearray(order)
+        rows = [[p for p in free if p // nc == r] for r in range(nr)]
+        cols = [[p for p in free if p % nc == c] for c in range(nc)]
+
+        def mm(ps):
+            return _line_mm([order[p] for p in ps], centres, dist)
+
+        row_mm = [mm(ps) for ps in rows]
+        col_mm = [mm(ps) for ps in cols]
+        better = True
+        while better:
+            better = False
+            for i, p in enumerate(free):
+                for q in free[i + 1:]:
+                    rp, cp, rq, cq = p // nc, p % nc, q // nc, q % nc
+                    order[p], order[q] = order[q], order[p]
+                    lines = []
+                    if rp != rq:
+                        lines += [(row_mm, rp, rows[rp]), (row_mm, rq, rows[rq])]
+                    if cp != cq:
+                        lines += [(col_mm, cp, cols[cp]), (col_mm, cq, cols[cq])]
+                    new = [mm(ps) for _, _, ps in lines]
+                    if sum(new) < sum(t[k] for t, k, _ in lines) - 1e-6:
+                        for (t, k, _), v in zip(lines, new):
+                            t[k] = v
+                        better = True
+                    else:
+                        order[p], order[q] = order[q], order[p]
+        return bytes(order)
+
+    starts = [bytes(cell)]
+    for deg in range(0, 180, 30):
+        a = math.radians(deg)
+        along = [centres[s][0] * math.cos(a) + centres[s][1] * math.sin(a) for s in range(n)]
+        across = [-centres[s][0] * math.sin(a) + centres[s][1] * math.cos(a) for s in range(n)]
+        spots = sorted(range(n), key=lambda s: (round(across[s], 6), round(along[s], 6), s))
+        order = bytearray(cell)
+        k = 0
+        for r in range(nr):
+            ps = [p for p in free if p // nc == r]
+            band = sorted(spots[k:k + len(ps)], key=lambda s: (round(along[s], 6), s))
+            for p, s in zip(ps, band):
+                order[p] = s
+            k += len(ps)
+        starts.append(bytes(order))
+    best, best_mm = None, None
+    for s in starts:
+        got = improve(s)
+        mm = total(got)
+        if best is None or mm < best_mm - 0.5:
+            best, best_mm = got, mm
+    return best

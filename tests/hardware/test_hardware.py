@@ -241,6 +241,51 @@ def test_tri_v1_s_chain_is_short_and_summed(fresh):
     assert data < 4500  # it was 9.1 m in site order
 
 
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_the_matrix_is_wired_as_short_matrix_lays_it(name):
+    # Issue 37.4: the committed MATRIX_CELL is the one wiring.short_matrix
+    # chooses for short row and column wires (pico_v1's ranks and files
+    # are already that), the positions without a switch where they were.
+    from host_tools.hardware import wiring
+
+    b = describe.load(name)
+    assert wiring.short_matrix(b, placement.centres(b)) == b.matrix_cell
+    spare = [p for p, s in enumerate(b.matrix_cell) if s >= b.n_sites]
+    assert spare == {"pico_v1": [], "hex_v1": [61, 62, 63], "tri_v1": [109]}[name]
+
+
+@pytest.mark.parametrize("name", ["hex_v1", "tri_v1"])
+def test_the_board_page_tables_the_matrix_as_the_description_wires_it(name):
+    # What a maker wires where: hardware/<board>.md's matrix table, row by
+    # row, is MATRIX_CELL's.
+    b = describe.load(name)
+    with open(os.path.join(HW, name + ".md")) as f:
+        lines = [ln for ln in f.read().splitlines() if re.match(r"\| \d+ \(GP\d+\) \|", ln)]
+    nc = len(b.col_pins)
+    assert len(lines) == len(b.row_pins)
+    for r, ln in enumerate(lines):
+        cells = [c.strip() for c in ln.strip("|").split("|")]
+        assert cells[0] == "%d (GP%d)" % (r, b.row_pins[r])
+        want = [b.site_names[s] if s < b.n_sites else "(none)" for s in b.matrix_cell[r * nc:(r + 1) * nc]]
+        assert cells[1:] == want, "hardware/%s.md row %d" % (name, r)
+
+
+@pytest.mark.parametrize("name, site_order_mm, now_mm", [("pico_v1", 2100, 2100), ("hex_v1", 5499, 3899), ("tri_v1", 14412, 8045)])
+def test_the_matrix_wire_is_shorter_than_in_site_order(fresh, name, site_order_mm, now_mm):
+    import csv
+
+    from host_tools.hardware import wiring
+
+    with open(os.path.join(fresh, name, "wiring.csv")) as f:
+        rows = list(csv.DictReader(f))
+    matrix = sum(int(r["wire_mm"]) for r in rows if re.fullmatch(r"(ROW|COL)\d+", r["net"]))
+    b = describe.load(name)
+    assert round(sum(wiring.matrix_lengths(b, placement.centres(b)).values())) == now_mm
+    assert abs(matrix - now_mm) <= len(b.row_pins) + len(b.col_pins)  # each line rounded to the mm
+    b.matrix_cell = bytes(range(len(b.matrix_cell)))
+    assert round(sum(wiring.matrix_lengths(b, placement.centres(b)).values())) == site_order_mm
+
+
 def test_a_chain_in_site_order_has_hops_too_long(tmp_path):
     b = _broken(tmp_path, "LED_CHAIN = bytes((", "LED_CHAIN = bytes(range(N_LEDS)) or bytes((", board="tri_v1")
     rule, probs = checks.check_hops(b)

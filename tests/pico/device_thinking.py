@@ -65,19 +65,27 @@ def fig(name, value, unit=""):
     print("%s%s: %s %s" % (P, name, value, unit))
 
 
-for m in range(len(desc.MATRIX_CELL)):
-    assert desc.MATRIX_CELL[m] == m  # the overlay copies sites straight into raw
-
 game = games.load(GAME)
 N = game.N_SITES
 
 
 class Overlay:
-    """The real matrix read, then the board's occupancy (`board`) in raw."""
+    """The real matrix read, then the board's occupancy in raw: `board` is
+    it in matrix order (raw's: MATRIX_CELL maps each matrix position to its
+    site; the positions without a switch read open), put(site, v) sets a
+    site's."""
 
     def __init__(self, matrix):
         self.m = matrix
-        self.board = bytearray(N)
+        cmap = desc.MATRIX_CELL
+        self.board = bytearray(len(cmap))
+        self.at = bytearray(N)  # site -> its matrix position
+        for p in range(len(cmap)):
+            if cmap[p] < N:
+                self.at[cmap[p]] = p
+
+    def put(self, site, v):
+        self.board[self.at[site]] = v
 
     def read_into(self, raw):
         self.m.read_into(raw)
@@ -257,7 +265,7 @@ def hook(t):
             # for the scan's debounce before it turns dark.
             now = ms()
             if since >= 400 and (now // pal.SLOW_BLINK_MS) & 1 and now % pal.SLOW_BLINK_MS < 300:
-                board.board[KNOCK] = 0
+                board.put(KNOCK, 0)
                 EV["knock"] = t
                 EV["errors0"] = ctl.errors
                 WATCH[0] = KNOCK
@@ -268,14 +276,14 @@ def hook(t):
             # Put back after 0.5 s: a fault is told once the board has rested
             # in it for the controller's PASS_MS (0.3 s).
             if "back" not in EV and diff(t, k) >= 500000:
-                board.board[KNOCK] = 1
+                board.put(KNOCK, 1)
                 EV["back"] = t
     elif a == HOOK_LIFT or a == HOOK_HEAP:
         if "lift" not in EV and since >= (150 if a == HOOK_LIFT else 100):
             if a == HOOK_HEAP:
                 gc.collect()
                 EV["heap"] = gc.mem_free()
-            board.board[LIFT] = 0
+            board.put(LIFT, 0)
             EV["lift"] = us()
             WATCH[0] = LIFT
             WATCH[1] = pal.SOURCE
@@ -314,7 +322,7 @@ ctl.seats.set(0)
 ctl.start_position(game.START)
 ctl.settle_ms = 0  # (the 800 ms rest is waived to save emulator time)
 for i in range(N):
-    board.board[i] = ctl.expected[i]
+    board.put(i, ctl.expected[i])
 app.next_tick = ms()
 ok = steps_until(lambda: ctl.state == C.PLAY, 2000)
 ctl.settle_ms = C.SETTLE_MS
@@ -366,7 +374,7 @@ if KNOCK >= 0:
             "ticks from the debounced snapshot's change to the LED frame (0: the same tick)")
         fig("knock_in_search", int(diff(WATCH[2], S[RUN1]) < 0 if WATCH[2] else 0), "(1: shown before the search ended)")
         fig("knock_errors_after", int(ctl.in_error), "(0: back in place, no error standing)")
-    board.board[KNOCK] = 1
+    board.put(KNOCK, 1)
 
 # -- 2. a hint, cancelled by lifting one of the mover's pieces ---------------
 ctl.seats.set(0)  # the board plays nobody now: its move is dropped
@@ -402,7 +410,7 @@ def hint(action, what):
             "ticks from the debounced snapshot's change to the LED frame (0: the same tick)")
     fig(what + "_cancelled", int(bool(S[CANCEL]) and ctl.seats.hint_move == 0 and not ctl.seats.hinting), "(1: no hint came)")
     fig(what + "_dest_lit", int(ctl.matcher.lifted == LIFT and sum(ctl.matcher.dest) > 0), "(1: the lifted piece's destinations show)")
-    board.board[LIFT] = 1
+    board.put(LIFT, 1)
     steps_until(lambda: ctl.matcher.lifted < 0 and not ctl.in_error, 500)
 
 

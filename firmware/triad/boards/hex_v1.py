@@ -13,10 +13,25 @@ N_SITES = 61
 # pulled up; one diode per switch, from column to row) ------------------------
 ROW_PINS = (2, 3, 4, 5, 6, 7, 8, 9)  # GP2..GP9
 COL_PINS = (10, 11, 12, 13, 14, 15, 26, 27)  # GP10..GP15, GP26, GP27
-# Matrix position (row * 8 + col) -> site: the cells in reading order fill
-# the matrix row by row; positions 61..63 carry no switch (always open) and
+# Matrix position (row * 8 + col) -> site, chosen for short row and column
+# wires on the 1:1 plate (host_tools/hardware/wiring.py short_matrix): each
+# row line runs through neighbouring cells from the top down to the right
+# (row 3: A1, B2, C3, D4, E5, F6, G8, H9), each column line crosses them
+# down to the left (column 0 along the top and upper left edges: A4..A1,
+# B1..E1): 3.9 m of matrix wire (in reading order, row by row, it was
+# 5.5 m).
+# Positions 61..63 (row 7, columns 5..7) carry no switch (always open) and
 # map to the spare site numbers 61..63, which the controller never reads.
-MATRIX_CELL = bytes(range(64))
+MATRIX_CELL = bytes((
+    3, 4, 9, 17, 10, 24, 25, 34,  # row 0
+    2, 8, 15, 23, 16, 32, 33, 42,  # row 1
+    1, 7, 14, 22, 31, 40, 41, 49,  # row 2
+    0, 6, 13, 21, 30, 39, 48, 55,  # row 3
+    5, 12, 20, 29, 38, 47, 54, 60,  # row 4
+    11, 19, 28, 37, 45, 46, 53, 59,  # row 5
+    18, 27, 36, 44, 51, 52, 57, 58,  # row 6
+    26, 35, 43, 50, 56, 61, 62, 63,  # row 7
+))
 SETTLE_US = 30
 SCAN_HZ = 100
 DEBOUNCE = 3

@@ -17,9 +17,28 @@ N_SITES = 109
 # GPIOs (GP0/GP1 included: the console is the USB serial line).
 ROW_PINS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 COL_PINS = (11, 12, 13, 14, 15, 17, 22, 26, 27, 28)
-# Matrix position (row * 10 + col) -> site: in site order; position 109 has
-# no switch and maps to the spare number 109, never read by the controller.
-MATRIX_CELL = bytes(range(110))
+# Matrix position (row * 10 + col) -> site, chosen for short row and column
+# wires on the 1:1 plate (host_tools/hardware/wiring.py short_matrix): each
+# row line runs top to bottom through a band of neighbouring spots (row 0
+# along the right edge, P6..P2; row 5 down the middle, f4..S2; row 10 along
+# the left edge), each column line across them from right to left (column
+# 0 along North's side, column 9 along South's): 8.0 m of matrix wire (in
+# site order it was 14.4 m, each line through spots all over the board).
+# Position 109 (row 10, column 9) has no switch and maps to the spare
+# number 109, never read by the controller.
+MATRIX_CELL = bytes((
+    102, 27, 101, 100, 74, 21, 63, 99, 52, 98,  # row 0
+    36, 90, 32, 83, 73, 20, 62, 14, 8, 97,  # row 1
+    96, 89, 82, 26, 72, 61, 13, 51, 43, 3,  # row 2
+    35, 81, 31, 71, 19, 60, 50, 7, 42, 93,  # row 3
+    95, 88, 80, 25, 70, 59, 12, 49, 41, 2,  # row 4
+    87, 30, 79, 69, 18, 58, 48, 6, 40, 92,  # row 5
+    34, 86, 78, 24, 68, 57, 11, 47, 39, 1,  # row 6
+    94, 85, 29, 77, 67, 17, 56, 46, 5, 38,  # row 7
+    33, 84, 76, 23, 66, 55, 10, 45, 37, 91,  # row 8
+    103, 28, 75, 65, 16, 54, 44, 4, 108, 0,  # row 9
+    104, 105, 22, 64, 15, 53, 9, 106, 107, 109,  # row 10
+))
 SETTLE_US = 30
 SCAN_HZ = 100
 DEBOUNCE = 3
