@@ -77,12 +77,13 @@ test: $(STAMP)
 	if [ $$rc -ne 0 ]; then echo "FAILED suites:$$failed"; fi; \
 	exit $$rc
 
-# PYTEST_JOBS workers (pytest-xdist; a test file stays on one worker, so a
-# module's browser, relay or server is started once); PYTEST_JOBS=0 runs the
-# tests in this process, one at a time.
+# PYTEST_JOBS workers (pytest-xdist, its default distribution: each worker
+# runs its tests in the collection order; `--dist loadfile` reordered them
+# and tests that lean on an earlier file's imports failed); PYTEST_JOBS=0
+# runs the tests in this process, one at a time.
 PYTEST_JOBS ?= 2
 test-cpython: $(STAMP) browser-deps redis-deps
-	$(PY) -m pytest -q $(if $(filter-out 0,$(PYTEST_JOBS)),-n $(PYTEST_JOBS) --dist loadfile) --durations=15 tests $(PYTEST_ARGS)
+	$(PY) -m pytest -q $(if $(filter-out 0,$(PYTEST_JOBS)),-n $(PYTEST_JOBS)) --durations=15 tests $(PYTEST_ARGS)
 
 # The browser tests (tests/host/test_browser.py) drive the system Chromium
 # through Playwright (never `playwright install`: it downloads browsers).

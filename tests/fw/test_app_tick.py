@@ -19,13 +19,24 @@ class Serial:
 
 
 def tmp_dir():
+    # A folder of this process's own: the clock alone is not unique (the
+    # tests run on a simulated clock, so two test processes side by side,
+    # make test-cpython's workers, read the same time), nor is it after a
+    # run that stopped before removing its folder.
     import time
 
-    base = "/tmp/triad-apptick-%d" % time.ticks_us() if hasattr(time, "ticks_us") else None
-    if base is None:
-        base = "/tmp/triad-apptick-%d" % int(time.time() * 1e6)
-    os.mkdir(base)
-    return base
+    stamp = time.ticks_us() if hasattr(time, "ticks_us") else int(time.time() * 1e6)
+    pid = os.getpid() if hasattr(os, "getpid") else 0
+    k = 0
+    while True:
+        base = "/tmp/triad-apptick-%d-%d-%d" % (pid, stamp, k)
+        try:
+            os.mkdir(base)
+            return base
+        except OSError:
+            k += 1
+            if k > 999:
+                raise
 
 
 def rm_tree(path):
