@@ -18,7 +18,7 @@ import time
 import pytest
 
 from browser_kit import (  # (skips without a browser)
-    Spawned, chromium, click, drag, load, moves_text, open_page, wait_state, wait_text)
+    WAIT_MS, Spawned, chromium, click, drag, load, moves_text, open_page, wait_state, wait_text)
 from simulator.web import Running  # noqa: E402
 
 
@@ -432,7 +432,7 @@ def test_legend_and_the_boards_own_play(page, server):
         to = sorted(legal_targets(TRIAD_POS, "c4", plain=True))[0]
         drag(page, "c4", to)
         wait_text(page, "#moves", "c4" + to)
-        wait_text(page, "#opponent", "Its move:", timeout=15000)
+        wait_text(page, "#opponent", "Its move:", timeout=WAIT_MS)
         assert "lift " in page.inner_text("#opponent")
         # Issue 24 (2): the headline speaks to whoever carries the board's move out.
         wait_text(page, "#turn", "The board's move (White)")
@@ -512,7 +512,7 @@ def test_phone_width(server, browser, game):
     url = spawned.url if spawned else server.url
     pg = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
     try:
-        pg.set_default_timeout(15000)
+        pg.set_default_timeout(WAIT_MS)
         pg.goto(url)
         pg.wait_for_selector("#conn[data-state=live]")
         assert fits(pg, 390) == []
@@ -534,7 +534,7 @@ def test_server_stopped_says_so(browser):
     sim = Spawned("nehren")
     pg = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
-        pg.set_default_timeout(15000)
+        pg.set_default_timeout(WAIT_MS)
         pg.goto(sim.url)
         pg.wait_for_selector("#conn[data-state=live]")
         # A click that asks the board for something: a set-up die put on its
@@ -561,7 +561,7 @@ def test_the_page_switches_the_game(browser):
     sim = Spawned("nehren")
     pg = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
-        pg.set_default_timeout(30000)
+        pg.set_default_timeout(WAIT_MS)
         pg.goto(sim.url)
         pg.wait_for_selector("#conn[data-state=live]")
         assert pg.eval_on_selector("#game-pick", "e => [...e.options].map(o => o.value)") == [
@@ -631,7 +631,7 @@ def test_a_three_player_game_of_browne_to_its_end(browser):
     sim = Spawned("browne")
     pg = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
-        pg.set_default_timeout(30000)
+        pg.set_default_timeout(WAIT_MS)
         pg.goto(sim.url)
         pg.wait_for_selector("#conn[data-state=live]")
         load(pg, start)
@@ -677,7 +677,7 @@ def test_a_three_player_game_of_browne_to_its_end(browser):
                     click(pg, site)
             turns += 1
             text = G.format_move(pos, m)
-            wait_text(pg, "#moves", text.split("@")[0], timeout=15000)
+            wait_text(pg, "#moves", text.split("@")[0], timeout=WAIT_MS)
         assert turns >= 3
         st = _api_state(sim.url)
         assert st["result"], st
@@ -737,12 +737,12 @@ def test_other_games_never_speak_of_dice(browser, game):
     sim = Spawned(game)
     pg = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
-        pg.set_default_timeout(30000)
+        pg.set_default_timeout(WAIT_MS)
         pg.goto(sim.url)
         pg.wait_for_selector("#conn[data-state=live]")
         seen = [pg.evaluate(_PAGE_WORDS)]
         pg.click("#setup-dice")
-        wait_state(pg, "play", timeout=30000)
+        wait_state(pg, "play", timeout=WAIT_MS)
         seen.append(pg.evaluate(_PAGE_WORDS))
         src, wrong = _a_wrong_site(game)
         click(pg, src)  # into the hand

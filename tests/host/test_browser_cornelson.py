@@ -6,7 +6,7 @@ few turns from its end; the mode and the tourney are set on the page's
 serial line (`set mode trap`, `set mode tourney`, `set series -:-`)."""
 import pytest
 
-from browser_kit import centre, moves_text, page_at, spawned_url, wait_state, wait_text  # noqa: F401 (skips without a browser)
+from browser_kit import WAIT_MS, centre, moves_text, page_at, spawned_url, wait_state, wait_text  # noqa: F401 (skips without a browser)
 
 START = "..../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
 BREACH = "..../...../....../......./....../...../.... S:f2,S2,S3 N:N2,N3,c6 s 0 0"
@@ -175,7 +175,7 @@ def test_a_jewel_on_a_wrong_trey_is_named_alone(page):
     step(page, "S2", "a4")
     step(page, "S3", "b5")  # not next to S3
     wait_text(page, "#msg", "jewel from S3 may not stand on b5: put it back on S3 (grey) or on a lit trey",
-              timeout=20000)
+              timeout=WAIT_MS)
     fault = page.inner_text("#msg").split(" Then: ")[0]  # (the fault; then the turn's own line)
     assert "D4" not in fault and "a2" not in fault, fault
     step(page, "b5", "a6")
@@ -284,7 +284,7 @@ def test_posts_can_be_tapped_at_a_phones_width(page, server):
     ctx = page.context.browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True)
     pg = ctx.new_page()
     try:
-        pg.set_default_timeout(15000)
+        pg.set_default_timeout(WAIT_MS)
         pg.goto(server)
         pg.wait_for_selector("#conn[data-state=live]")
         size = lambda: pg.evaluate("() => Math.min(...[...document.querySelectorAll('#board .cell.circle')].map(e => e.getBoundingClientRect().width))")

@@ -5,7 +5,7 @@ as the board shows them, a wrong try for Browne, and the right turn played
 with the mouse to the page's "Solved"."""
 import pytest
 
-from browser_kit import Spawned, chromium, drag, open_page, wait_state, wait_text  # (skips without a browser)
+from browser_kit import WAIT_MS, Spawned, chromium, drag, open_page, wait_state, wait_text  # (skips without a browser)
 from browser_kit import click as kit_click
 
 
@@ -40,7 +40,7 @@ def start_lesson(page, game, n):
 
 
 def _page(browser, sim):
-    return open_page(browser, sim.url, timeout=20000)
+    return open_page(browser, sim.url, timeout=WAIT_MS)
 
 
 def test_a_browne_lesson_on_the_page(browser):

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from browser_kit import chromium, wait_text  # (skips without a browser)
+from browser_kit import WAIT_MS, chromium, wait_text  # (skips without a browser)
 from host_tools.relay import rules
 from host_tools.relay.client import Client, RelayError
 from relay_kit import Relay
@@ -31,7 +31,7 @@ def test_browne_two_clients_and_a_page(relay, browser):
     for s, c in clients.items():
         c.join(room, seats[s])
     page = browser.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(WAIT_MS)
     base = relay.url.replace("ws://", "http://").rsplit("/", 1)[0]
     page.goto("%s/?room=%s&token=%s" % (base, room, seats["g"]))
     wait_text(page, "#title", "you play Green")
@@ -69,7 +69,7 @@ def test_browne_two_clients_and_a_page(relay, browser):
 
 def test_a_room_made_on_the_page_and_watched(relay, browser):
     page = browser.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(WAIT_MS)
     base = relay.url.replace("ws://", "http://").rsplit("/", 1)[0]
     page.goto(base + "/")
     page.select_option("#game", "nehren")
@@ -105,7 +105,7 @@ def test_browne_two_boards_and_a_page(relay, browser):
     watcher = Client(relay.url)
     watcher.watch(room)
     watch_page = browser.new_page()
-    watch_page.set_default_timeout(30000)
+    watch_page.set_default_timeout(WAIT_MS)
     watch_page.goto("%s/?room=%s" % (base, room))
     wait_text(watch_page, "#title", "watching")
     page = browser.new_page()
@@ -116,7 +116,7 @@ def test_browne_two_boards_and_a_page(relay, browser):
     # Before the boards come, Red is to move: the page's seat (Green) cannot
     # move for Red's board (refused to the page alone, nothing in the room).
     page.evaluate("m => send({op: 'move', move: m})", mirror.legal()[0])
-    wait_text(page, "#error", "not your turn: r to move", timeout=30000)
+    wait_text(page, "#error", "not your turn: r to move", timeout=WAIT_MS)
     with pytest.raises(TimeoutError):
         watcher.next(timeout=0.3)
     boards = [start_board(relay.url, room, seats[s], 30 + i, 7 + i, "browne", "--plies", str(plies))

@@ -22,6 +22,7 @@ MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 UNIXBOARD = os.path.join(ROOT, "tests", "unixboard.py")
 RECORDS = os.path.join(ROOT, "tests", "records")
 POS = "....../....../..b1.../....../w2b2..../.....w1 b 0 0"
+BOOT_S = 60
 
 pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython unix port in .venv")
 
@@ -35,6 +36,15 @@ class UnixBoard:
         env = dict(os.environ, MICROPYPATH=firmware)
         self.link = ProcessLink([MICROPYTHON, "-X", "heapsize=" + heap, UNIXBOARD, self.hands, str(seed)],
                                 cwd=self.dir, env=env)
+        # Wait for the board to boot before the tests' own timeouts start:
+        # on a loaded 2-core machine (two test workers beside Chromium) its
+        # first reply took longer than a command's 5 s (issue 34). A board
+        # that never answers still fails here, with its own words.
+        try:
+            self.link.send("hello", timeout=BOOT_S)
+        except LinkError:
+            err = self.close()
+            raise LinkError("the unix-port board did not answer hello within %d s: %s" % (BOOT_S, err))
 
     def act(self, *lines):
         with open(self.hands, "a") as f:
