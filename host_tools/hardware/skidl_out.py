@@ -41,7 +41,7 @@ try:
     import skidl  # noqa: E402
 finally:
     logging.Logger.handle = _handle
-from skidl import KICAD6, SKIDL, TEMPLATE, Net, Part, Pin  # noqa: E402
+from skidl import KICAD6, SKIDL, TEMPLATE, Net, Part, Pin, SchLib  # noqa: E402
 from skidl.pin import pin_drives  # noqa: E402
 
 # No __main__.log / __main__.erc next to whatever imported SKiDL.
@@ -67,6 +67,20 @@ def _pico_template(spec):
     return t
 
 
+_LIBS = {}
+
+
+def _library(name):
+    """KiCad's symbol library `name`, read once per process. Given by name,
+    SKiDL 3.0 looks the file up again for every part (an os.walk of each
+    search path, the working folder included: about 80% of make hardware's
+    time, issue 34); the SchLib object is what it would find."""
+    lib = _LIBS.get(name)
+    if lib is None:
+        lib = _LIBS[name] = SchLib(name, tool=KICAD6)
+    return lib
+
+
 def run(ckt):
     """(netlist text, [(level, message)] of the ERC, errors, warnings)."""
     skidl.set_default_tool(KICAD6)
@@ -83,7 +97,7 @@ def run(ckt):
             pico = pico or _pico_template(p.pins)
             sp = pico(ref=ref)
         else:
-            sp = Part(p.lib, p.symbol, ref=ref, footprint=p.footprint)
+            sp = Part(_library(p.lib), p.symbol, ref=ref, footprint=p.footprint)
         sp.tag = ref  # a stable tag: SKiDL otherwise draws a random one per run
         sp.value = p.value
         sp.footprint = p.footprint
