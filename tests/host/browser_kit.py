@@ -19,6 +19,7 @@ CHROMIUM = os.environ.get("TRIAD_CHROMIUM", "/usr/bin/chromium")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 except ImportError:  # pragma: no cover - requirements-dev.txt pins it
     sync_playwright = None
@@ -112,7 +113,26 @@ def page_at(url, width=1360, height=900):
 
 
 def wait_state(page, state, timeout=WAIT_MS):
-    page.wait_for_function("s => document.querySelector('#fw-state').textContent === s", arg=state, timeout=timeout)
+    try:
+        page.wait_for_function("s => document.querySelector('#fw-state').textContent === s", arg=state,
+                               timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError("the page's state is not %r: %s" % (state, shown(page))) from None
+
+
+def shown(page):
+    """What the page shows, for a failure's message."""
+    try:
+        return page.evaluate("""() => {
+          const t = (id) => (document.querySelector('#' + id)?.textContent || '').trim();
+          const f = window.triadSim && window.triadSim.frame;
+          const log = t('log').split('\\n').slice(-12).join(' | ');
+          return `state ${t('fw-state')}; headline ${t('turn')}; msg ${t('msg')}; ` +
+                 (f ? `position ${f.position}; moves ${f.moves}; hand ${f.hand}; fix ${f.fix_record}; ` : '') +
+                 `log ... ${log}`;
+        }""")
+    except Exception as e:  # (the page itself gone)
+        return "(the page could not be read: %s)" % e
 
 
 def wait_text(page, selector, text, timeout=WAIT_MS):
