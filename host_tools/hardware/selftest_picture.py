@@ -35,7 +35,8 @@ def _shown(rgb):
 
 
 def steps(board):
-    """[(title, [caption line], frame, closed sites, report or None)]: the
+    """[(title, [caption line], frame, closed sites, report or None, the
+    closed sites' label or None)]: the
     self-test run through its steps with the firmware's SelfTest."""
     from triad.board import selftest as st
 
@@ -54,40 +55,43 @@ def steps(board):
             o[s] = 1
         return o
 
+    def walk(t, sites, t0, t1, *also):
+        # A piece moved from spot to spot between t0 and t1 (ms), as a
+        # person walks it (the status LEDs' colour follows the clock).
+        for k, s in enumerate(sites):
+            t.update(occ(s, *also), t0 + k * (t1 - t0) // max(1, len(sites)))
+
     t = st.SelfTest(names)
     t.update(occ(), 0)
     out.append(("1. Hold menu about 1 s: the test starts",
-                ["no piece on the board"], frame_of(t, 0), (), None))
+                ["no piece on the board"], frame_of(t, 0), (), None, None))
     a = 0
-    t.update(occ(a), 1000)
+    t.update(occ(a), 5000)
     out.append(("2. A piece on %s" % names[a], ["its spot lights while its reed is closed"],
-                frame_of(t, 1000), (a,), None))
+                frame_of(t, 5000), (a,), None, None))
     half = n // 2
-    for k, s in enumerate(range(1, half)):
-        t.update(occ(s), 1100 + k)
-    t.update(occ(half), 2000)
+    walk(t, range(1, half), 5500, 29500)
+    t.update(occ(half), 30000)
     out.append(("3. Walking the piece: now on %s" % names[half],
                 ["the spots it has closed stay lit", "the others wait for it"],
-                frame_of(t, 2000), (half,), None))
-    for k, s in enumerate(range(half + 1, n)):
-        t.update(occ(s), 2100 + k)
-    t.update(occ(), 3000)
+                frame_of(t, 30000), (half,), None, None))
+    walk(t, range(half + 1, n), 30500, 62500)
+    t.update(occ(), 63000)
     out.append(("4. Every spot has closed", ["hold menu to end the test; the console prints", "selftest " + t.report()],
-                frame_of(t, 3000), (), t.report()))
+                frame_of(t, 63000), (), t.report(), None))
     # A second run with two faults: the first spot's reed closed from the
     # start and never open (stuck, or a magnet left on it), the last spot's
     # never closed.
     f = st.SelfTest(names)
     stuck, never = 0, n - 1
     f.update(occ(stuck), 0)
-    for k, s in enumerate(range(1, never)):
-        f.update(occ(stuck, s), 100 + k)
-    now = f.stuck_ms + 250  # the blink's red half
+    walk(f, range(1, never), 5000, 59500, stuck)
+    now = 60250  # the blink's red half
     f.update(occ(stuck), now)
     out.append(("5. Faults: %s stuck, %s never closed" % (names[stuck], names[never]),
                 ["%s closed since the start, never open for %d s: blinks" % (names[stuck], f.stuck_ms // 1000),
                  "%s never closed: stays as at the start" % names[never], "console: selftest " + f.report()],
-                frame_of(f, now), (stuck,), f.report()))
+                frame_of(f, now), (stuck,), f.report(), "%s: closed, never open"))
     return out
 
 
@@ -124,7 +128,7 @@ def svg(board):
          '<rect x="0" y="0" width="%.1f" height="%.1f" fill="#ffffff"/>' % (W, H),
          '<text x="%.1f" y="%.1f" font-family="Helvetica, Arial, sans-serif" font-size="%.1f">%s</text>'
          % (GAP, GAP + font, font * 1.1, _esc("Triad board %s: what the LEDs show during the switch self-test (firmware/triad/board/selftest.py)" % board.name))]
-    for i, (title, caption, frame, closed, _) in enumerate(run):
+    for i, (title, caption, frame, closed, _, mark) in enumerate(run):
         ox = GAP + (i % PANEL_COLS) * (pw + GAP)
         oy = 2 * font + GAP + (i // PANEL_COLS) * (ph + GAP)
         dx, dy = ox - x0, oy + head - y0
@@ -145,6 +149,8 @@ def svg(board):
             # The piece standing there: a ring round its spot.
             o.append('<circle class="piece" cx="%.1f" cy="%.1f" r="%.1f" fill="none" stroke="#ffd000" stroke-width="1.5"/>'
                      % (centres[s][0] + dx, centres[s][1] + dy, p * 0.42))
+            o.append('<text x="%.1f" y="%.1f" font-family="Helvetica, Arial, sans-serif" font-size="%.1f" fill="#ffd000">%s</text>'
+                     % (centres[s][0] + dx + p * 0.45, centres[s][1] + dy + p * 0.45, font * 0.8, _esc((mark or "piece on %s") % name)))
         seen = []
         for slot in range(board.n_sites):
             c = colour_name(tuple(frame[slot * 3:slot * 3 + 3]))
@@ -172,7 +178,7 @@ def svg(board):
     o.append('<text x="%.1f" y="%.1f" font-family="Helvetica, Arial, sans-serif" font-size="%.1f" font-weight="bold">Colours (selftest.py)</text>'
              % (ox + font * 0.5, oy + font * 1.6, font * 1.15))
     for k, (rgb, what) in enumerate(legend):
-        y = oy + head + k * font * 1.6
+        y = oy + head + font * (0.8 + k * 1.6)
         o.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="%s" stroke="#000000" stroke-width="0.5"/>' % (ox + font * 1.2, y - font * 0.3, font * 0.55, _shown(rgb)))
         o.append('<text x="%.1f" y="%.1f" font-family="Helvetica, Arial, sans-serif" font-size="%.1f">%s</text>'
                  % (ox + font * 2.4, y, font * 0.9, _esc("%s: %s" % (colour_name(rgb), what))))
