@@ -2,8 +2,8 @@
 
 Writes hardware/<board>/{netlist.net, erc.txt, bom.csv, wiring.csv,
 placement.svg, placement.pdf, drill.csv, cost.csv,
-schematic.svg, sensing.csv, sensing.svg} and
-hardware/sensor_module/. Exit 1 if a
+schematic.svg, sensing.csv, sensing.svg, selftest.svg} and
+hardware/sensor_module/ (with its pictures board_top.svg, assembly.svg). Exit 1 if a
 board's ERC or checks report errors (the files are written all the same,
 so erc.txt says what is wrong); 2 for a description too broken to build.
 """
@@ -59,6 +59,11 @@ def build_board(board, out_dir):
     with open(os.path.join(out_dir, "sensing.csv"), "w", encoding="utf-8", newline="\n") as f:
         f.write(sensing.csv_text(rows))
     sensing.plot_svg(board, os.path.join(out_dir, "sensing.svg"))
+    # What the LEDs show at each step of the firmware's own self-test.
+    from host_tools.hardware import selftest_picture
+
+    with open(os.path.join(out_dir, "selftest.svg"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(selftest_picture.svg(board))
     n_rows, fails = sensing.summary(rows)
     for r in fails[:10]:
         print("%s: sensing FAIL: %s" % (board.name, ", ".join(r)), file=sys.stderr)

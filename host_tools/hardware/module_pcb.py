@@ -323,6 +323,10 @@ def build(out_dir):
         if os.path.exists(pcb[:-10] + ext):
             os.remove(pcb[:-10] + ext)
     plot_fab(board, gdir, "sensor_module")
+    # The assembly pictures, plotted from the file just written.
+    from host_tools.hardware import module_pictures
+
+    module_pictures.build(out_dir)
     names = sorted(os.listdir(gdir))
     with open(os.path.join(out_dir, "bom.csv"), "w", encoding="utf-8", newline="\n") as f:
         f.write("quantity,references,value,footprint,manufacturer,part number\n")

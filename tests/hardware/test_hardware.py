@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HW = os.path.join(ROOT, "hardware")
 BOARDS = describe.board_names()
 SPOTS = {"pico_v1": 36, "hex_v1": 61, "tri_v1": 109}
-BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "drill.csv", "cost.csv", "schematic.svg", "sensing.csv", "sensing.svg")
+BOARD_FILES = ("netlist.net", "erc.txt", "bom.csv", "wiring.csv", "placement.svg", "placement.pdf", "drill.csv", "cost.csv", "schematic.svg", "sensing.csv", "sensing.svg", "selftest.svg")
 
 
 @pytest.fixture(scope="module")
@@ -485,6 +485,8 @@ def test_the_sensor_module_is_routed_and_plotted(fresh):
     with open(os.path.join(g, "sensor_module-pos.csv")) as f:
         pos = f.read()
     assert pos.startswith("Ref,Val,Package,PosX,PosY,Rot,Side") and '"D1","1N4148W"' in pos
+    for pic in ("board_top.svg", "assembly.svg"):
+        assert os.path.getsize(os.path.join(fresh, "sensor_module", pic)) > 0, pic
 
 
 def test_the_module_panel_holds_twelve_modules_within_100_mm(fresh):
@@ -715,3 +717,102 @@ def test_two_pico_pins_swapped_in_the_pin_table_are_caught(monkeypatch):
         "GP2 is on pin 5 in describe.py; the datasheet's pin 5 is GP3",
         "GP3 is on pin 4 in describe.py; the datasheet's pin 4 is GP2",
     ]
+
+
+# -- the build pack's pictures (issue 37.5) -------------------------------------
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _selftest_steps(text):
+    """[(closed spot names, {LED name: (r, g, b)}, the step's text)] from a selftest.svg."""
+    import xml.etree.ElementTree as ET
+
+    out = []
+    for g in ET.fromstring(text).iter(SVG_NS + "g"):
+        if g.get("class") != "step":
+            continue
+        leds = {c.get("data-name"): tuple(int(v) for v in c.get("data-rgb").split(","))
+                for c in g.iter(SVG_NS + "circle") if c.get("class") == "led"}
+        words = " ".join(t.text or "" for t in g.iter(SVG_NS + "text"))
+        out.append((g.get("data-closed").split(), leds, words))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_the_self_test_picture_lights_the_spots_the_self_test_lights(name, fresh):
+    from triad.board import selftest as st
+
+    b = describe.load(name)
+    with open(os.path.join(fresh, name, "selftest.svg"), encoding="utf-8") as f:
+        steps = _selftest_steps(f.read())
+    assert len(steps) == 5
+    spots = set(b.site_names)
+    status = {b.slot_name(b.n_sites + k) for k in range(b.n_status)}
+    for closed, leds, _ in steps:
+        assert set(leds) == spots | status  # every LED of the board, once
+    (_, start, _), (on2, two, _), (on3, three, _), (_, done, done_text), (on5, fault, fault_text) = steps
+    assert all(start[s] == st.UNTESTED for s in spots)
+    # A piece on a spot: that spot white, every other still waiting.
+    assert len(on2) == 1 and two[on2[0]] == st.CLOSED
+    assert all(two[s] == st.UNTESTED for s in spots - set(on2))
+    # Half way: the spot under the piece lit, the walked ones green, the rest blue.
+    assert three[on3[0]] == st.CLOSED
+    rest = [three[s] for s in spots - set(on3)]
+    assert set(rest) == {st.TESTED, st.UNTESTED}
+    assert all(done[s] == st.TESTED for s in spots)
+    assert "%d/%d switches closed; all switches OK" % (len(spots), len(spots)) in done_text
+    # The faults: the stuck spot red (its blink's red half), one never closed.
+    assert fault[on5[0]] == st.STUCK
+    never = [s for s in spots if fault[s] == st.UNTESTED]
+    assert len(never) == 1 and "never closed: %s; stuck: %s" % (never[0], on5[0]) in fault_text
+    # The status LEDs step through the firmware's cycle, one colour a step.
+    assert [{leds[s] for s in status} for _, leds, _ in steps[:4]] == [{c} for c in st._STATUS_CYCLE]
+
+
+def test_the_self_test_picture_follows_the_firmware(monkeypatch):
+    # Drawn from the firmware's render(), not by hand: change the colour of
+    # a closed switch there and the picture changes with it.
+    from host_tools.hardware import selftest_picture
+    from triad.board import selftest as st
+
+    b = describe.load("pico_v1")
+    monkeypatch.setattr(st, "CLOSED", (255, 0, 255))
+    (_, _, _), (on2, two, _) = _selftest_steps(selftest_picture.svg(b))[:2]
+    assert two[on2[0]] == (255, 0, 255)
+
+
+def test_the_module_pictures_show_its_parts_where_the_pcb_has_them(fresh):
+    import xml.etree.ElementTree as ET
+
+    import pcbnew
+
+    d = os.path.join(fresh, "sensor_module")
+    pcb = pcbnew.LoadBoard(os.path.join(d, "sensor_module.kicad_pcb"))
+    pads = {(fp.GetReference(), p.GetNumber()): (pcbnew.ToMM(p.GetPosition().x), pcbnew.ToMM(p.GetPosition().y), p.GetNetname())
+            for fp in pcb.GetFootprints() for p in fp.Pads()}
+    top = ET.parse(os.path.join(d, "board_top.svg")).getroot()
+    layers = {g.get("id") for g in top.iter(SVG_NS + "g") if g.get("class") == "kicad-layer"}
+    assert layers == {"F_Cu", "F_Mask", "F_Silkscreen", "Edge_Cuts"}
+    silk = [g for g in top.iter(SVG_NS + "g") if g.get("id") == "F_Silkscreen"][0]
+    # The pads' names on the silkscreen, as KiCad plotted them.
+    assert {"COL", "+5V", "GND", "DOUT", "DIN", "ROW"} <= {e.text for e in silk.iter(SVG_NS + "desc")}
+    asm = ET.parse(os.path.join(d, "assembly.svg")).getroot()
+    fab = [g for g in asm.iter(SVG_NS + "g") if g.get("id") == "F_Fab"][0]
+    refs = {e.text for e in fab.iter(SVG_NS + "desc")}
+    assert {"SW1", "D1", "D2", "C1"} <= refs  # KiCad's own reference texts on the fab layer
+    # The diode's callout points at its cathode, the pad on ROW.
+    notes = {t.text: (float(t.get("x")), float(t.get("y"))) for t in asm.iter(SVG_NS + "text") if t.get("class") == "note"}
+    leaders = [p.get("d") for p in asm.iter(SVG_NS + "path") if p.get("class") == "leader"]
+    kx, ky, net = pads[("D1", "1")]
+    assert net == "ROW"
+    cathode = [n for n in notes if n.startswith("D1 1N4148W: cathode")]
+    assert cathode and any(l.startswith("M%.2f %.2f" % (kx, ky)) for l in leaders)
+    # The magnet stands over the reed glass's left end, between the reed's pads.
+    glass = [r for r in asm.iter(SVG_NS + "rect") if r.get("id") == "reed-glass"][0]
+    magnets = [(float(c.get("cx")), float(c.get("cy"))) for c in asm.iter(SVG_NS + "circle") if c.get("class") == "magnet"]
+    (x1, y1, _), (x2, _, _) = pads[("SW1", "1")], pads[("SW1", "2")]
+    assert len(magnets) == 2
+    for mx, my in magnets:
+        assert mx == pytest.approx(float(glass.get("x")), abs=0.01) and x1 < mx < x2 and my == pytest.approx(y1, abs=0.01)
+        assert (mx, my) == pytest.approx((0.0, 0.0), abs=0.01)  # the module's origin: the spot's centre
