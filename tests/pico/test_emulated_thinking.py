@@ -1,9 +1,9 @@
 """The board stays alive while it thinks (issue 15), on the emulated Pico:
 the board's UF2 (firmware frozen, real drivers) plays Nehren's side to move
-at level 5 with its own think budget (THINK_BUDGET_MS: the whole budget is
-searched), then gives a hint, and tests/pico/device_thinking.py measures in
-EMULATED time (time.ticks_us of the emulated chip) what a player would
-notice: scans go on during the search, a die knocked over meanwhile is
+at level 5 with a think budget of 1 s (the whole budget is searched; `make
+bench BENCH_ARGS=--pico-engine` runs the board's own 2.5 s), then gives a
+hint, and tests/pico/device_thinking.py measures in EMULATED time
+(time.ticks_us of the emulated chip) what a player would notice: scans go on during the search, a die knocked over meanwhile is
 shown at once, lifting one of the mover's own dice cancels the hint, and
 the search stops soon after its budget and after a cancel.
 
@@ -22,7 +22,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 UF2 = os.environ.get("TRIAD_UF2", os.path.join(ROOT, "build", "triad-board.uf2"))
 SCRIPT = os.path.join(ROOT, "tests", "pico", "device_thinking.py")
 TIMEOUT = 1500.0  # wall-clock seconds, generous for a busy machine
-BUDGET_MS = 2500  # the board's own think budget (board/controller.py THINK_BUDGET_MS)
+# The think budget given to the board for this run: shorter than its own
+# (board/controller.py THINK_BUDGET_MS, 2500 ms) so that make test stays
+# bounded (issue 34); the same search, loop and cancel, only stopped
+# sooner. `make bench BENCH_ARGS=--pico-engine` runs device_thinking.py
+# with the board's own budget for every game (bench/bench.py).
+BUDGET_MS = 1000
 SCAN_MS = 10  # pico_v1.SCAN_HZ = 100
 DEBOUNCE = 3  # pico_v1.DEBOUNCE: scans before a change is believed
 

@@ -8,8 +8,9 @@ rolled start would take half an hour), so the room is made with a start
 position near a game's end: START, both players at two Triads, so the next
 Triad wins. The bridges load it onto both boards (set up as lit), the
 simulated persons play it out (random legal moves from their seeds; the game
-these seeds give is worked out below before anything starts: 7 plies, Black
-on the chip makes the last, winning Triad), and each bridge ends by itself
+these seeds give is worked out below before anything starts: 3 plies, Black
+on the chip, White's move lit and carried out on the chip, then the chip's
+winning Triad), and each bridge ends by itself
 when the room is over, as `host_tools online` does for a person. Then, as a
 person would see it: the room is over with the result the rules give; the
 chip's own move list (its `moves` reply) is the room's, each move once; the
@@ -33,10 +34,11 @@ HARNESS = os.path.join(ROOT, "tests", "host", "online_board.py")
 # Nehren: Black c4 (1), d4 (2), a3 (2), d2 (3); White d3 (2), e3 (1), b2 (2),
 # f2 (3), a1 (1); Black to move; two Triads each. No Triad stands on it.
 START = "....../....../..b1b2../b2..w2w1./.w2.b3.w3/w1..... b 2 2"
-CHIP_SEED = 3  # Black's person, at the chip (and the emulated chip's seed)
+CHIP_SEED = 1  # Black's person, at the chip (and the emulated chip's seed)
 SIM_SEED = 3  # White's person, at the simulated board
-CAP = 12  # plies: a backstop only (the bridges stop at the game's end, ply 7 with these seeds)
-# s: the whole run took 379 s on the shared 2-core machine, load 5 to 10 (docs/relay.md)
+CAP = 12  # plies: a backstop only (the bridges stop at the game's end, ply 3 with these seeds)
+# s: the 7-ply game of seeds 3/3 took 379 s on the shared 2-core machine, load
+# 5 to 10, and 224 s in a fresh run (docs/relay.md)
 # (a hang would cost make test this much: a bit over twice the loaded run)
 TIMEOUT = int(os.environ.get("TRIAD_ONLINE_PICO_TIMEOUT", "900"))
 
@@ -70,9 +72,11 @@ def test_a_board_on_the_emulated_chip_plays_a_whole_game_at_a_room(tmp_path, fig
     from host_tools.relay.rules import Game
 
     # The game is decided within a few plies for these seeds, both boards
-    # moving (else the emulated run would be long, or one-sided).
+    # moving and the chip making the winning move (else the emulated run
+    # would be long, or one-sided, or the chip's last move untested).
     want = _persons_game(START, (CHIP_SEED, SIM_SEED), CAP)
-    assert want.over() and 4 <= len(want.moves) <= 8 and len(set(want.seats)) == 2, want.moves
+    assert want.over() and 3 <= len(want.moves) <= 8 and len(set(want.seats)) == 2, want.moves
+    assert want.seats[-1] == "b" and want.result() == "b", (want.moves, want.result())
 
     t0 = time.monotonic()
     r = Relay(store=str(tmp_path / "relay.sqlite"))
