@@ -57,7 +57,10 @@ class WebSim:
         self.sim.board = RecordingBoard(seed)  # before boot: the stand-ins read it
         self.seed = seed
         self.act_lock = threading.RLock()  # actions run one at a time, in order
-        self.cmd_lock = threading.Lock()  # one serial command at a time
+        # One serial command at a time; a poll's four (state, moves, start,
+        # get) hold it together, so the page never shows the state from
+        # before a command with the moves from after it.
+        self.cmd_lock = threading.RLock()
         self.cond = threading.Condition()
         self.version = 0
         self.log = []  # (seq, text)
@@ -185,7 +188,9 @@ class WebSim:
             if not self.sim.running:
                 continue
             try:
-                if self.track.poll(self.command):
+                with self.cmd_lock:
+                    changed = self.track.poll(self.command)
+                if changed:
                     self.bump()
             except Exception:
                 pass  # power cut meanwhile: the next round asks again

@@ -153,8 +153,25 @@ def load(page, text):
         page.wait_for_function("() => document.querySelector('#turn').textContent !== 'Power off'")
     page.fill("#load", text)
     page.click("#load-btn")
-    page.wait_for_function("t => document.querySelector('#pos').value === t", arg=text)
-    wait_state(page, "play")
+    wait_loaded(page, text)
+
+
+def wait_loaded(page, text):
+    """The board in play from the position just loaded: its log says `play`
+    for it after it said `position` for it (the page's own state line may
+    still show the game before for a moment: issue 34's flaky test took the
+    old game's side to move for the new one)."""
+    try:
+        page.wait_for_function(
+            """t => {
+              const log = document.querySelector('#log').textContent;
+              const at = log.lastIndexOf('evt position ' + t);
+              return at >= 0 && log.indexOf('evt play ' + t, at) > at &&
+                     document.querySelector('#pos').value === t &&
+                     document.querySelector('#fw-state').textContent === 'play';
+            }""", arg=text)
+    except PlaywrightTimeout:
+        raise AssertionError("the board is not in play from %s: %s" % (text, shown(page))) from None
 
 
 # -- hands ------------------------------------------------------------------------

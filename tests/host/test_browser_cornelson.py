@@ -6,7 +6,7 @@ few turns from its end; the mode and the tourney are set on the page's
 serial line (`set mode trap`, `set mode tourney`, `set series -:-`)."""
 import pytest
 
-from browser_kit import WAIT_MS, centre, moves_text, page_at, spawned_url, wait_state, wait_text  # noqa: F401 (skips without a browser)
+from browser_kit import WAIT_MS, centre, moves_text, page_at, spawned_url, wait_loaded, wait_state, wait_text  # noqa: F401 (skips without a browser)
 
 START = "..../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
 BREACH = "..../...../....../......./....../...../.... S:f2,S2,S3 N:N2,N3,c6 s 0 0"
@@ -89,8 +89,7 @@ def canonical(text):
 def load(page, text):
     page.fill("#load", text)
     page.click("#load-btn")
-    page.wait_for_function("t => document.querySelector('#pos').value === t", arg=canonical(text))
-    wait_state(page, "play")
+    wait_loaded(page, canonical(text))
 
 
 def over(page, words):
