@@ -6,6 +6,7 @@ over a pipe: real commands and replies, a recorded game played with
 hypothesis that must neither crash the board nor change its game."""
 import os
 import shutil
+import subprocess
 import tempfile
 
 import pytest
@@ -132,7 +133,11 @@ def _until(link, kind, timeout=20.0):
     while True:
         ev = link.next_event(timeout)
         if ev is None:
-            if link.proc.poll() is not None:
+            try:
+                rc = link.proc.wait(2)  # (the output ends before the exit is seen)
+            except subprocess.TimeoutExpired:
+                rc = None
+            if rc is not None:
                 # (the board's loop died: its traceback is on stderr)
                 err = link.proc.stderr.read().decode("utf-8", "replace")
                 raise LinkError("the board exited (rc %s) before a %s event (got %s): %s"
