@@ -97,6 +97,43 @@ def test_captured_pieces_blink_and_must_come_off_before_the_drop():
     assert rig.ctl.record.moves_text().startswith("E3-E4@A2")
 
 
+def landed(rig):
+    return [t for k, t in rig.events.seen if k == "landed"]
+
+
+def test_a_landing_that_captures_nothing_is_named_where_it_stands():
+    # Issue 35.13 (Browne): "the event log named E5C5 for a landing on E6".
+    # With no capture anywhere, the piece put on E6 also fitted E5-C5 with
+    # the bunny piece dropped on E6 before the slide to C5 was made, and
+    # that move was the one announced (and C5 was lit as still to fill).
+    rig = Rig("R:E5 G:A3 B:I9 r")
+    moves = legal(rig)
+    assert "E5-E6@C4" in moves and "E5-C5@E6" in moves, moves
+    rig.lift("E5")
+    rig.place("E6", 1000)
+    assert rig.ctl.state == C.FINISH
+    assert landed(rig) == ["E5E6"]
+    # C5 is an empty cell like any other: lit for the bunny's drop (Blue).
+    assert rig.colours("C5", 700) == rig.colours("C4", 700) == [BLUE]
+    rig.place("C4", 1000)
+    assert rig.ctl.record.moves_text() == "E5-E6@C4"
+
+
+def test_a_piece_moved_on_after_its_landing_is_named_again():
+    # Issue 35.13: the piece rested on C5 (announced "E5C5"), then went on
+    # to E6 within a settle time: the board stayed in its landed phase and
+    # its words still named C5. Announced again once it rests on E6.
+    rig = Rig("R:E5 G:A3 B:I9 r")
+    rig.lift("E5")
+    rig.place("C5", 1000)
+    assert landed(rig) == ["E5C5"]
+    rig.lift("C5", 100)
+    rig.place("E6", 1000)
+    assert landed(rig) == ["E5C5", "E5E6"]
+    rig.place("C4", 1000)
+    assert rig.ctl.record.moves_text() == "E5-E6@C4"
+
+
 def test_a_stray_piece_is_an_error_and_commits_nothing():
     rig = Rig()
     rig.place("E5", 2000)
@@ -212,3 +249,52 @@ def test_a_lifted_piece_paints_the_cells_faintly_and_allocates_nothing():
     rig.now = t
     rig.place("E3", 1000)
     assert rig.led("E5") == (0, 0, 0) and rig.led("E6") == (0, 0, 0)
+
+
+def test_every_landing_announced_names_the_cells_the_person_touched():
+    # Issue 35.13, as a property over random turns from random positions:
+    # each `evt landed` names the lifted piece's cell and the cell it stands
+    # on, also when it rested first on another landing cell long enough to
+    # be announced there and then went on, and the turn committed is the
+    # one made (captured pieces off, the bunny piece dropped last).
+    from triad.games.engine_kit import Rng
+
+    rng = Rng(35)
+    turns = 0
+    while turns < 24:
+        pos = G.parse_position(G.START)
+        for _ in range(rng.below(8)):
+            if G.outcome(pos) >= 0:
+                break
+            ms = pos.legal_moves()
+            pos.make(ms[rng.below(len(ms))])
+        if G.outcome(pos) >= 0:
+            continue
+        rig = Rig(G.format_position(pos))
+        ms = pos.legal_moves()
+        m = ms[rng.below(len(ms))]
+        st = steps(pos, m)
+        src, land = st[0][1], st[1][1]
+        # (a landing whose slide ends the game with nothing more to do
+        # commits as it rests: not one to pass through)
+        others = sorted({steps(pos, k)[1][1] for k in ms if steps(pos, k)[0][1] == src and len(steps(pos, k)) > 2} - {land})
+        rig.lift(src)
+        if others and rng.below(2):
+            # First on another landing cell, announced there, then on.
+            other = others[rng.below(len(others))]
+            rig.place(other, 1000)
+            assert landed(rig)[-1:] == [src + other], (G.format_position(pos), rig.events.seen)
+            rig.lift(other, (50, 100, 300)[rng.below(3)])
+        rig.place(land, 1000)
+        want = G.format_move(pos, m)
+        assert landed(rig)[-1:] == [src + land], (G.format_position(pos), want, rig.events.seen)
+        for act, name in st[2:]:
+            if act == 0:  # a capture taken off
+                rig.lift(name, 150)
+        rig.wait(1000)
+        for act, name in st[2:]:
+            if act == 1:  # the bunny piece dropped
+                rig.place(name, 1000)
+        rig.wait(1000)
+        assert rig.ctl.record.moves_text() == want, (G.format_position(pos), want, rig.events.seen)
+        turns += 1

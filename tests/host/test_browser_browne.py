@@ -121,3 +121,21 @@ def test_seats_columns_and_titles_on_the_page(page):
     # The game menu: titles, its values still the ids.
     menu = page.eval_on_selector("#game-pick", "e => [...e.options].map(o => [o.value, o.textContent])")
     assert ["browne", "Browne's Triad"] in menu and ["nehren", "Nehren's Triad"] in menu, menu
+
+
+def test_the_log_and_the_words_name_the_cell_the_piece_landed_on(page):
+    # Issue 35.13: "the event log named E5C5 for a landing on E6". With no
+    # capture on the board the piece put on E6 was announced as another
+    # slide's (here `evt landed E5A5`), and the line asked for a Green
+    # piece, A5's bunny, where E6's is Blue.
+    from browser_kit import click
+
+    load(page, "R:E5 G:A3 B:I9 r")
+    click(page, "E5")  # lifted into the hand
+    page.wait_for_function("() => window.triadSim.frame.hand.length > 0")
+    click(page, "E6")  # put down
+    wait_text(page, "#log", "evt landed E5E6")
+    wait_text(page, "#msg", "drop a Blue piece")
+    landed = [t for t in page.eval_on_selector_all("#log div", "es => es.map(e => e.textContent)")
+              if t.startswith("evt landed")]
+    assert landed[-1:] == ["evt landed E5E6"], landed

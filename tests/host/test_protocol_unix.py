@@ -6,6 +6,7 @@ over a pipe: real commands and replies, a recorded game played with
 hypothesis that must neither crash the board nor change its game."""
 import os
 import shutil
+import subprocess
 import tempfile
 
 import pytest
@@ -28,7 +29,13 @@ pytestmark = pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no Micr
 
 
 class UnixBoard:
-    def __init__(self, firmware=os.path.join(ROOT, "firmware"), flash_dir=None, seed=1, heap="256K"):
+    # The heap: 320K. The 64-bit port compiles the firmware from .py, so its
+    # 1300-odd names are qstrs in RAM (in the UF2 they are in flash), in pools
+    # that double; the next pool (1280 entries, about 14 KB in one piece) no
+    # longer fitted in 256K after loading (issue 35.13: MemoryError at start-up
+    # or, with the firmware's names filling the pool exactly, at the first new
+    # one-character string). Pointers are 8 bytes here, 4 on the RP2040.
+    def __init__(self, firmware=os.path.join(ROOT, "firmware"), flash_dir=None, seed=1, heap="320K"):
         self.dir = flash_dir or tempfile.mkdtemp(prefix="triad-unixboard-")
         self.own_dir = flash_dir is None
         self.hands = os.path.join(self.dir, "hands.txt")
@@ -136,6 +143,15 @@ def _until(link, kind, timeout=20.0):
     while True:
         ev = link.next_event(timeout)
         if ev is None:
+            try:
+                rc = link.proc.wait(2)  # (the output ends before the exit is seen)
+            except subprocess.TimeoutExpired:
+                rc = None
+            if rc is not None:
+                # (the board's loop died: its traceback is on stderr)
+                err = link.proc.stderr.read().decode("utf-8", "replace")
+                raise LinkError("the board exited (rc %s) before a %s event (got %s): %s"
+                                % (link.proc.returncode, kind, out, err))
             raise LinkError("no %s event (got %s)" % (kind, out))
         out.append(ev)
         if ev.split(" ", 1)[0] == kind:

@@ -246,7 +246,9 @@ class Controller:
                     self.errors += 1
                 return
             self._commit(m.full)
-        elif m.progress and self.state == PLAY:
+        elif m.progress and (self.state == PLAY or m.moved_on):
+            # (announced again when the piece went on elsewhere within a
+            # settle time: the words name where it stands, issue 35.13)
             self.state = FINISH
             self._announce_finish(m.hold_finish())
         elif not m.progress and self.state == FINISH:

@@ -170,6 +170,7 @@ def _steps(fp, nf: int, occ, exp, vis, work, n: int, arr, dep) -> int:
         j += 1
     first = nf
     lifted_before = 1
+    placed_all = 1  # every placement before this step is done
     late = 0
     gone = 0
     landed = 0  # the first landing of a piece lifted before it (stamp), 0 none
@@ -202,8 +203,12 @@ def _steps(fp, nf: int, occ, exp, vis, work, n: int, arr, dep) -> int:
                                 done = 1
                                 if dp[n + u] <= land:
                                     landed = land
-                    elif ar[s] >= late and ar[s] + _SLIDE_MS >= gone:
-                        done = 1  # (late, gone: see the end of this loop)
+                    elif placed_all and ar[s] >= late and ar[s] + _SLIDE_MS >= gone:
+                        # (late, gone: see the end of this loop; and never
+                        # before a placement not made: a piece landed on E6
+                        # is no drop of a slide to C5 still to come, issue
+                        # 35.13: "landed E5C5" for a landing on E6)
+                        done = 1
         else:
             if act == _LIFT:
                 if o[s] == 0 or (v[s] != 0 and w[_W_LAST + j] == 0):
@@ -226,6 +231,8 @@ def _steps(fp, nf: int, occ, exp, vis, work, n: int, arr, dep) -> int:
                 done = 1
             lifted_before = done
         w[_W_STEP + j] = done
+        if act == _PLACE and done == 0:
+            placed_all = 0
         if done == 0 and first == nf:
             first = j
         # The latest first event this turn of the steps so far (late: a
@@ -274,7 +281,8 @@ def match(fp, nf: int, occ, exp, vis, work, ctx: int, nxt, n: int, first: int) -
     only within _SLIDE_MS: the stamps are ms); and no other piece the move
     takes off went in that landing's scan or within _SLIDE_MS after it
     (then the landing was that piece's slide: another move); any other placement (a
-    drop) only when it came down after every step before it, each taken at
+    drop) only once every placement before it is made, and when it came
+    down after every step before it, each taken at
     its first event this turn (or in the
     scan that saw the last of them; a piece's going may be confirmed up to
     _SLIDE_MS after the drop, its switch chattering as it goes). So a turn is

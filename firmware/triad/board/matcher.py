@@ -126,6 +126,11 @@ class Matcher:
         # done: a Triad announced for d4e3 was committed as d4c3xc3).
         self.finish_fp = array("i", bytes(4 * MAX_STEPS))
         self.finish_n = 0
+        # The move under way no longer begins as the one FINISH was
+        # announced for (the piece rested on C5 long enough for "landed
+        # E5C5", then went on to E6 within a settle time): the controller
+        # announces it again (issue 35.13).
+        self.moved_on = False
         self.best_k = 0
         self.progress = False  # every candidate has its first placement done
         self.choice_site = -1  # CHOOSE: the site whose hidden outcome is picked
@@ -298,7 +303,26 @@ class Matcher:
         """FINISH is announced for the move under way (cand): its footprint
         is kept, and the full move that follows it is the one committed."""
         self.finish_n = self.game.footprint(self.pos, self.cand, self.finish_fp)
+        self.moved_on = False
         return self.cand
+
+    def _moved_on(self):
+        # Does the move under way (cand) differ from the one announced in
+        # its steps up to and including its first placement (the lifted
+        # piece and where it landed: what the announcement names)? (A
+        # method of its own, called once per analysis in FINISH: no local
+        # more in analyse, whose locals are stack under a search.)
+        fp = self.fp
+        ff = self.finish_fp
+        nf = self.game.footprint(self.pos, self.cand, fp)
+        k = 0
+        while k < nf:
+            if k >= self.finish_n or (fp[k] & 1023) != (ff[k] & 1023):
+                return True
+            if (fp[k] >> 8) & 3 == _PLACE:
+                return False
+            k += 1
+        return False
 
     def mover_lifted(self, occ):
         # A piece of the side to move is missing (lifted).
@@ -490,6 +514,7 @@ class Matcher:
         if not (n_full > 1 and self.tie):
             self.amb = 0
         self.progress = progress and n_started > 0
+        self.moved_on = finishing and self.progress and self._moved_on()
         if n_cand == 0 and lifted >= 0 and nextra == 1:
             self.error_from = lifted
             self.error_at = ((d >> 23) & 127) - 1
