@@ -330,7 +330,11 @@ def _silk_items(board):
 def silk_checks(board):
     """[(check, [problem])]: the silkscreen inside the board, its texts on
     nothing else, no two courtyards overlapping."""
-    out = []
+    return [silk_edge_check(board), silk_text_check(board), courtyard_check(board)]
+
+
+def silk_edge_check(board):
+    """(check, [problem]): every silkscreen text and line inside the board."""
     edge = _outline_box(board)
     m = _mm(SILK_EDGE)
     items = _silk_items(board)
@@ -340,7 +344,13 @@ def silk_checks(board):
         if bb.GetLeft() < edge.GetLeft() + m or bb.GetRight() > edge.GetRight() - m or bb.GetTop() < edge.GetTop() + m or bb.GetBottom() > edge.GetBottom() - m:
             at = " at " + _where(bb) if text else ""  # a line's name says where it is
             eprobs.append("%s%s runs within %.1f mm of the board edge or past it" % (name, at, SILK_EDGE))
-    out.append(("silkscreen (texts and lines) inside the board outline, >= %.1f mm from its edge" % SILK_EDGE, eprobs))
+    return ("silkscreen (texts and lines) inside the board outline, >= %.1f mm from its edge" % SILK_EDGE, eprobs)
+
+
+def silk_text_check(board):
+    """(check, [problem]): no silkscreen text on another, on a pad or on a
+    silkscreen line."""
+    items = _silk_items(board)
     # Each text's box, grown by the clearance, against every other text's
     # box, every pad on its side (its copper shape; holes too) and every
     # silkscreen line's box.
@@ -360,7 +370,11 @@ def silk_checks(board):
         for other, oitem, olayer in lines:
             if olayer == layer and _overlap(box, _box(oitem.GetBoundingBox())) > 0:
                 oprobs.append("%s lies on %s" % (name, other))
-    out.append(("silkscreen texts >= %.1f mm from each other, from pads and from silkscreen lines" % SILK_CLEARANCE, oprobs))
+    return ("silkscreen texts >= %.1f mm from each other, from pads and from silkscreen lines" % SILK_CLEARANCE, oprobs)
+
+
+def courtyard_check(board):
+    """(check, [problem]): no two footprints' courtyards overlapping."""
     cprobs = []
     fps = list(board.GetFootprints())
     for fp in fps:
@@ -375,8 +389,7 @@ def silk_checks(board):
                     area = _overlap(ca, cb)
                     if area > 0:
                         cprobs.append("%s and %s courtyards overlap on %s (%.2f mm2)" % (*sorted((a.GetReference(), b.GetReference())), board.GetLayerName(layer), area))
-    out.append(("no two parts' courtyards overlap", cprobs))
-    return out
+    return ("no two parts' courtyards overlap", cprobs)
 
 
 # -- output -----------------------------------------------------------------------

@@ -506,6 +506,23 @@ def test_the_module_panel_holds_twelve_modules_within_100_mm(fresh):
     for val in ("1N4148W", "100nF"):
         refs = [r.split(",")[0] for r in rows if '"%s"' % val in r]
         assert len(refs) == len(set(refs)) == panel.ROWS * panel.COLS
+    # Its silkscreen names the parts as the single module does, clear of pads and holes.
+    assert "  PASS: silkscreen texts >= 0.1 mm from each other, from pads and from silkscreen lines\n" in txt
+
+
+def test_the_panel_s_part_names_stay_short_on_the_silkscreen(tmp_path):
+    from host_tools.hardware import module_pcb, panel
+
+    board = module_pcb.design(str(tmp_path / "m.kicad_pcb"))
+    for fp in board.GetFootprints():
+        fp.SetReference(fp.GetReference() + "-10")  # as KiKit names the eleventh copy's parts
+    check, probs = module_pcb.silk_text_check(board)
+    assert 'C1-10\'s reference "C1-10" lies on pad C1-10.1' in probs  # twice as long: onto the pads
+    panel.names_on_silk(board)
+    assert module_pcb.silk_text_check(board) == (check, [])
+    assert sorted(fp.GetReference() for fp in board.GetFootprints()) == ["C1-10", "D1-10", "D2-10", "H1-10", "J1-10", "SW1-10"]
+    shown = sorted(d.GetText() for d in board.GetDrawings() if d.GetLayer() == module_pcb.pcbnew.F_SilkS)
+    assert shown == sorted(["C1", "D1", "D2", "H1", "J1", "SW1"] + list(module_pcb.HEADER))
 
 
 def test_the_module_drc_catches_a_track_across_a_pad(tmp_path):
