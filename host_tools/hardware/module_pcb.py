@@ -11,8 +11,11 @@ came with KiCad 7; KiCad 6 has no kicad-cli), so drc.txt records what is
 checked here instead: KiCad's connectivity (no unrouted connection left),
 every copper item's clearance to items of other nets and its distance to
 the board edge (computed here from KiCad's item shapes), track width and
-via sizes against the board's design rules. Not checked: silkscreen and
-courtyard overlaps, solder-mask slivers, hole-to-hole distances.
+via sizes against the board's design rules; the silkscreen (every text
+and line inside the outline, no text on another text, a pad or a line)
+and the parts' courtyards (no two overlapping), from the items' bounding
+boxes, the pads' shapes and the courtyards KiCad builds from each
+footprint. Not checked: solder-mask slivers, hole-to-hole distances.
 """
 import math
 import os
@@ -26,9 +29,26 @@ FP_DIR = "/usr/share/kicad/footprints"
 TRACK_W = 0.3
 CLEARANCE = 0.2
 EDGE_CLEARANCE = 0.3
+SILK_EDGE = 0.3  # silkscreen to the board's edge
+SILK_CLEARANCE = 0.1  # a silkscreen text to another text, a pad, a silkscreen line
 VIA_D, VIA_DRILL = 0.8, 0.4
 HEADER = ("COL", "+5V", "GND", "DOUT", "DIN", "ROW")
 HEADER_Y = 6.5
+# Where each part's reference stands on the silkscreen (the design's frame,
+# the text's centre), each beside its part, clear of the others and inside
+# the board: KiCad's footprints put it above the part, which here is off the
+# top edge (C1, H1) or on the next part (D2 on C1, SW1 on the LED).
+REF_AT = {
+    "C1": (-3.1, -10.0),  # left of the capacitor, under the board's top edge
+    "D2": (6.0, -6.0),  # right of the LED, past its DIN track
+    "H1": (-9.5, -3.95),  # below the fixing hole, above the reed's outline
+    "SW1": (9.4, -3.85),  # above the reed's right end
+    "D1": (8.85, 5.3),  # left of the diode (along it, as KiCad turns it)
+    "J1": (-8.9, HEADER_Y),  # left of the pad row
+}
+D1_AT = (11.0, 5.3)  # below the reed's courtyard, right of the pads
+PAD_LABEL_DY = -2.3  # the pads' names, above the pads (below them is the edge)
+PAD_LABEL_SIZE = (0.6, 0.7)  # width, height (mm): DOUT clear of GND and DIN
 # The module's parts (its J1 is six bare pads: the wires solder to them).
 MODULE_BOM = (
     (1, "SW1", "Reed SPST-NO", "Resistor_THT:R_Axial_DIN0516_L15.5mm_D5.0mm_P20.32mm_Horizontal", "Littelfuse", "MDSR-7-15-20"),
@@ -126,9 +146,11 @@ def design(path):
     sw = _fp(board, "Resistor_THT", "R_Axial_DIN0516_L15.5mm_D5.0mm_P20.32mm_Horizontal", "SW1", "Reed", -10.16, 0.0)
     led = _fp(board, "LED_SMD", "LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "D2", "WS2812B", 0.0, mg.LED_DY)
     c = _fp(board, "Capacitor_SMD", "C_0805_2012Metric", "C1", "100nF", 0.0, -9.8)
-    d = _fp(board, "Diode_SMD", "D_SOD-123", "D1", "1N4148W", 11.0, 4.2, 90.0)
+    d = _fp(board, "Diode_SMD", "D_SOD-123", "D1", "1N4148W", D1_AT[0], D1_AT[1], 90.0)
     hdr = _fp(board, "Connector_PinHeader_2.54mm", "PinHeader_1x06_P2.54mm_Vertical", "J1", "pads", -6.35, HEADER_Y, 90.0)
     _fp(board, "MountingHole", "MountingHole_2.2mm_M2", "H1", "M2", mg.FIX_DX, mg.FIX_DY)
+    for fp in board.GetFootprints():
+        fp.Reference().SetPosition(_pt(*REF_AT[fp.GetReference()]))
     for i, name in enumerate(HEADER):
         _pad(hdr, str(i + 1)).SetNet(nets[name])
     _pad(sw, "1").SetNet(nets["COL"])
@@ -175,9 +197,8 @@ def design(path):
         x, y = H[name]
         t = pcbnew.PCB_TEXT(board)
         t.SetText(name)
-        # Above the pads: below them is the board's edge.
-        t.SetPosition(_pt(x, y - 1.9))
-        t.SetTextSize(pcbnew.wxSize(_mm(0.7), _mm(0.7)))
+        t.SetPosition(_pt(x, y + PAD_LABEL_DY))
+        t.SetTextSize(pcbnew.wxSize(_mm(PAD_LABEL_SIZE[0]), _mm(PAD_LABEL_SIZE[1])))
         t.SetTextThickness(_mm(0.12))
         t.SetLayer(pcbnew.F_SilkS)
         board.Add(t)
@@ -231,6 +252,7 @@ def drc(board):
         if z.GetFilledArea() <= 0:
             zprobs.append("zone %s on %s is empty after filling" % (z.GetNetname(), board.GetLayerName(z.GetLayer())))
     out.append(("the ground plane is filled", zprobs))
+    out += silk_checks(board)
     # Last: KiCad's connectivity pass gives a dangling track the net of
     # what it touches, which would hide it from the clearance check above.
     conn = board.GetConnectivity()
@@ -238,6 +260,136 @@ def drc(board):
     unrouted = conn.GetUnconnectedCount()
     out.insert(0, ("every connection routed (KiCad connectivity: unconnected items)", [] if unrouted == 0 else ["%d connections unrouted" % unrouted]))
     return out
+
+
+def _box(rect, grow=0.0):
+    """The EDA_RECT `rect`, grown by `grow` mm on every side, as a polygon."""
+    r = pcbnew.EDA_RECT(rect.GetPosition(), rect.GetSize())
+    r.Normalize()
+    r.Inflate(_mm(grow))
+    poly = pcbnew.SHAPE_POLY_SET()
+    poly.NewOutline()
+    for x, y in ((r.GetLeft(), r.GetTop()), (r.GetRight(), r.GetTop()), (r.GetRight(), r.GetBottom()), (r.GetLeft(), r.GetBottom())):
+        poly.Append(x, y)
+    return poly
+
+
+def _overlap(a, b):
+    """The area (mm2) two polygon sets share."""
+    both = pcbnew.SHAPE_POLY_SET(a)
+    both.BooleanIntersection(b, pcbnew.SHAPE_POLY_SET.PM_FAST)
+    return both.Area() / 1e12 if both.OutlineCount() else 0.0
+
+
+def _where(rect):
+    return "(%.2f, %.2f)-(%.2f, %.2f)" % (pcbnew.ToMM(rect.GetLeft()), pcbnew.ToMM(rect.GetTop()),
+                                          pcbnew.ToMM(rect.GetRight()), pcbnew.ToMM(rect.GetBottom()))
+
+
+def _outline_box(board):
+    """The box of the board outline's centre lines (where the board is cut;
+    KiCad's board box includes the outline's line width)."""
+    box = None
+    for d in board.GetDrawings():
+        if d.GetLayer() == pcbnew.Edge_Cuts:
+            r = d.GetBoundingBox()
+            r.Inflate(-d.GetWidth() // 2)
+            if box is None:
+                box = r
+            else:
+                box.Merge(r)
+    return box
+
+
+def _silk_items(board):
+    """[(name, item, is_text, layer)]: every visible item on a silkscreen
+    layer, the board's own and its footprints' (references, values, the
+    footprints' texts and lines)."""
+    silk = (pcbnew.F_SilkS, pcbnew.B_SilkS)
+    out = []
+    for d in board.GetDrawings():
+        if d.GetLayer() in silk:
+            text = d.Type() == pcbnew.PCB_TEXT_T
+            out.append(('text "%s"' % d.GetText() if text else "board line %s" % _where(d.GetBoundingBox()), d, text, d.GetLayer()))
+    for fp in board.GetFootprints():
+        ref = fp.GetReference()
+        for t, what in ((fp.Reference(), "reference"), (fp.Value(), "value")):
+            if t.IsVisible() and t.GetLayer() in silk:
+                out.append(('%s\'s %s "%s"' % (ref, what, t.GetShownText()), t, True, t.GetLayer()))
+        for g in fp.GraphicalItems():
+            if g.GetLayer() not in silk:
+                continue
+            if g.Type() == pcbnew.PCB_FP_TEXT_T:
+                if g.IsVisible():
+                    out.append(('%s\'s text "%s"' % (ref, g.GetShownText()), g, True, g.GetLayer()))
+            else:
+                out.append(("%s's outline %s" % (ref, _where(g.GetBoundingBox())), g, False, g.GetLayer()))
+    return out
+
+
+def silk_checks(board):
+    """[(check, [problem])]: the silkscreen inside the board, its texts on
+    nothing else, no two courtyards overlapping."""
+    return [silk_edge_check(board), silk_text_check(board), courtyard_check(board)]
+
+
+def silk_edge_check(board):
+    """(check, [problem]): every silkscreen text and line inside the board."""
+    edge = _outline_box(board)
+    m = _mm(SILK_EDGE)
+    items = _silk_items(board)
+    eprobs = []
+    for name, item, text, _ in items:
+        bb = item.GetBoundingBox()
+        if bb.GetLeft() < edge.GetLeft() + m or bb.GetRight() > edge.GetRight() - m or bb.GetTop() < edge.GetTop() + m or bb.GetBottom() > edge.GetBottom() - m:
+            at = " at " + _where(bb) if text else ""  # a line's name says where it is
+            eprobs.append("%s%s runs within %.1f mm of the board edge or past it" % (name, at, SILK_EDGE))
+    return ("silkscreen (texts and lines) inside the board outline, >= %.1f mm from its edge" % SILK_EDGE, eprobs)
+
+
+def silk_text_check(board):
+    """(check, [problem]): no silkscreen text on another, on a pad or on a
+    silkscreen line."""
+    items = _silk_items(board)
+    # Each text's box, grown by the clearance, against every other text's
+    # box, every pad on its side (its copper shape; holes too) and every
+    # silkscreen line's box.
+    oprobs = []
+    texts = [(n, i, l) for n, i, t, l in items if t]
+    lines = [(n, i, l) for n, i, t, l in items if not t]
+    for k, (name, item, layer) in enumerate(texts):
+        box = _box(item.GetBoundingBox(), SILK_CLEARANCE)
+        for other, oitem, olayer in texts[k + 1:]:
+            if olayer == layer and _overlap(box, _box(oitem.GetBoundingBox())) > 0:
+                oprobs.append("%s overlaps %s" % tuple(sorted((name, other))))
+        copper = pcbnew.F_Cu if layer == pcbnew.F_SilkS else pcbnew.B_Cu
+        for fp in board.GetFootprints():
+            for p in fp.Pads():
+                if (p.IsOnLayer(copper) or p.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH) and _overlap(box, p.GetEffectivePolygon()) > 0:
+                    oprobs.append("%s lies on pad %s.%s" % (name, fp.GetReference(), p.GetNumber()))
+        for other, oitem, olayer in lines:
+            if olayer == layer and _overlap(box, _box(oitem.GetBoundingBox())) > 0:
+                oprobs.append("%s lies on %s" % (name, other))
+    return ("silkscreen texts >= %.1f mm from each other, from pads and from silkscreen lines" % SILK_CLEARANCE, oprobs)
+
+
+def courtyard_check(board):
+    """(check, [problem]): no two footprints' courtyards overlapping."""
+    cprobs = []
+    fps = list(board.GetFootprints())
+    for fp in fps:
+        fp.BuildCourtyardCaches()
+        if fp.GetCourtyard(pcbnew.F_CrtYd).OutlineCount() + fp.GetCourtyard(pcbnew.B_CrtYd).OutlineCount() == 0:
+            cprobs.append("%s has no courtyard" % fp.GetReference())
+    for i, a in enumerate(fps):
+        for b in fps[i + 1:]:
+            for layer in (pcbnew.F_CrtYd, pcbnew.B_CrtYd):
+                ca, cb = a.GetCourtyard(layer), b.GetCourtyard(layer)
+                if ca.OutlineCount() and cb.OutlineCount():
+                    area = _overlap(ca, cb)
+                    if area > 0:
+                        cprobs.append("%s and %s courtyards overlap on %s (%.2f mm2)" % (*sorted((a.GetReference(), b.GetReference())), board.GetLayerName(layer), area))
+    return ("no two parts' courtyards overlap", cprobs)
 
 
 # -- output -----------------------------------------------------------------------
@@ -340,8 +492,8 @@ def build(out_dir):
     for check, probs in results:
         lines.append("  %s: %s" % ("FAIL" if probs else "PASS", check))
         lines += ["    - " + p for p in probs]
-    lines += ["Not checked (KiCad 6's Python API has no DRC runner): silkscreen and courtyard overlaps,",
-              "  solder-mask slivers, hole-to-hole spacing, thermal relief spokes.",
+    lines += ["Not checked (KiCad 6's Python API has no DRC runner): solder-mask slivers,",
+              "  hole-to-hole spacing, thermal relief spokes.",
               "Files: %s" % ", ".join(["sensor_module.kicad_pcb"] + ["gerbers/" + n for n in names]),
               "Result: %d failed checks" % failed]
     with open(os.path.join(out_dir, "drc.txt"), "w", encoding="utf-8", newline="\n") as f:

@@ -8,6 +8,7 @@ file as module_pcb does the single module's. The panel stays within
 100 x 100 mm, the size most PCB fabs price lowest.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -50,6 +51,8 @@ def build(module_pcb_path, out_dir):
             print("sensor_module panel: KiKit failed:\n%s%s" % (r.stdout, r.stderr), file=sys.stderr)
             return 1
         board = pcbnew.LoadBoard(pcb)
+        names_on_silk(board)
+        silk = module_pcb.silk_text_check(board)
         module_pcb.plot_fab(board, gdir, "sensor_module_panel")
         box = board.GetBoardEdgesBoundingBox()
         w, h = pcbnew.ToMM(box.GetWidth()), pcbnew.ToMM(box.GetHeight())
@@ -58,8 +61,36 @@ def build(module_pcb_path, out_dir):
             "Made by KiKit 1.4.0 from sensor_module.kicad_pcb: %s" % " ".join(
                 "%s '%s'" % (KIKIT_ARGS[i], KIKIT_ARGS[i + 1]) for i in range(0, len(KIKIT_ARGS), 2)),
             "Panels to order: pico_v1 36 spots: %d; hex_v1 61: %d; tri_v1 109: %d" % tuple(-(-s // n) for s in (36, 61, 109)),
+            "Silkscreen: each module's parts named as on the single module (C1; the placement file keeps KiKit's C1-0 ... C1-11)",
+            "  %s: %s" % ("FAIL" if silk[1] else "PASS", silk[0])] + ["    - " + p for p in silk[1]] + [
             "Files: " + ", ".join("gerbers/" + f for f in sorted(os.listdir(gdir)))]
     with open(os.path.join(out_dir, "panel.txt"), "w", encoding="utf-8", newline="\n") as f:
         f.write("\n".join(text) + "\n")
-    print("sensor_module panel: %d modules, %.0f x %.0f mm -> %s" % (n, w, h, out_dir))
-    return 0
+    print("sensor_module panel: %d modules, %.0f x %.0f mm, %d silkscreen problems -> %s" % (n, w, h, len(silk[1]), out_dir))
+    return 1 if silk[1] else 0
+
+
+def names_on_silk(board):
+    """KiKit names each copy's parts apart (C1-0 ... C1-11) for the
+    placement file; on the silkscreen those names are twice as long and run
+    onto the pads and the mouse bites. Each renamed reference is hidden and
+    its part's own name (C1) printed in its place, as on the single module."""
+    import pcbnew
+
+    for fp in board.GetFootprints():
+        ref = fp.Reference()
+        m = re.match(r"^(.+)-[0-9]+$", fp.GetReference())
+        if m is None or not ref.IsVisible():
+            continue
+        t = pcbnew.PCB_TEXT(board)
+        t.SetText(m.group(1))
+        t.SetLayer(ref.GetLayer())
+        t.SetTextSize(ref.GetTextSize())
+        t.SetTextThickness(ref.GetTextThickness())
+        t.SetTextAngle(ref.GetDrawRotation())
+        t.SetHorizJustify(ref.GetHorizJustify())
+        t.SetVertJustify(ref.GetVertJustify())
+        t.SetMirrored(ref.IsMirrored())
+        t.SetPosition(ref.GetPosition())
+        board.Add(t)
+        ref.SetVisible(False)

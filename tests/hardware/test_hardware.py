@@ -506,6 +506,23 @@ def test_the_module_panel_holds_twelve_modules_within_100_mm(fresh):
     for val in ("1N4148W", "100nF"):
         refs = [r.split(",")[0] for r in rows if '"%s"' % val in r]
         assert len(refs) == len(set(refs)) == panel.ROWS * panel.COLS
+    # Its silkscreen names the parts as the single module does, clear of pads and holes.
+    assert "  PASS: silkscreen texts >= 0.1 mm from each other, from pads and from silkscreen lines\n" in txt
+
+
+def test_the_panel_s_part_names_stay_short_on_the_silkscreen(tmp_path):
+    from host_tools.hardware import module_pcb, panel
+
+    board = module_pcb.design(str(tmp_path / "m.kicad_pcb"))
+    for fp in board.GetFootprints():
+        fp.SetReference(fp.GetReference() + "-10")  # as KiKit names the eleventh copy's parts
+    check, probs = module_pcb.silk_text_check(board)
+    assert 'C1-10\'s reference "C1-10" lies on pad C1-10.1' in probs  # twice as long: onto the pads
+    panel.names_on_silk(board)
+    assert module_pcb.silk_text_check(board) == (check, [])
+    assert sorted(fp.GetReference() for fp in board.GetFootprints()) == ["C1-10", "D1-10", "D2-10", "H1-10", "J1-10", "SW1-10"]
+    shown = sorted(d.GetText() for d in board.GetDrawings() if d.GetLayer() == module_pcb.pcbnew.F_SilkS)
+    assert shown == sorted(["C1", "D1", "D2", "H1", "J1", "SW1"] + list(module_pcb.HEADER))
 
 
 def test_the_module_drc_catches_a_track_across_a_pad(tmp_path):
@@ -520,6 +537,74 @@ def test_the_module_drc_catches_a_track_across_a_pad(tmp_path):
     bad = {c: p for c, p in module_pcb.drc(board) if p}
     assert any("D2.2" in p and "track ROW" in p for p in bad[next(c for c in bad if c.startswith("copper clearance"))])
     assert pcbnew.ToMM(1000000) == 1.0  # the coordinates above are mm
+
+
+def _module_drc_after(tmp_path, mutate):
+    """The module's failed checks {check: [problem]} after `mutate`(board,
+    {reference: footprint}, module_pcb) changed the design."""
+    from host_tools.hardware import module_pcb
+
+    board = module_pcb.design(str(tmp_path / "m.kicad_pcb"))
+    mutate(board, {fp.GetReference(): fp for fp in board.GetFootprints()}, module_pcb)
+    return {c: p for c, p in module_pcb.drc(board) if p}
+
+
+def _module_problems(bad, check):
+    return [p for c, ps in bad.items() if c.startswith(check) for p in ps]
+
+
+# Each reference back where KiCad's footprint puts it (the design's frame,
+# mm), as a colleague drawing the module found it.
+@pytest.mark.parametrize("ref, at, check, says", [
+    ("C1", (0.0, -11.48), "silkscreen (texts and lines) inside the board", 'C1\'s reference "C1" at'),  # off the top edge
+    ("H1", (-9.5, -10.7), "silkscreen (texts and lines) inside the board", 'H1\'s reference "H1" at'),  # off the top edge
+    ("D2", (0.0, -9.5), "silkscreen texts", 'D2\'s reference "D2" lies on pad C1.1'),  # on C1
+    ("SW1", (0.0, -3.62), "silkscreen texts", 'SW1\'s reference "SW1" lies on D2\'s outline'),  # on the LED
+    ("D1", (9.0, 5.3), "silkscreen texts", 'D1\'s reference "D1" lies on D1\'s outline'),  # on its own outline
+])
+def test_the_module_drc_catches_a_label_off_the_board_or_on_a_part(tmp_path, ref, at, check, says):
+    def move(board, fps, m):
+        fps[ref].Reference().SetPosition(m._pt(*at))
+
+    bad = _module_drc_after(tmp_path, move)
+    assert any(p.startswith(says) for p in _module_problems(bad, check)), bad
+    assert all(c.startswith("silkscreen") for c in bad)  # the copper is as it was
+
+
+def test_the_module_drc_catches_a_pad_label_on_the_next(tmp_path):
+    def move(board, fps, m):
+        din = [d for d in board.GetDrawings() if d.Type() == pcbnew.PCB_TEXT_T and d.GetText() == "DIN"][0]
+        din.Move(pcbnew.wxPoint(pcbnew.FromMM(-0.8), 0))  # 0.8 mm left: 1.74 mm from DOUT's centre
+
+    import pcbnew
+
+    bad = _module_drc_after(tmp_path, move)
+    assert {p for p in _module_problems(bad, "silkscreen texts") if "overlaps" in p} == {'text "DIN" overlaps text "DOUT"'}
+
+
+def test_the_module_drc_catches_a_silkscreen_line_past_the_edge(tmp_path):
+    import pcbnew
+
+    def line(board, fps, m):
+        s = pcbnew.PCB_SHAPE(board)
+        s.SetShape(pcbnew.SHAPE_T_SEGMENT)
+        s.SetStart(m._pt(10.0, 8.2))  # 0.24 mm from the bottom edge (y = 8.5) with its width
+        s.SetEnd(m._pt(12.0, 8.2))
+        s.SetWidth(pcbnew.FromMM(0.12))
+        s.SetLayer(pcbnew.F_SilkS)
+        board.Add(s)
+
+    bad = _module_drc_after(tmp_path, line)
+    assert [p for p in _module_problems(bad, "silkscreen (texts and lines) inside") if p.startswith("board line")] == [
+        "board line (16.29, 8.14)-(18.41, 8.26) runs within 0.3 mm of the board edge or past it"]
+
+
+def test_the_module_drc_catches_the_diode_s_courtyard_on_the_reed_s(tmp_path):
+    def move(board, fps, m):
+        fps["D1"].SetPosition(m._pt(11.0, 4.2))  # where it stood: 1 mm higher
+
+    bad = _module_drc_after(tmp_path, move)
+    assert [p.split(" (")[0] for p in _module_problems(bad, "no two parts' courtyards")] == ["D1 and SW1 courtyards overlap on F.Courtyard"]
 
 
 def test_the_hardware_page_s_totals_are_the_boms(fresh):
