@@ -78,14 +78,17 @@ test: $(STAMP)
 	exit $$rc
 
 # Two test workers (pytest-xdist) by default: on a 2-core machine about
-# 10 min instead of 14 to 16 (issue 34: make test under 25 min). The tests
-# that share a module's board, page or build run together on one worker,
-# in order (tests/conftest.py, `--dist loadgroup`); the real-time waits
-# are generous for a loaded machine. PYTEST_JOBS=0 runs them all in this
-# process, one at a time.
+# 10 min instead of 14 to 16 (issue 34: make test under 25 min). A file's
+# tests stay together on one worker, in order (`--dist loadfile`): the
+# browser, unix-board and build files share a module's page, board or build
+# and each test goes on from the state the one before left. (`--dist
+# loadgroup` with marks on just those files would balance better, but with
+# pytest 9.2 it silently stops grouping: pytest-xdist issue 1386.) The
+# real-time waits are generous for a loaded machine. PYTEST_JOBS=0 runs
+# them all in this process, one at a time.
 PYTEST_JOBS ?= 2
 test-cpython: $(STAMP) browser-deps redis-deps
-	$(PY) -m pytest -q $(if $(filter-out 0,$(PYTEST_JOBS)),-n $(PYTEST_JOBS) --dist loadgroup) --durations=15 tests $(PYTEST_ARGS)
+	$(PY) -m pytest -q $(if $(filter-out 0,$(PYTEST_JOBS)),-n $(PYTEST_JOBS) --dist loadfile) --durations=15 tests $(PYTEST_ARGS)
 
 # The browser tests (tests/host/test_browser.py) drive the system Chromium
 # through Playwright (never `playwright install`: it downloads browsers).

@@ -32,25 +32,3 @@ if _hsettings is not None:
     _hsettings.register_profile("explore", derandomize=False)
     _hsettings.load_profile(os.environ.get("TRIAD_HYPOTHESIS", "test"))
 
-
-# With test workers (make test-cpython PYTEST_JOBS=2, pytest-xdist
-# `--dist loadgroup`), the tests of these files stay together on one worker,
-# in their order: they share one module-scoped board, page or build and
-# each starts from where the one before left it (spread over two workers,
-# each half made its own page and a test met another state than its
-# predecessor leaves: issue 34). Every other test goes to whichever worker
-# is free.
-_KEPT_TOGETHER = ("test_browser.py", "test_browser_browne.py", "test_browser_cornelson.py",
-                  "test_browser_lessons.py", "test_browser_page_buttons.py", "test_browser_relay.py",
-                  "test_firmware_build.py", "test_flash.py", "test_protocol_unix.py", "test_relay_fuzz.py")
-
-
-def pytest_collection_modifyitems(config, items):
-    import pytest
-
-    if not config.pluginmanager.hasplugin("xdist"):
-        return  # (.venv-pico and .venv-hw have no xdist: no such marker there)
-    for item in items:
-        name = os.path.basename(str(item.fspath))
-        if name in _KEPT_TOGETHER:
-            item.add_marker(pytest.mark.xdist_group(name))
