@@ -32,3 +32,38 @@ if _hsettings is not None:
     _hsettings.register_profile("explore", derandomize=False)
     _hsettings.load_profile(os.environ.get("TRIAD_HYPOTHESIS", "test"))
 
+
+
+# -- the firmware's modules, as tests/fw imported them ---------------------------
+# A simulator test (simulator/sim.py) puts the firmware's modules into
+# sys.modules afresh, with its own stand-ins for the drivers. A tests/fw
+# test that imports a firmware module in its body must get the module its
+# file imported at collection (and the real drivers), whatever ran before it
+# in this process: with test workers (make test-cpython, xdist) a simulator
+# test may run before a tests/fw one (issue 34: test_thinker_cancel patched
+# the fresh player module while its thinker used the collected one).
+_COLLECTED = {}
+
+
+def _firmware_module(name):
+    return name == "triad" or name.startswith("triad.") or name in ("machine", "neopixel")
+
+
+def pytest_collection_finish(session):
+    _COLLECTED.update((k, v) for k, v in sys.modules.items() if _firmware_module(k))
+
+
+try:
+    import pytest as _pytest
+except ImportError:  # pragma: no cover
+    _pytest = None
+
+if _pytest is not None:
+    @_pytest.fixture(autouse=True)
+    def _firmware_modules_as_collected(request):
+        if (_COLLECTED and os.sep + os.path.join("tests", "fw") + os.sep in str(request.node.fspath)
+                and sys.modules.get("triad") is not _COLLECTED.get("triad")):
+            for k in [k for k in sys.modules if _firmware_module(k) and k not in _COLLECTED]:
+                del sys.modules[k]
+            sys.modules.update(_COLLECTED)
+        yield
