@@ -244,10 +244,11 @@ def test_a_jewel_not_first_in_the_boards_order_lifted_first_allocates_nothing():
             t += 10
             ctl.update(t, occ, t - rig.now, -1)
             ctl.render(frame, t, occ)
-        occ[site("a6")] = 1  # its step
+        occ[site("a6")] = 1  # its step (within the settle time: its announcement is an event's text)
+        changed = t
         for k in range(60):
             t += 10
-            ctl.update(t, occ, t - rig.now, -1)
+            ctl.update(t, occ, t - changed, -1)
             ctl.render(frame, t, occ)
     finally:
         micropython.heap_unlock()
