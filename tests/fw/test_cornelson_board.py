@@ -229,6 +229,29 @@ def test_a_turn_without_a_gem_may_begin_with_any_jewel():
         _steps_in_order(order)
 
 
+
+def test_the_boards_own_turn_without_a_gem_may_begin_with_any_jewel():
+    # The board plays South: its chosen turn, carried out by hand, is the
+    # only one matched, and it too may begin with a jewel not first in its
+    # footprint.
+    rig = Rig(FULL_BARRED)
+    rig.ctl.seats.set_opponent(0)
+    for _ in range(100):
+        if rig.ctl.engine_move:
+            break
+        rig.wait(50)
+    m = rig.ctl.engine_move
+    assert G.format_move(rig.ctl.pos, m) == "- a2-a1 S2-a4 S3-a6"
+    rig.set("S3", 0, 600)
+    assert rig.ctl.matcher.lifted == site("S3") and rig.ctl.matcher.dest[site("a6")] == G.ROLE_STEP
+    assert not rig.ctl.in_error
+    for fr, to in (("S3", "a6"), ("S2", "a4"), ("a2", "a1")):
+        rig.set(fr, 0, 600)
+        rig.set(to, 1, 1200)
+        assert not rig.ctl.in_error, fr
+    assert rig.ctl.errors == 0
+    assert rig.ctl.record.moves_text() == "- a2-a1 S2-a4 S3-a6"
+
 def test_a_jewel_not_first_in_the_boards_order_lifted_first_allocates_nothing():
     from triad.compat import micropython
 
