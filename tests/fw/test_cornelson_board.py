@@ -191,6 +191,93 @@ def test_a_jewel_lifted_first_shows_the_barriers_in_its_way():
     assert rig.ctl.record.moves_text() == "- a2-a1 S2-a4 S3-a6"
 
 
+
+def _steps_in_order(order):
+    # (the turn "- a2-a1 S2-a4 S3-a6" of FULL_BARRED, its jewels stepped in
+    # the order given: at every step no fault, and the jewel in the hand
+    # shows where it may go)
+    rig = Rig(FULL_BARRED)
+    ctl = rig.ctl
+    to = {"a2": "a1", "S2": "a4", "S3": "a6"}
+    for k, fr in enumerate(order):
+        rig.set(fr, 0, 600)
+        assert not ctl.in_error and ctl.matcher.n_cand > 0, (order, fr)
+        assert ctl.matcher.nxt[site(to[fr])] == G.ROLE_STEP or ctl.matcher.dest[site(to[fr])] == G.ROLE_STEP, (
+            order, fr)
+        assert STEP_RGB in rig.colours(to[fr], 600), (order, fr)
+        rig.set(to[fr], 1, 1200)  # (past the settle time: the turn under way is announced)
+        if k < len(order) - 1:
+            assert not ctl.in_error and ctl.matcher.n_cand > 0 and ctl.record.moves_text() == "", (order, fr)
+            for other in order[k + 1:]:  # the jewels still to step are lit
+                assert ctl.matcher.nxt[site(other)] == ROLE_SOURCE, (order, other)
+    assert ctl.errors == 0, order
+    assert ctl.record.moves_text() == "- a2-a1 S2-a4 S3-a6", order
+    # The announcement of the turn under way names no step the person did
+    # not make (the board's own order: a2-a1 first): "-", no gem.
+    said = [t for kind, t in rig.events.seen if kind == G.FINISH_EVENT]
+    assert said and set(said) == {"-"}, (order, said)
+    assert ctl.pos.side == 1
+
+
+def test_a_turn_without_a_gem_may_begin_with_any_jewel():
+    # Issue 35: the turn was found only under the jewel first in the board's
+    # own order (a2): S2 or S3 stepped first was called a fault ("put the
+    # jewel back") until the turn was complete. The rules name no order
+    # (2.2.3), as with a gem.
+    for order in (("a2", "S2", "S3"), ("a2", "S3", "S2"), ("S2", "a2", "S3"), ("S2", "S3", "a2"),
+                  ("S3", "a2", "S2"), ("S3", "S2", "a2")):
+        _steps_in_order(order)
+
+
+
+def test_the_boards_own_turn_without_a_gem_may_begin_with_any_jewel():
+    # The board plays South: its chosen turn, carried out by hand, is the
+    # only one matched, and it too may begin with a jewel not first in its
+    # footprint.
+    rig = Rig(FULL_BARRED)
+    rig.ctl.seats.set_opponent(0)
+    for _ in range(100):
+        if rig.ctl.engine_move:
+            break
+        rig.wait(50)
+    m = rig.ctl.engine_move
+    assert G.format_move(rig.ctl.pos, m) == "- a2-a1 S2-a4 S3-a6"
+    rig.set("S3", 0, 600)
+    assert rig.ctl.matcher.lifted == site("S3") and rig.ctl.matcher.dest[site("a6")] == G.ROLE_STEP
+    assert not rig.ctl.in_error
+    for fr, to in (("S3", "a6"), ("S2", "a4"), ("a2", "a1")):
+        rig.set(fr, 0, 600)
+        rig.set(to, 1, 1200)
+        assert not rig.ctl.in_error, fr
+    assert rig.ctl.errors == 0
+    assert rig.ctl.record.moves_text() == "- a2-a1 S2-a4 S3-a6"
+
+def test_a_jewel_not_first_in_the_boards_order_lifted_first_allocates_nothing():
+    from triad.compat import micropython
+
+    rig = Rig(FULL_BARRED)
+    ctl = rig.ctl
+    occ = rig.occ
+    frame = rig.frame
+    t = rig.now
+    micropython.heap_lock()
+    try:
+        occ[site("S3")] = 0  # the lift, its analysis and its lights
+        for k in range(60):
+            t += 10
+            ctl.update(t, occ, t - rig.now, -1)
+            ctl.render(frame, t, occ)
+        occ[site("a6")] = 1  # its step (within the settle time: its announcement is an event's text)
+        changed = t
+        for k in range(60):
+            t += 10
+            ctl.update(t, occ, t - changed, -1)
+            ctl.render(frame, t, occ)
+    finally:
+        micropython.heap_unlock()
+    assert ctl.matcher.n_cand > 0 and not ctl.in_error
+    assert ctl.matcher.nxt[site("a2")] == ROLE_SOURCE and ctl.matcher.nxt[site("S2")] == ROLE_SOURCE
+
 def test_a_jewel_lifted_first_allocates_nothing():
     from triad.compat import micropython
 

@@ -314,6 +314,60 @@ def test_matcher_equals_its_plain_meaning():
     assert 0 in kinds and 1 in kinds and len(kinds) >= 5, sorted(kinds)
 
 
+
+def _may_begin(steps, site):
+    # Where a move may begin (issue 35): its first step's site; when it
+    # begins with the lift of a piece that moves (ROLE_SOURCE 1), at any
+    # such lift (Cornelson's jewels in a turn without a gem).
+    if not steps:
+        return False
+    if steps[0][0] == site:
+        return True
+    if steps[0][1:] != (0, 1):
+        return False
+    return any(s == site and (a, r) == (0, 1) for s, a, r in steps)
+
+
+def test_where_a_move_may_begin_equals_its_plain_meaning():
+    # begins (which moves a site's list holds) and begun_before (a move in
+    # several sites' lists is matched once, at the first that changed) run
+    # as viper on the tick; their plain source and the meaning above say
+    # the same on random footprints and boards.
+    from array import array
+
+    begins_py = _plain(K, "begins")
+    before_py = _plain(K, "begun_before")
+    rng = Lcg(13)
+    n = 12
+    fp = array("i", bytes(4 * 32))
+    seen = {}
+    for k in range(1500):
+        nf = _random_footprint(rng, fp, n) if rng.next(5) else 0
+        if nf and rng.next(2):
+            fp[0] = (fp[0] & 255) | (1 << 10)  # a lift of a piece that moves first
+            for j in range(1, nf):
+                if rng.next(2) and fp[j] & 255 != 255:
+                    fp[j] = (fp[j] & 255) | (1 << 10)  # ... and more of them
+        steps = [(fp[j] & 255, (fp[j] >> 8) & 3, fp[j] >> 10) for j in range(nf)]
+        occ = bytearray(n)
+        exp = bytearray(n)
+        vis = bytearray(n)
+        for i in range(n):
+            exp[i] = rng.next(2)
+            occ[i] = exp[i] if rng.next(3) else exp[i] ^ 1
+            vis[i] = 1 if rng.next(6) == 0 else 0
+        for site in range(n):
+            want = _may_begin(steps, site)
+            assert K.begins(fp, nf, site) == begins_py(fp, nf, site) == (1 if want else 0), (k, steps, site)
+            changed = [s for s in range(site) if (occ[s] != exp[s] or vis[s]) and _may_begin(steps, s)]
+            # (a move that begins at its first step's site only is listed
+            # at one site: never matched before)
+            want = 1 if changed and steps[0][1:] == (0, 1) else 0
+            got = K.begun_before(fp, nf, occ, exp, vis, site)
+            assert got == before_py(fp, nf, occ, exp, vis, site) == want, (k, steps, site)
+            seen[(want, _may_begin(steps, site))] = 1
+    assert len(seen) == 4, sorted(seen)  # (each verdict reached)
+
 def test_matcher_times_a_slide_against_a_capture():
     # A move lifts u, lands on s and takes c off (a Nehren capture); c's
     # piece could as well have slid to s. The stamps are ms: the reading

@@ -89,15 +89,13 @@ def test_cornelson_a_hinted_gem_is_lit_apart_from_every_vacant_post():
     assert f["hint_words"].startswith("Hint: put a new South gem on A3")
 
 
-import pytest  # noqa: E402
-
-
-@pytest.mark.xfail(strict=True, reason="open (docs/fuzzing.md, issue 35's counts): a turn without a gem is looked "
-                   "up by the first jewel in the board's own order; lifting another jewel first is called a fault")
 def test_cornelson_a_turn_without_a_gem_may_begin_with_any_jewel():
     # Found by fuzz_board --words (Breach, late in a game with every post
     # taken): a legal jewel step was called a fault until the turn was done.
     script = ("serial set mode breach\nposition nssn/nssnn/nsssnn/nssssss/nsssss/nnsss/nnss S:a3,c7,e7 N:d8,c1 n 5 1\n"
-              "wait 1500\nlift c1\nplace c2\nwait 600\nsay\n")
-    f = _frames("cornelson", script)[0]
-    assert f["say_fault"] == "", f["say_fault"]
+              "wait 1500\nlift c1\nplace c2\nwait 600\nsay\nlift d8\nwait 600\nsay\nplace d9\nwait 1500\nsay\n")
+    f1, f2, f3 = _frames("cornelson", script)
+    assert f1["say_fault"] == "" and f1["fix_record"] == "", (f1["say_fault"], f1["fix_record"])
+    assert f2["say_fault"] == "" and f2["fix_record"] == "", (f2["say_fault"], f2["fix_record"])
+    assert f3["moves"][-1] == "- d8-d9 c1-c2", f3["moves"]  # (the turn in the notation's own order)
+    assert f3["say_fault"] == ""

@@ -48,6 +48,59 @@ if (_LIFT, _PLACE, _TOUCH, _WILD, _ROLE_SOURCE) != (LIFT, PLACE, TOUCH, WILD, RO
 
 
 @micropython.viper
+def begins(fp, nf: int, site: int) -> int:
+    """1 when the move whose footprint is fp may begin at site, else 0: at
+    its first step's site; and when it begins with the lift of a piece that
+    moves (ROLE_SOURCE), at any such lift's site, as those pieces are moved
+    in any order (match takes lifts in any order: Cornelson's jewels in a
+    turn without a gem, issue 35). The game's gen(sel) keeps exactly the
+    moves that may begin at sel (docs/architecture.md)."""
+    f = ptr32(fp)
+    if nf <= 0:
+        return 0
+    e = f[0]
+    if e & 255 == site:
+        return 1
+    if (e >> 8) & 3 != _LIFT or (e >> 10) != _ROLE_SOURCE:
+        return 0
+    j = 1
+    while j < nf:
+        e = f[j]
+        if e & 255 == site and (e >> 8) & 3 == _LIFT and (e >> 10) == _ROLE_SOURCE:
+            return 1
+        j += 1
+    return 0
+
+
+@micropython.viper
+def begun_before(fp, nf: int, occ, exp, vis, cur: int) -> int:
+    """1 when the move whose footprint is fp may begin (begins) at a site
+    before cur that differs from the game or was visited this turn, else 0.
+    The matcher goes through those sites in order and matches each one's
+    moves (gen's sel): such a move was matched there already, and is
+    matched once (counted twice, a turn would fit the board "twice" and
+    the board wait as for two readings)."""
+    f = ptr32(fp)
+    o = ptr8(occ)
+    x = ptr8(exp)
+    v = ptr8(vis)
+    if nf <= 0:
+        return 0
+    e = f[0]
+    if (e >> 8) & 3 != _LIFT or (e >> 10) != _ROLE_SOURCE:
+        return 0  # (it begins at its first step's site only: cur)
+    j = 0
+    while j < nf:
+        e = f[j]
+        s = e & 255
+        if s < cur and (e >> 8) & 3 == _LIFT and (e >> 10) == _ROLE_SOURCE:
+            if o[s] != x[s] or v[s] != 0:
+                return 1
+        j += 1
+    return 0
+
+
+@micropython.viper
 def free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
     """Where a free drop went: a site that holds a piece although the first
     nf steps leave it empty (an empty cell, or one the move lifted, seen

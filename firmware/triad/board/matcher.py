@@ -12,7 +12,7 @@
 from array import array
 
 from triad.compat import const, ticks_diff
-from triad.games import TOUCH
+from triad.games import TOUCH, LIFT, ROLE_SOURCE
 from triad.games.face import MAX_STEPS
 from triad.board.fastbytes import zero as _zero, copy_if_changed as _copy_if_changed
 from triad.board.fastbytes import mark_differences as _visit
@@ -20,6 +20,7 @@ from triad.board import match_kernels as _k
 from triad.board.match_kernels import match as _match, _steps, free_extra as _free_extra, stamp as _stamp
 from triad.board.match_kernels import zero_i as _zero_i, forfeit as _forfeit
 from triad.board.match_kernels import only_one as _only_one, next_changed as _next_changed
+from triad.board.match_kernels import begins as _begins, begun_before as _begun_before
 
 # The kernels' verdict flags and scratch layout, folded here too (a const
 # of another module is a global lookup; these run for every move).
@@ -221,8 +222,9 @@ class Matcher:
                 src[s] = 1
 
     def first_site_moves(self, site):
-        """Into buf: the allowed legal moves whose first step is at site; the
-        count. The last answer is kept: a lift asks for the same site's
+        """Into buf: the allowed legal moves that may begin at site (their
+        first step's site, or any lift of pieces moved in any order:
+        match_kernels.begins); the count. The last answer is kept: a lift asks for the same site's
         moves three times (is it a source, its destinations, the match)."""
         if not self.live or self.awaiting_remote:
             return 0
@@ -238,8 +240,7 @@ class Matcher:
         g = self.game
         if em:
             # The board chose its move: that one only, drop included.
-            g.footprint(self.pos, em, self.fp)
-            if self.fp[0] & 255 != site:
+            if not _begins(self.fp, g.footprint(self.pos, em, self.fp), site):
                 n = 0
             else:
                 buf[0] = em
@@ -311,10 +312,20 @@ class Matcher:
         # its steps up to and including its first placement (the lifted
         # piece and where it landed: what the announcement names)? (A
         # method of its own, called once per analysis in FINISH: no local
-        # more in analyse, whose locals are stack under a search.)
+        # more in analyse, whose locals are stack under a search.) A move
+        # whose pieces go in any order (lifts of ROLE_SOURCE from its first
+        # step: Cornelson's jewels without a gem) has no first placement
+        # of its own: its candidates differ there as the person's order
+        # does (the game's finish_text names none of them, issue 35).
         fp = self.fp
         ff = self.finish_fp
         nf = self.game.footprint(self.pos, self.cand, fp)
+        if nf and fp[0] >> 8 == LIFT | (ROLE_SOURCE << 2):
+            k = 1
+            while k < nf:
+                if fp[k] >> 8 == LIFT | (ROLE_SOURCE << 2):
+                    return False
+                k += 1
         k = 0
         while k < nf:
             if k >= self.finish_n or (fp[k] & 1023) != (ff[k] & 1023):
@@ -436,9 +447,16 @@ class Matcher:
             m = buf[k]
             k += 1
             nf = g.footprint(pos, m, fp)
-            if new_dest and cur == lifted:
-                # Where the lifted piece may go: its first placement's role.
-                j = 1
+            if _begun_before(fp, nf, occ, exp, vis, cur):
+                continue  # (matched at an earlier site it may begin at)
+            if new_dest and lifted >= 0 and _begins(fp, nf, lifted):
+                # Where the lifted piece may go: the role of the placement
+                # after its lift (the first step, or a lift of pieces moved
+                # in any order).
+                j = 0
+                while j < nf and fp[j] & 255 != lifted:
+                    j += 1
+                j += 1
                 while j < nf:
                     e = fp[j]
                     if (e >> 8) & 3 == _PLACE and e & 255 != _WILD:

@@ -218,6 +218,16 @@ def footprint(pos, m, out):
     return n
 
 
+def finish_text(pos, m):
+    """The turn so far, for the board's `evt capture` (FINISH_EVENT): the
+    placed gem's post; `-` for a turn without a gem (the notation's word
+    for it), whose jewels step in any order (rule 2.2.3): no one step is
+    its first, and the footprint's first (the board's own order) may not
+    be the one the person made (issue 35)."""
+    p = m & 63
+    return SITE_NAMES[p] if p != core.NO_POST else "-"
+
+
 def idle_hints(pos, out):
     """Roles for the untouched board in play (out: one byte per site, zero
     where nothing lights): each vacant post where the mover's gem may go,

@@ -345,8 +345,9 @@ class Position:
 
     def gen(self, buf, start=0, sel=-1):
         """Write the legal turns into buf from index start; return the end.
-        With sel >= 0 only turns whose first footprint site is sel (the
-        placed post, or the first jewel lifted when no post is vacant).
+        With sel >= 0 only the turns that may begin at site sel
+        (begins_at: the placed post, or when no post is vacant any jewel
+        the turn steps).
         Allocates nothing."""
         if self.result != -1:
             return start
@@ -412,7 +413,7 @@ class Position:
             k = start
             for i in range(start, n):
                 m = buf[i]
-                if self.first_site(m) == sel:
+                if self.begins_at(m, sel):
                     buf[k] = m
                     k += 1
             n = k
@@ -529,6 +530,29 @@ class Position:
         if gone & 4:
             return _FIRST_SPACE + o2
         return -1
+
+    def begins_at(self, m, sel):
+        """May turn m begin at site sel (gen(sel) keeps those turns)? A turn
+        with a gem begins at its post (rule 3.1: the gem first). A turn
+        without one is its jewels' steps, which a person makes in any order
+        (rule 2.2.3 names no order; the board's footprint lists them in one
+        executable order, and the board's matcher takes its lifts in any
+        order): it may begin at the space of any jewel it steps, so it is
+        kept for each of them (issue 35: lifting first a jewel that was not
+        first in the board's order matched nothing, and the board called a
+        legal step a fault). The empty turn begins at first_site."""
+        p = m & 63
+        if p != NO_POST:
+            return p == sel
+        k = (m >> 6) & 3
+        if k:
+            jw = self.jewel
+            base = self.side * 3
+            for i in range(k):
+                if _FIRST_SPACE + jw[base + ((m >> (8 + 4 * i)) & 3)] == sel:
+                    return True
+            return False
+        return self.first_site(m) == sel
 
     def legal_moves(self, sel=-1):
         """The legal turns as a new list (convenient, allocates)."""
