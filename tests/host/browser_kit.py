@@ -172,6 +172,37 @@ def wait_loaded(page, text):
             }""", arg=text)
     except PlaywrightTimeout:
         raise AssertionError("the board is not in play from %s: %s" % (text, shown(page))) from None
+    # And asked: the page's lines arrive apart from its frames, so the
+    # board's own answer is the proof (two fresh runs still put a gem down
+    # while the board was syncing the table to the new position).
+    deadline = time.monotonic() + WAIT_MS / 1000.0
+    while True:
+        said = ask_state(page)
+        if said == "ok state play " + text:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError("the board is not in play from %s: it says %r; %s" % (text, said, shown(page)))
+        page.wait_for_timeout(100)
+
+
+def ask_state(page):
+    """The board's reply to a `state` typed on the page's serial line."""
+    count = "() => (document.querySelector('#log').textContent.match(/> state/g) || []).length"
+    n = page.evaluate(count)
+    page.fill("#serial", "state")
+    page.click("#serial-btn")
+    page.wait_for_function(
+        """n => {
+          const log = document.querySelector('#log').textContent;
+          const asked = (log.match(/> state/g) || []).length;
+          return asked > n && /ok state [^\\n]*$/.test(log.slice(log.lastIndexOf('> state')));
+        }""", arg=n)
+    return page.evaluate("""() => {
+      const log = document.querySelector('#log').textContent;
+      const tail = log.slice(log.lastIndexOf('> state'));
+      const m = tail.match(/ok state .*?(?=evt |> |· |# |ok |err |$)/);
+      return m ? m[0].trim() : tail;
+    }""")
 
 
 # -- hands ------------------------------------------------------------------------
