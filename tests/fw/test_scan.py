@@ -770,10 +770,6 @@ def test_rp2_hardware_and_entropy_seed():
         assert hw.matrix.nrows == 6 and hw.leds.n == 44 and hw.buttons.n == 4
     finally:
         forget_rp2()
-    # The simulator puts its own seed module in sys.modules; a simulator
-    # test earlier in this process (test workers take tests in any order)
-    # would leave it there. This test is about the real one.
-    sys.modules.pop("triad.drivers.entropy", None)
     from triad.drivers import entropy
 
     seeds = [entropy.seed() for _ in range(4)]

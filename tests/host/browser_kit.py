@@ -157,32 +157,25 @@ def load(page, text):
 
 
 def wait_loaded(page, text):
-    """The board in play from the position just loaded: its log says `play`
-    for it after it said `position` for it (the page's own state line may
-    still show the game before for a moment: issue 34's flaky test took the
-    old game's side to move for the new one)."""
-    try:
-        page.wait_for_function(
-            """t => {
-              const log = document.querySelector('#log').textContent;
-              const at = log.lastIndexOf('evt position ' + t);
-              return at >= 0 && log.indexOf('evt play ' + t, at) > at &&
-                     document.querySelector('#pos').value === t &&
-                     document.querySelector('#fw-state').textContent === 'play';
-            }""", arg=text)
-    except PlaywrightTimeout:
-        raise AssertionError("the board is not in play from %s: %s" % (text, shown(page))) from None
-    # And asked: the page's lines arrive apart from its frames, so the
-    # board's own answer is the proof (two fresh runs still put a gem down
-    # while the board was syncing the table to the new position).
+    """The board in play from the position just loaded, and the page
+    showing it so. The board's own answer to `state` is the proof: the
+    page's log lines and frames arrive apart, and a check of the page alone
+    let two fresh runs put a gem down while the board was still syncing the
+    table to the new position (issue 34)."""
     deadline = time.monotonic() + WAIT_MS / 1000.0
     while True:
         said = ask_state(page)
         if said == "ok state play " + text:
-            return
+            break
         if time.monotonic() > deadline:
             raise AssertionError("the board is not in play from %s: it says %r; %s" % (text, said, shown(page)))
         page.wait_for_timeout(100)
+    try:
+        page.wait_for_function(
+            """t => document.querySelector('#pos').value === t &&
+                   document.querySelector('#fw-state').textContent === 'play'""", arg=text)
+    except PlaywrightTimeout:
+        raise AssertionError("the page does not show play from %s: %s" % (text, shown(page))) from None
 
 
 def ask_state(page):
