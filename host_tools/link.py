@@ -330,9 +330,7 @@ class SimLink(Link):
             self._replies.append(line)
 
     def write_raw(self, data):
-        sim = self.sim
-        with sim.serial_lock:
-            sim.serial_in += data
+        self.sim.write_serial(data)
 
     def wait_reply(self, timeout=5.0, what="the command"):
         # Simulated time: up to timeout seconds of board time.

@@ -421,6 +421,7 @@ class PicoSimulation(Simulation):
         self.boots += 1
         self.crash = None
         self._partial = ""
+        self._forget_unanswered()
         self._booting = True
         if self.device is None:
             self._create()
@@ -473,20 +474,26 @@ class PicoSimulation(Simulation):
         # On the emulator's thread, while it runs.
         self._serial_out(bytes(data).decode("utf-8", "replace").replace("\r", ""))
 
-    def send(self, line, timeout_ms=2000):
-        n = len(self.replies)
-        sent_us = self.sim_us
-        data = (line.rstrip("\n") + "\n").encode()
+    def write_serial(self, data, numbered=None):
+        """(Simulation.write_serial: the bytes go in by the emulated USB.)"""
         if not self.powered:
-            raise SimError("no reply to %r from the firmware" % line)
+            return -1
+        with self.serial_lock:
+            k = self._count_lines(data, numbered)
         cdc = self.device.cdc
         self._do(lambda: [cdc.send_serial_byte(b) for b in data])
+        return k
+
+    def send(self, line, timeout_ms=2000, numbered=None):
+        # (Replies matched to lines by number, as Simulation.send does.)
+        sent_us = self.sim_us
+        data = (self._checked_line(line) + "\n").encode()
+        k = self.write_serial(data, numbered)
         waited = 0
-        while len(self.replies) == n and waited < timeout_ms and self.powered:
+        while k not in self._answers and waited < timeout_ms and self.powered:
             self.run(10)
             waited += 10
-        if len(self.replies) == n:
-            raise SimError("no reply to %r from the firmware" % line)
+        reply = self._answer(k, line)
         # The script goes on where the CPython target's would. The firmware
         # reads at most SERIAL_READ bytes a tick (App.tick: serial.read(64))
         # and answers a line in the tick that reads its end (Protocol.feed),
@@ -507,7 +514,7 @@ class PicoSimulation(Simulation):
         if self.powered and t_us < self.sim_us:
             self.sim_us = t_us
             self._tick_sim_ms = t_us // 1000
-        return self.replies[n]
+        return reply
 
     # -- the C stack ------------------------------------------------------------
     def _paint_stack(self):

@@ -85,6 +85,13 @@ class Simulation:
         self.lines = []  # every line the firmware wrote, in order
         self.events = []  # (ms, line) of "evt" lines
         self.replies = []
+        # Lines sent and answered, counted over every boot: the number of a
+        # line is the number of its reply (send).
+        self.lines_sent = 0
+        self._unended = 0  # bytes sent since the last line's end
+        self._lines_answered = 0
+        self._answers = {}  # line number -> its reply, until send takes it
+        self.reply_seq = -1  # the number of the last reply
         self.led_bytes = bytes(3 * len(self.desc.LED_CHAIN))
         self.led_writes = 0
         self.tones = []  # (ms, hz) of every change of the piezo (hz 0: silent), kept for the last 500
@@ -121,6 +128,9 @@ class Simulation:
         os.chdir(self.state_dir)  # the firmware's flash is this folder
         self.boots += 1
         self.crash = None
+        with self.serial_lock:
+            self.serial_in = bytearray()
+            self._forget_unanswered()
         self.thread = threading.Thread(target=self._firmware, name="firmware", daemon=True)
         self.thread.start()
         if not self.realtime:
@@ -216,18 +226,75 @@ class Simulation:
         self.clock.grant(ms)
 
     # -- the serial line ----------------------------------------------------------
-    def send(self, line, timeout_ms=2000):
-        """Send one command line; return the firmware's reply line."""
-        n = len(self.replies)
-        with self.serial_lock:
-            self.serial_in += (line.rstrip("\n") + "\n").encode()
+    def send(self, line, timeout_ms=2000, numbered=None):
+        """Send one command line; return the firmware's reply line to it.
+
+        The firmware answers every non-empty line with exactly one "ok" or
+        "err" line, in order (docs/protocol.md), so the k-th line sent is
+        answered by the k-th reply. A reply is matched by that number, not by
+        "the next one to come": a reply that came after its command timed
+        out is never taken as the answer to a later command. numbered(k), if
+        given, is told the line's number before the line goes out."""
+        k = self.write_serial((self._checked_line(line) + "\n").encode(), numbered)
         waited = 0
-        while len(self.replies) == n and waited < timeout_ms and self.running:
+        while k not in self._answers and waited < timeout_ms and self.running:
             self.run(10)
             waited += 10
-        if len(self.replies) == n:
+        return self._answer(k, line)
+
+    def write_serial(self, data, numbered=None):
+        """Bytes onto the firmware's serial line as a host writes them (a
+        link's raw writes too, so that their lines are counted); the number
+        of the last line they complete, or -1. A board without power hears
+        nothing."""
+        if not self.running:
+            return -1
+        with self.serial_lock:
+            k = self._count_lines(data, numbered)
+            self.serial_in += data
+        return k
+
+    def _checked_line(self, line):
+        text = line.rstrip("\n")
+        if not text or "\n" in text or "\r" in text:
+            raise SimError("one non-empty line at a time, not %r" % (line,))
+        if not self.running:
+            raise SimError("the board is switched off")
+        return text
+
+    def _count_lines(self, data, numbered=None):
+        # The firmware's rule (Protocol.feed): a CR or LF ends a line, and a
+        # line with at least one byte (too long, or not ASCII, included) gets
+        # one reply.
+        k = -1
+        for b in data:
+            if b == 10 or b == 13:
+                if self._unended:
+                    k = self.lines_sent
+                    self.lines_sent += 1
+                    self._unended = 0
+                    if numbered is not None:
+                        numbered(k)
+            else:
+                self._unended += 1
+        return k
+
+    def _answer(self, k, line):
+        """The reply to line number k (or SimError); answers to lines before
+        it that came too late are dropped."""
+        reply = self._answers.pop(k, None)
+        for late in [j for j in list(self._answers) if j < k]:
+            self._answers.pop(late, None)
+        if reply is None:
             raise SimError("no reply to %r from the firmware" % line)
-        return self.replies[n]
+        return reply
+
+    def _forget_unanswered(self):
+        # What the power cut caught (a line unread, half read or unanswered)
+        # is never answered: the boot's first reply answers the first line
+        # sent after it.
+        self._unended = 0
+        self._lines_answered = self.lines_sent
 
     def _serial_out(self, text):
         self._partial += text
@@ -244,6 +311,9 @@ class Simulation:
             self._on_event(line[4:])
         elif line.startswith("ok") or line.startswith("err"):
             self.replies.append(line)
+            self.reply_seq = self._lines_answered  # (read by listeners, below)
+            self._answers[self.reply_seq] = line
+            self._lines_answered += 1
         self._notify("serial", line)
 
     def _on_event(self, text):

@@ -67,7 +67,11 @@ class WebSim:
         self.log_seq = 0
         self.log_lock = threading.Lock()
         self.track = Tracker()  # the firmware's state and events, as the page knows them
-        self._quiet = False  # replies to the poller stay out of the log
+        # The numbers of the poller's lines (Simulation.send): their replies
+        # stay out of the log. By number, not by "a poll is under way": a
+        # late reply to the player's own line, arriving during a poll, is
+        # still the player's to see.
+        self._quiet_lines = set()
         self._poll_now = threading.Event()
         self.stopping = False
         self.brightness = 64
@@ -144,7 +148,15 @@ class WebSim:
                 self.track.on_event(line[4:], self.sim.shadow)
                 self.add_log(line)
                 self._poll_now.set()
-            elif not self._quiet:
+            elif line.startswith("ok") or line.startswith("err"):
+                seq = self.sim.reply_seq
+                if seq in self._quiet_lines:
+                    self._quiet_lines.discard(seq)
+                else:
+                    self.add_log(line)
+                for k in [k for k in list(self._quiet_lines) if k < seq]:
+                    self._quiet_lines.discard(k)  # lines a power cut left unanswered
+            else:
                 self.add_log(line)
         elif kind == "crash":
             self.add_log("# firmware crashed:\n" + str(payload))
@@ -171,13 +183,9 @@ class WebSim:
         with self.cmd_lock:
             if not self.sim.running:
                 raise SimError("the board is switched off")
-            self._quiet = quiet
-            try:
-                if not quiet:
-                    self.add_log("> " + line)
-                return self.sim.send(line, timeout_ms=3000)
-            finally:
-                self._quiet = False
+            if not quiet:
+                self.add_log("> " + line)
+            return self.sim.send(line, timeout_ms=3000, numbered=self._quiet_lines.add if quiet else None)
 
     def _poller(self):
         while not self.stopping:

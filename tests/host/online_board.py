@@ -129,21 +129,14 @@ def main(argv=None):
         sim_board_for(args.game)
     if args.port == "pico":
         # The board's real UF2 on the emulated RP2040 (simulator/pico.py),
-        # behind the same link as the simulator's.
+        # behind the same link as the simulator's (its write_serial is the
+        # chip's emulated USB).
         from host_tools.link import SimLink
         from simulator.game import DESC
         from simulator.pico import PicoSimulation, uf2_for_board
 
-        class PicoLink(SimLink):
-            # The chip's serial line is its emulated USB CDC (PicoSimulation.send's way in).
-            def write_raw(self, data):
-                sim = self.sim
-                if sim.powered:
-                    cdc = sim.device.cdc
-                    sim._do(lambda: [cdc.send_serial_byte(b) for b in data])
-
         uf2 = uf2_for_board(DESC.NAME)
-        online.open_link = lambda spec: PicoLink(sim=PicoSimulation(uf2, seed=args.seed))
+        online.open_link = lambda spec: SimLink(sim=PicoSimulation(uf2, seed=args.seed))
     hand = FaultyHand(args.seed, args.powercut_lit, args.powercut_commit)
     log = (lambda text: None) if args.quiet else (lambda text: print("online: " + text, flush=True))
     bridge = FaultyBridge(args.port, args.server, args.room, args.token, hand=hand, log=log,
