@@ -180,22 +180,25 @@ def wait_loaded(page, text):
 
 def ask_state(page):
     """The board's reply to a `state` typed on the page's serial line."""
-    count = "() => (document.querySelector('#log').textContent.match(/> state/g) || []).length"
-    n = page.evaluate(count)
-    page.fill("#serial", "state")
+    return serial_reply(page, "state")
+
+
+def serial_reply(page, line):
+    """A line typed on the page's serial line, and the board's reply to it
+    as the page's log shows it. Only log lines that came after it count: the
+    log keeps its last 600 lines, so counting a command's earlier copies
+    stops working once the first of them scroll away, and an earlier
+    identical reply is not this one's."""
+    page.evaluate("() => { for (const d of document.querySelector('#log').children) d.dataset.seen = '1'; }")
+    page.fill("#serial", line)
     page.click("#serial-btn")
-    page.wait_for_function(
-        """n => {
-          const log = document.querySelector('#log').textContent;
-          const asked = (log.match(/> state/g) || []).length;
-          return asked > n && /ok state [^\\n]*$/.test(log.slice(log.lastIndexOf('> state')));
-        }""", arg=n)
-    return page.evaluate("""() => {
-      const log = document.querySelector('#log').textContent;
-      const tail = log.slice(log.lastIndexOf('> state'));
-      const m = tail.match(/ok state .*?(?=evt |> |· |# |ok |err |$)/);
-      return m ? m[0].trim() : tail;
-    }""")
+    reply = page.wait_for_function(
+        """line => {
+          const fresh = [...document.querySelectorAll('#log > :not([data-seen])')].map(d => d.textContent);
+          const i = fresh.lastIndexOf('> ' + line);
+          return i >= 0 && fresh.slice(i + 1).find(t => t.startsWith('ok ') || t.startsWith('err ')) || null;
+        }""", arg=line)
+    return reply.json_value().strip()
 
 
 # -- hands ------------------------------------------------------------------------

@@ -6,7 +6,7 @@ few turns from its end; the mode and the tourney are set on the page's
 serial line (`set mode trap`, `set mode tourney`, `set series -:-`)."""
 import pytest
 
-from browser_kit import WAIT_MS, centre, moves_text, page_at, spawned_url, wait_loaded, wait_state, wait_text  # noqa: F401 (skips without a browser)
+from browser_kit import WAIT_MS, centre, moves_text, page_at, serial_reply, spawned_url, wait_loaded, wait_state, wait_text  # noqa: F401 (skips without a browser)
 
 START = "..../...../....../......./....../...../.... S:S1,S2,S3 N:N1,N2,N3 s 0 0"
 BREACH = "..../...../....../......./....../...../.... S:f2,S2,S3 N:N2,N3,c6 s 0 0"
@@ -74,9 +74,8 @@ def take_off(page, cell):
 
 
 def serial(page, line, reply):
-    page.fill("#serial", line)
-    page.click("#serial-btn")
-    wait_text(page, "#log", reply)
+    got = serial_reply(page, line)
+    assert got == reply, "%r answered %r" % (line, got)
 
 
 def canonical(text):
