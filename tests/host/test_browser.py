@@ -69,9 +69,11 @@ def die(page, cell):
     return page.get_attribute('[data-cell="%s"]' % cell, "data-die")
 
 
-def wait_led(page, cell, names, timeout=3000):
+def wait_led(page, cell, names, timeout=WAIT_MS):
     """Until the cell's LED shows one of names (blinking colours show in
-    their on phase within the timeout)."""
+    their on phase). The page's long wait, not a few seconds: on a loaded
+    2-core machine (two test workers and Chromium) 3 s once ran out before
+    the page drew the wrong cell's blink (stop 42's fresh run)."""
     names = [names] if isinstance(names, str) else list(names)
     page.wait_for_function(
         "([c, n]) => n.includes(document.querySelector(`[data-cell=\"${c}\"] .led`).dataset.led)",
@@ -598,7 +600,7 @@ def test_lesson_from_the_page(page, server):
     wait_state(page, "play")
     drag(page, "c3", "e3", steps=16)
     wait_text(page, "#lesson-now", "Solved (c3e3)")
-    wait_text(page, "#lesson-now", "Lesson 2 of ", timeout=6000)
+    wait_text(page, "#lesson-now", "Lesson 2 of ")  # (by itself: nothing pressed)
     # Issue 24.13: the next lesson's set-up said in the headline's status
     # text, where the person looks (not only in the lessons card).
     wait_text(page, "#msg", "Lesson 2 of ")

@@ -65,7 +65,7 @@ def test_a_browne_lesson_on_the_page(browser):
         pg.click('[data-take="b"]')
         click(pg, "E3")
         wait_text(pg, "#lesson-now", "Solved (E5-A1@E3)")
-        wait_text(pg, "#lesson-now", "Lesson 4 of ", timeout=8000)
+        wait_text(pg, "#lesson-now", "Lesson 4 of ")  # (by itself: nothing pressed)
         pg.click("#lesson-off")
         pg.wait_for_function("() => document.querySelector('#lesson-off').hidden")
     finally:

@@ -2,7 +2,7 @@
 defects 10 and 12), in a real headless Chromium (browser_kit)."""
 import pytest
 
-from browser_kit import Spawned, chromium, load, open_page
+from browser_kit import WAIT_MS, Spawned, chromium, load, open_page
 
 NEHREN_POS = "....../....../..b1.../....../w2b2..../.....w1 b 0 0"
 
@@ -21,7 +21,7 @@ def nehren():
         sim.stop()
 
 
-def hint_lit(page, timeout=5000):
+def hint_lit(page, timeout=WAIT_MS):
     page.wait_for_function(
         "() => [...document.querySelectorAll('.cell .led')].some(e => e.dataset.led === 'hint')", timeout=timeout)
 

@@ -13,7 +13,7 @@ focus stays), nor one between the sites (it focuses the board). These
 tests keep it so."""
 import pytest
 
-from browser_kit import CHROMIUM, Spawned, wait_state  # noqa: F401 (skips without a browser)
+from browser_kit import CHROMIUM, WAIT_MS, Spawned, wait_state  # noqa: F401 (skips without a browser)
 
 # Where the person looks: the window's scroll, the zoomed board's frame
 # (.device-inner) and the pinch-zoomed visual viewport.
@@ -44,7 +44,7 @@ def phone(browser, url):
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                               is_mobile=True, has_touch=True)
     pg = ctx.new_page()
-    pg.set_default_timeout(15000)
+    pg.set_default_timeout(WAIT_MS)
     pg.goto(url)
     pg.wait_for_selector("#conn[data-state=live]")
     pg.wait_for_function("() => window.triadSim.frame && window.triadSim.frame.position")
