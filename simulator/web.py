@@ -34,6 +34,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from simulator.game import layout
+from simulator.hardware import SimError
 from simulator.websim import WebSim, default_state_dir
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -202,6 +203,17 @@ class Running:
         self.websim.stop()
         self.server.shutdown()
         self.server.server_close()
+
+    def wait_ready(self, timeout_s=30):
+        """Until the firmware has booted and the page knows its state (set-up
+        or play); the time it took is not the test's business."""
+        ws = self.websim
+        deadline = time.monotonic() + timeout_s
+        while ws.fw.get("state") not in ("setup", "play"):
+            if time.monotonic() > deadline:
+                raise SimError("the board did not boot in %d s" % timeout_s)
+            ws.poll_soon()
+            time.sleep(0.1)
 
     def __enter__(self):
         return self

@@ -77,10 +77,8 @@ def test_the_page_logs_a_late_reply_to_its_own_line_that_arrives_during_a_poll(t
 
     with Running(state_dir=str(tmp_path), seed=3) as run:
         ws = run.websim
+        run.wait_ready()
         deadline = time.monotonic() + 30
-        while ws.fw.get("state") not in ("setup", "play") and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert ws.fw.get("state") in ("setup", "play"), "the board did not boot"
         gate = ws.sim.serial_lock = Gate(ws.sim.serial_lock)
         # The player's line waits its 3 s out; then the poller asks its
         # questions; only then does the firmware read and answer them all.

@@ -109,9 +109,8 @@ def test_the_page_is_told_when_a_move_is_not_saved_and_when_it_is_again(tmp_path
 
     with Running(state_dir=str(tmp_path), seed=3) as run:
         ws = run.websim
+        run.wait_ready()
         deadline = time.monotonic() + 30
-        while ws.fw.get("state") not in ("setup", "play") and time.monotonic() < deadline:
-            time.sleep(0.1)
         assert ws.act([{"op": "position", "text": START}])["ok"]
         while ws.fw.get("state") != "play" and time.monotonic() < deadline:
             ws._poll_now.set()
