@@ -21,7 +21,15 @@ export function initPanel() {
   const loadPos = () => { const t = $("load").value.trim(); if (t) act({ op: "position", text: t }); };
   $("load-btn").addEventListener("click", loadPos);
   $("load").addEventListener("keydown", (e) => { if (e.key === "Enter") loadPos(); });
-  const sendSerial = () => { const t = $("serial").value.trim(); if (t) act({ op: "serial", line: t }).then(() => { $("serial").value = ""; }); };
+  // The box empties as its line goes, as a terminal's does: emptied only once
+  // the answer came, it wiped the next line typed meanwhile, and that line
+  // was never sent. A line the board never got comes back to the box.
+  const sendSerial = () => {
+    const t = $("serial").value.trim();
+    if (!t) return;
+    $("serial").value = "";
+    act({ op: "serial", line: t }).then((res) => { if (!res.ok && !$("serial").value) $("serial").value = t; });
+  };
   $("serial-btn").addEventListener("click", sendSerial);
   $("serial").addEventListener("keydown", (e) => { if (e.key === "Enter") sendSerial(); });
   $("hand-turn").addEventListener("click", () => { if (ui.frame && ui.frame.hand.length) act({ op: "turn", hand: ui.selHand !== null ? ui.selHand : ui.frame.hand.length - 1 }); });

@@ -1,5 +1,6 @@
 """The page's hardware buttons and their place in the window (issue 35,
-defects 10 and 12), in a real headless Chromium (browser_kit)."""
+defects 10 and 12), and its serial line, in a real headless Chromium
+(browser_kit)."""
 import pytest
 
 from browser_kit import WAIT_MS, Spawned, chromium, load, open_page
@@ -106,3 +107,40 @@ def test_the_turn_dot_keeps_its_shape_when_the_headline_wraps(browser, nehren):
     finally:
         page.close()
 
+
+
+def test_a_serial_line_typed_while_the_last_ones_answer_comes_is_kept_and_sent(browser, nehren):
+    # The box used to empty when a line's answer came: a line typed in the
+    # meantime was wiped and never sent (a fresh run's `set opponent w`
+    # after the load's `state`: the board never played).
+    page = open_page(browser, nehren)
+    try:
+        load(page, NEHREN_POS)
+        with page.expect_response(lambda r: "/api/act" in r.url):
+            page.fill("#serial", "get level")
+            page.click("#serial-btn")
+            assert page.input_value("#serial") == ""  # gone with its line
+            page.fill("#serial", "get sound")
+        page.wait_for_timeout(300)  # (the first line's answer handled)
+        assert page.input_value("#serial") == "get sound"
+        page.click("#serial-btn")
+        page.wait_for_function("() => /> get sound[\\s\\S]*ok get sound/.test(document.querySelector('#log').textContent)")
+        assert page.input_value("#serial") == ""
+    finally:
+        page.close()
+
+
+def test_a_serial_line_the_board_never_got_comes_back_to_the_box(browser, nehren):
+    page = open_page(browser, nehren)
+    try:
+        load(page, NEHREN_POS)
+        page.click("#power-cut")
+        page.wait_for_function("() => document.querySelector('#turn').textContent === 'Power off'")
+        page.fill("#serial", "get level")
+        page.click("#serial-btn")
+        page.wait_for_function("() => document.querySelector('#serial').value === 'get level'")
+        assert "switched off" in page.inner_text("#toast")
+    finally:
+        page.click("#power-on")
+        page.wait_for_function("() => document.querySelector('#turn').textContent !== 'Power off'")
+        page.close()
