@@ -71,6 +71,9 @@ def _clock():
     return _current.clock
 
 
+ANSWERS_KEPT = 256  # replies kept for send to take, the latest ones
+
+
 class Simulation:
     def __init__(self, state_dir=None, seed=1, realtime=False, speed=1.0, echo=None):
         self.desc = DESC
@@ -314,6 +317,9 @@ class Simulation:
             self.reply_seq = self._lines_answered  # (read by listeners, below)
             self._answers[self.reply_seq] = line
             self._lines_answered += 1
+            # A link's raw lines are never taken by send: forget the old ones
+            # (a send still waiting is never this far behind).
+            self._answers.pop(self.reply_seq - ANSWERS_KEPT, None)
         self._notify("serial", line)
 
     def _on_event(self, text):

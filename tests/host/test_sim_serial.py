@@ -45,6 +45,16 @@ def test_a_line_the_power_cut_caught_does_not_shift_the_replies_after_boot(sim):
     assert sim.send("moves").startswith("ok moves")
 
 
+def test_replies_to_a_links_raw_lines_are_not_kept_for_ever(sim):
+    from simulator.sim import ANSWERS_KEPT
+
+    for _ in range(ANSWERS_KEPT + 50):
+        sim.write_serial(b"moves\n")  # (a link's lines: nobody sends for them)
+        sim.run(20)
+    assert sim.reply_seq >= ANSWERS_KEPT + 49 and len(sim._answers) <= ANSWERS_KEPT
+    assert sim.send("state").startswith("ok state ")
+
+
 @pytest.mark.parametrize("line", ["", "\n", "state\nmoves", "state\rmoves"])
 def test_one_non_empty_line_at_a_time(sim, line):
     # (The firmware answers each non-empty line once: two lines in one send,
