@@ -87,7 +87,6 @@ class Simulation:
         self.serial_lock = threading.Lock()
         self.lines = []  # every line the firmware wrote, in order
         self.events = []  # (ms, line) of "evt" lines
-        self.replies = []
         # Lines sent and answered, counted over every boot: the number of a
         # line is the number of its reply (send).
         self.lines_sent = 0
@@ -313,7 +312,6 @@ class Simulation:
             self.events.append((self.now_ms(), line))
             self._on_event(line[4:])
         elif line.startswith("ok") or line.startswith("err"):
-            self.replies.append(line)
             self.reply_seq = self._lines_answered  # (read by listeners, below)
             self._answers[self.reply_seq] = line
             self._lines_answered += 1
