@@ -120,7 +120,7 @@ def build_parser():
     from host_tools.relay import server
 
     server.add_parser(sub)
-    from host_tools import online
+    from host_tools.relay import online
 
     online.add_parser(sub)
     return ap

@@ -9,4 +9,5 @@ lichess keeps its socket server apart from its site:
   redis_bus.py  the Redis store and channel (several relays sharing rooms)
   client.py     a client library (sync and asyncio)
   terminal.py   `python -m host_tools play --server URL --room R ...`
+  online.py     a board's bridge to a room (`python -m host_tools online --port PORT ...`)
 """

@@ -37,7 +37,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
-from host_tools import online  # noqa: E402
+from host_tools.relay import online  # noqa: E402
 
 
 class FaultyHand(online.Hand):

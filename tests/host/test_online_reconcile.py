@@ -4,7 +4,7 @@ sent where, for each way the two can differ after a power cut, an unplugged
 cable or a lost connection."""
 import asyncio
 
-from host_tools import online
+from host_tools.relay import online
 from host_tools.relay.rules import Game
 
 START = Game("nehren").start

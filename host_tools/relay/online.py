@@ -633,9 +633,3 @@ def add_parser(sub):
     p.add_argument("--stay", action="store_true", help="stay connected after the game is over")
     games.add_game_arg(p, default=None, help_text="with the simulator: the game its board plays (default: the room's)")
     p.set_defaults(fn=cmd_online)
-
-
-def main(argv=None):  # pragma: no cover - python -m host_tools online
-    from host_tools.__main__ import main as m
-
-    return m(["online"] + list(argv if argv is not None else sys.argv[1:]))
