@@ -2,7 +2,8 @@
 
 Writes hardware/<board>/{netlist.net, erc.txt, bom.csv, wiring.csv,
 placement.svg, placement.pdf, drill.csv, cost.csv,
-schematic.svg, sensing.csv, sensing.svg, selftest.svg} and
+schematic.svg, sensing.csv, sensing.svg, pieces.svg, selftest.svg},
+hardware/parts/ (printable pieces and the module's spacer, OpenSCAD) and
 hardware/sensor_module/ (with its pictures board_top.svg, assembly.svg). Exit 1 if a
 board's ERC or checks report errors (the files are written all the same,
 so erc.txt says what is wrong); 2 for a description too broken to build.
@@ -64,6 +65,20 @@ def build_board(board, out_dir):
 
     with open(os.path.join(out_dir, "selftest.svg"), "w", encoding="utf-8", newline="\n") as f:
         f.write(selftest_picture.svg(board))
+    # The pieces: can a maker make them (magnets apart and inside)?
+    from host_tools.hardware import pieces
+
+    board_pieces = [p for p, _ in sensing.board_pieces(board)]
+    with open(os.path.join(out_dir, "pieces.svg"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(pieces.svg(board_pieces, "Triad board %s: its pieces and their magnets" % board.name))
+    parts = os.path.join(os.path.dirname(out_dir), "parts")
+    os.makedirs(parts, exist_ok=True)
+    for p in board_pieces:
+        with open(os.path.join(parts, p.slug() + ".scad"), "w", encoding="utf-8", newline="\n") as f:
+            f.write(pieces.scad(p))
+        for problem in pieces.check(p):
+            print("%s: pieces: %s" % (board.name, problem), file=sys.stderr)
+            n_err += 1
     n_rows, fails = sensing.summary(rows)
     for r in fails[:10]:
         print("%s: sensing FAIL: %s" % (board.name, ", ".join(r)), file=sys.stderr)
@@ -87,6 +102,15 @@ def main(argv=None):
             print("%s: cannot read the description: %s" % (name, e), file=sys.stderr)
             return 2
         errors += build_board(board, os.path.join(a.out, board.name))
+    if os.path.isdir(a.out):  # something was built: the stack-up it stands on
+        from host_tools.hardware import pieces, stackup
+
+        for problem in stackup.check():
+            print("stack-up: %s" % problem, file=sys.stderr)
+            errors += 1
+        os.makedirs(os.path.join(a.out, "parts"), exist_ok=True)
+        with open(os.path.join(a.out, "parts", "module_spacer.scad"), "w", encoding="utf-8", newline="\n") as f:
+            f.write(pieces.spacer_scad())
     if not a.no_pcb:
         from host_tools.hardware import module_pcb
 

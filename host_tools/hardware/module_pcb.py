@@ -42,13 +42,23 @@ REF_AT = {
     "C1": (-3.1, -10.0),  # left of the capacitor, under the board's top edge
     "D2": (6.0, -6.0),  # right of the LED, past its DIN track
     "H1": (-9.5, -3.95),  # below the fixing hole, above the reed's outline
+    "H2": (6.9, -8.6),  # left of the second fixing hole, right of the LED's reference
     "SW1": (9.4, -3.85),  # above the reed's right end
     "D1": (8.85, 5.3),  # left of the diode (along it, as KiCad turns it)
     "J1": (-8.9, HEADER_Y),  # left of the pad row
 }
 D1_AT = (11.0, 5.3)  # below the reed's courtyard, right of the pads
-PAD_LABEL_DY = -2.3  # the pads' names, above the pads (below them is the edge)
-PAD_LABEL_SIZE = (0.6, 0.7)  # width, height (mm): DOUT clear of GND and DIN
+# The pads' names on the back (B.SilkS, mirrored so they read from the
+# back), the side a maker sees and wires when the module hangs under the
+# plate: 1 mm letters standing up along each pad, above it (the front has
+# no room for 1 mm letters between the reed and the pads).
+PAD_LABEL_DY = -3.35  # the label's centre above its pad's
+PAD_LABEL_SIZE = (1.0, 1.0)  # width, height (mm)
+PAD_LABEL_LINE = 0.15
+# The silkscreen's smallest text a fab prints legibly (most fabs: 1 mm
+# high, 0.15 mm line); drc.txt checks every text against it.
+SILK_TEXT_MIN = 1.0
+SILK_LINE_MIN = 0.15
 # The module's parts (its J1 is six bare pads: the wires solder to them).
 MODULE_BOM = (
     (1, "SW1", "Reed SPST-NO", "Resistor_THT:R_Axial_DIN0516_L15.5mm_D5.0mm_P20.32mm_Horizontal", "Littelfuse", "MDSR-7-15-20"),
@@ -149,6 +159,9 @@ def design(path):
     d = _fp(board, "Diode_SMD", "D_SOD-123", "D1", "1N4148W", D1_AT[0], D1_AT[1], 90.0)
     hdr = _fp(board, "Connector_PinHeader_2.54mm", "PinHeader_1x06_P2.54mm_Vertical", "J1", "pads", -6.35, HEADER_Y, 90.0)
     _fp(board, "MountingHole", "MountingHole_2.2mm_M2", "H1", "M2", mg.FIX_DX, mg.FIX_DY)
+    # The second fixing hole, diagonally opposite: two screws hold the
+    # module flat on its spacer (stackup.py), so the reed stays at its gap.
+    _fp(board, "MountingHole", "MountingHole_2.2mm_M2", "H2", "M2", mg.FIX2_DX, mg.FIX2_DY)
     for fp in board.GetFootprints():
         fp.Reference().SetPosition(_pt(*REF_AT[fp.GetReference()]))
     for i, name in enumerate(HEADER):
@@ -193,15 +206,21 @@ def design(path):
     board.Add(zone)
     board.BuildConnectivity()
     pcbnew.ZONE_FILLER(board).Fill(board.Zones())
+    # The pads' names belong to J1 (texts of its footprint): a panel keeps
+    # them in the footprint's order (board texts come out of KiKit in an
+    # order of their own, a different Gerber each run).
     for i, name in enumerate(HEADER):
         x, y = H[name]
-        t = pcbnew.PCB_TEXT(board)
+        t = pcbnew.FP_TEXT(hdr)
+        t.SetType(pcbnew.FP_TEXT.TEXT_is_DIVERS)
         t.SetText(name)
-        t.SetPosition(_pt(x, y + PAD_LABEL_DY))
+        t.SetLayer(pcbnew.B_SilkS)
         t.SetTextSize(pcbnew.wxSize(_mm(PAD_LABEL_SIZE[0]), _mm(PAD_LABEL_SIZE[1])))
-        t.SetTextThickness(_mm(0.12))
-        t.SetLayer(pcbnew.F_SilkS)
-        board.Add(t)
+        t.SetTextThickness(_mm(PAD_LABEL_LINE))
+        t.SetMirrored(True)
+        hdr.Add(t)
+        t.SetTextAngle(0)  # J1 stands turned 90 degrees: the names stand up along its pads
+        t.SetPosition(_pt(x, y + PAD_LABEL_DY))
     board.BuildConnectivity()
     return board
 
@@ -328,9 +347,22 @@ def _silk_items(board):
 
 
 def silk_checks(board):
-    """[(check, [problem])]: the silkscreen inside the board, its texts on
-    nothing else, no two courtyards overlapping."""
-    return [silk_edge_check(board), silk_text_check(board), courtyard_check(board)]
+    """[(check, [problem])]: the silkscreen inside the board, its texts
+    large enough and on nothing else, no two courtyards overlapping."""
+    return [silk_edge_check(board), silk_size_check(board), silk_text_check(board), courtyard_check(board)]
+
+
+def silk_size_check(board):
+    """(check, [problem]): every silkscreen text at least SILK_TEXT_MIN
+    high with a SILK_LINE_MIN line (smaller ones a fab prints as a blur)."""
+    probs = []
+    for name, item, text, _ in _silk_items(board):
+        if not text:
+            continue
+        h, w = pcbnew.ToMM(item.GetTextHeight()), pcbnew.ToMM(item.GetTextThickness())
+        if h < SILK_TEXT_MIN - 1e-6 or w < SILK_LINE_MIN - 1e-6:
+            probs.append("%s is %.2f mm high with a %.2f mm line" % (name, h, w))
+    return ("silkscreen texts >= %.1f mm high with a line >= %.2f mm" % (SILK_TEXT_MIN, SILK_LINE_MIN), probs)
 
 
 def silk_edge_check(board):
@@ -396,7 +428,8 @@ def courtyard_check(board):
 
 _LAYERS = (
     (pcbnew.F_Cu, "F_Cu"), (pcbnew.B_Cu, "B_Cu"), (pcbnew.F_Mask, "F_Mask"), (pcbnew.B_Mask, "B_Mask"),
-    (pcbnew.F_Paste, "F_Paste"), (pcbnew.F_SilkS, "F_Silkscreen"), (pcbnew.Edge_Cuts, "Edge_Cuts"),
+    (pcbnew.F_Paste, "F_Paste"), (pcbnew.F_SilkS, "F_Silkscreen"), (pcbnew.B_SilkS, "B_Silkscreen"),
+    (pcbnew.Edge_Cuts, "Edge_Cuts"),
 )
 
 

@@ -22,7 +22,7 @@ import pcbnew
 
 from host_tools.hardware import module_geom as mg
 
-PICTURES = ("board_top.svg", "assembly.svg")
+PICTURES = ("board_top.svg", "board_back.svg", "assembly.svg")
 _UNIT = 1e-4  # mm per unit of KiCad 6's SVG plot (precision 4)
 MARGIN = 2.0
 BOARD_GREEN = "#1e5b36"
@@ -150,6 +150,28 @@ def board_top(board, bodies):
     return _svg(view, "Sensor module: bare board, top side", parts)
 
 
+def board_back(board, bodies):
+    """The bare board's back, as a maker sees it wiring the module under
+    the plate (mirrored left to right): the pads' names are there."""
+    bx, by, bw, bh = _outline(board)
+    flip = 'transform="translate(%.3f 0) scale(-1 1)"' % (2 * bx + bw)
+    parts = [
+        '<g id="back" %s>' % flip,
+        '<rect id="board" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s"/>' % (bx, by, bw, bh, BOARD_GREEN),
+        _layer(bodies[pcbnew.B_Cu], "#3f8f5a", "B_Cu"),
+        _layer(bodies[pcbnew.B_Mask], "#d8b04a", "B_Mask"),
+        _holes(board, "#202020"),
+        _layer(bodies[pcbnew.B_SilkS], "#f4f4f4", "B_Silkscreen"),
+        _layer(bodies[pcbnew.Edge_Cuts], "#000000", "Edge_Cuts"),
+        "</g>",
+    ]
+    top = by - 3.0
+    parts.append(_text(bx, by - 1.2, "Sensor module, back side (the side you wire under the plate), bare board", 0.85))
+    parts.append(_text(bx, by + bh + 1.4, "gold: bare pads (solder the wires here); light green: the ground plane; white: silkscreen", 0.7))
+    view = (bx - MARGIN, top, bw + 2 * MARGIN, bh + (by - top) + 2.6)
+    return _svg(view, "Sensor module: bare board, back side", parts)
+
+
 def assembly(board, bodies):
     """The module with its parts: what goes where, which way round."""
     bx, by, bw, bh = _outline(board)
@@ -188,7 +210,7 @@ def assembly(board, bodies):
     notes.append(((lx, ly), (right, by + 3.2), "D2 WS2812B: pin 1 (VDD) here, by the silkscreen's 1;"))
     notes.append((None, (right, by + 4.3), "turn its corner mark as the outline draws it"))
     notes.append(((cx, cy), (right, by + 0.8), "C1 100 nF (no polarity)"))
-    notes.append(((gx + mg.REED_GLASS / 2 - 1.0, ry), (right, ry + 1.6), "SW1 reed: glass flat on the board; bend leads >= 2 mm from the glass"))
+    notes.append(((gx + mg.REED_GLASS / 2 - 1.0, ry), (right, ry + 1.6), "SW1 reed: glass seated on the board; bend leads >= 2 mm from the glass"))
     for anchor, (tx, ty), s in notes:
         if anchor is None:  # the line before's second line
             parts.append(_text(tx, ty, s, 0.8, cls="note"))
@@ -199,7 +221,7 @@ def assembly(board, bodies):
         parts.append(_text(tx, ty, s, 0.8, cls="note"))
     parts.append(_text(bx, by + bh + 1.6, "red cross: the spot's centre (under the plate's mark); dashed: the piece's magnet,",
                        0.8, "start", "#d02020", "note"))
-    parts.append(_text(bx, by + bh + 2.7, "8 mm (dice) or 6 mm (other pieces), over the left end of the reed's glass (light blue)",
+    parts.append(_text(bx, by + bh + 2.7, "8 mm (dice), 12 mm (counters) or 6 mm (gems, jewels), over the near end of the reed's glass (light blue)",
                        0.8, "start", "#d02020", "note"))
     parts.append(_text(bx, by - 1.2, "Sensor module with its parts, top side: blue the parts' outlines and references (F.Fab), magenta their courtyards",
                        0.8))
@@ -210,7 +232,8 @@ def assembly(board, bodies):
 def build(out_dir):
     """Write PICTURES into out_dir from its sensor_module.kicad_pcb."""
     board = pcbnew.LoadBoard(os.path.join(out_dir, "sensor_module.kicad_pcb"))
-    bodies = _plot_layers(board, (pcbnew.F_Cu, pcbnew.F_Mask, pcbnew.F_SilkS, pcbnew.F_Fab, pcbnew.F_CrtYd, pcbnew.Edge_Cuts))
-    for name, fn in zip(PICTURES, (board_top, assembly)):
+    bodies = _plot_layers(board, (pcbnew.F_Cu, pcbnew.F_Mask, pcbnew.F_SilkS, pcbnew.F_Fab, pcbnew.F_CrtYd, pcbnew.Edge_Cuts,
+                                  pcbnew.B_Cu, pcbnew.B_Mask, pcbnew.B_SilkS))
+    for name, fn in zip(PICTURES, (board_top, board_back, assembly)):
         with open(os.path.join(out_dir, name), "w", encoding="utf-8", newline="\n") as f:
             f.write(fn(board, bodies))

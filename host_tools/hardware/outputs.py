@@ -46,6 +46,8 @@ def extra_bom_rows(board):
          "sensor_module gerbers: 2 layers, 1.6 mm FR4, 26 x 20 mm"),
         (n, "(one per module, for the 1N4148)", "1N4148W", "Diode_SMD:D_SOD-123", "Diodes Incorporated", "1N4148W-7-F"),
     ]
+    from host_tools.hardware import placement, stackup
+
     mags = {}
     for piece, _ in sensing.board_pieces(board):
         mags.setdefault(piece.magnet, []).append(piece)
@@ -53,7 +55,72 @@ def extra_bom_rows(board):
         d, h, maker, pn = sensing.MAGNETS[key]
         rows.append((sum(p.count for p in pieces), "(in the pieces: %s)" % ", ".join(p.name for p in pieces),
                      "Magnet %g x %g mm NdFeB N40-N52, axial" % (d, h), "-", maker, pn))
+    for piece, _ in sensing.board_pieces(board):
+        rows.append((piece.per_set, "(the game's set)", "Piece: %s, printed with %d magnet pocket(s)" % (piece.name, len(piece.magnets)),
+                     "-", "(3D-print it: PLA or PETG)", "hardware/parts/%s.scad" % piece.slug()))
+    _, _, w, h, _ = placement._layout(board)
+    n_holes = 2 * n
+    rows += [
+        (1, "(the top plate)", "Plate %.1f mm extruded acrylic, %.0f x %.0f mm, cut and drilled from the files" % (stackup.PLATE_T, w, h), "-",
+         "(laser-cut: yourself or a service)", "hardware/%s/drill.csv" % board.name),
+        (n_holes, "(two per module)", "Spacer %.1f mm printed washer, M2" % stackup.SPACER_H, "-", "(3D-print it)", "hardware/parts/module_spacer.scad"),
+        (n_holes + 4, "(two per module, four for the Pico)", "Screw %s countersunk, A2 stainless" % stackup.SCREW, "-",
+         "(standard part: any maker)", "ISO 10642 M2 x 8 A2"),
+        (n_holes + 4, "(one per screw)", "Nut M2, A2 stainless", "-", "(standard part: any maker)", "ISO 4032 M2 A2"),
+        (wire_metres(board)[0], "(metres: the data and matrix runs in wiring.csv and a fifth more)", "Wire 22 AWG stranded hook-up, UL1007 (metres): signals", "-",
+         WIRE_PART[0], WIRE_PART[1]),
+        (wire_metres(board)[1], "(metres: the POWER runs in wiring.csv and a fifth more)", "Wire %s stranded hook-up, UL1007 (metres): +5V and GND" % POWER_WIRE, "-",
+         POWER_WIRE_PART[0], POWER_WIRE_PART[1]),
+    ]
     return rows
+
+
+# The wire: stranded hook-up wire (UL1007). The power runs (+5V and GND,
+# daisy-chained along the LEDs from the Pico) carry up to USB_BUDGET_MA:
+# 20 AWG (Alpha Wire 3053, about 34 mOhm/m) keeps the drop there and back
+# under POWER_DROP_MAX with all the current at the chain's far end (22 AWG,
+# 53 mOhm/m, would lose 0.35 V on tri_v1's 6.6 m); every other run (data,
+# matrix, buttons) is 22 AWG (Alpha Wire 3051).
+POWER_WIRE = "20 AWG"
+OHM_PER_M = 0.034
+POWER_DROP_MAX = 0.25  # V: the last LED still gets 4.75 V from USB's 5 V
+WIRE_PART = ("Alpha Wire", "3051")  # 22 AWG, 7/30 stranded, UL1007, per metre: signals
+POWER_WIRE_PART = ("Alpha Wire", "3053")  # 20 AWG, 10/30 stranded, UL1007, per metre: +5V and GND
+
+
+def power_run_mm(board):
+    """The +5V (and the GND) run's length: from the Pico along the LED
+    chain, each LED to the next (the data hops' path)."""
+    from host_tools.hardware import placement, wiring
+
+    return sum(mm for _, _, _, mm in wiring.all_hops(board, placement.centres(board)))
+
+
+def power_drop(board):
+    """(volts, amps): the worst drop on the power run, all the current to the far end."""
+    amps = board.usb_budget_ma / 1000.0
+    return amps * OHM_PER_M * 2 * power_run_mm(board) / 1000.0, amps
+
+
+def power_note(board):
+    v, a = power_drop(board)
+    return "at most %.2f V lost there and back at %.1f A (limit %.2f V)" % (v, a, POWER_DROP_MAX)
+
+
+def check_power_wire(board):
+    v, _ = power_drop(board)
+    probs = [] if v <= POWER_DROP_MAX else ["+5V/GND along the chain: %s: use a thicker wire or feed the chain from both ends" % power_note(board)]
+    return "the power runs' wire (%s) loses at most %.2f V at the USB budget" % (POWER_WIRE, POWER_DROP_MAX), probs
+
+
+def wire_metres(board):
+    """(signal, power): whole metres of wire to order: every run wiring.csv
+    measures, and a fifth more for the ends and the way round parts."""
+    from host_tools.hardware import placement, wiring
+
+    centres = placement.centres(board)
+    signal = sum(wiring.matrix_lengths(board, centres).values()) + sum(x[3] for x in wiring.all_hops(board, centres))
+    return int(-(-signal * 1.2 // 1000)), int(-(-2 * power_run_mm(board) * 1.2 // 1000))
 
 
 def bom_csv(ckt, extra=()):
@@ -71,7 +138,7 @@ def wiring_csv(ckt, board=None):
 
         centres = placement.centres(board)
         lengths.update(wiring.matrix_lengths(board, centres))
-        for k, _, _, mm in wiring.hops(board, centres):
+        for k, _, _, mm in wiring.all_hops(board, centres):
             lengths["DIN%d" % k] = mm
     rows = [("net", "pins", "wire_mm")]
     for name in sorted(ckt.nets, key=_natural):
@@ -82,9 +149,18 @@ def wiring_csv(ckt, board=None):
         # The sums of the whole millimetres listed, so the column adds up.
         data = sum(round(v) for k, v in lengths.items() if k.startswith("DIN"))
         matrix = sum(round(v) for k, v in lengths.items() if not k.startswith("DIN"))
-        rows.append(("TOTAL", "LED data line between spots %.2f m; matrix rows and columns %.2f m (status LEDs, Pico and power wiring not included)"
-                     % (data / 1000, matrix / 1000), "%.0f" % (data + matrix)))
+        power = power_run_mm(board)
+        rows.append(("POWER", "+5V and GND each run along the LED chain (%s, %.0f mm each): %s" % (POWER_WIRE, power, power_note(board)),
+                     "%.0f" % (2 * power)))
+        rows.append(("TOTAL", "LED data line %.2f m (Pico to the first LED, status LEDs included); matrix rows and columns %.2f m; power %.2f m"
+                     % (data / 1000, matrix / 1000, 2 * power / 1000), "%.0f" % (data + matrix + 2 * round(power))))
     return _csv(rows)
+
+
+def wiring_hop_max():
+    from host_tools.hardware import wiring
+
+    return wiring.HOP_MAX_MM
 
 
 def erc_txt(board, ckt, erc_msgs, erc_errors, erc_warnings, tool, hw_dir=None):
@@ -105,6 +181,11 @@ def erc_txt(board, ckt, erc_msgs, erc_errors, erc_warnings, tool, hw_dir=None):
     for rule, probs in results:
         lines.append("  %s: %s" % ("FAIL" if probs else "PASS", rule))
         lines += ["    - " + p for p in probs]
+    long = checks.long_hops(board)
+    if long:
+        lines += ["", "Not counted as errors: LED data hops over %.0f mm where the description puts the Pico and the status LEDs"
+                  % wiring_hop_max(), "  (PICO_XY, STATUS_XY, LED_CHAIN; move them or reorder the chain in its next revision):"]
+        lines += ["    - " + x for x in long]
     full, at_cap, colour, idle, total = checks.power_figures(board)
     lines += [
         "",

@@ -2,8 +2,10 @@
 
 Two rows of 20 through-hole pads 17.78 mm apart at 2.54 mm, numbered as
 the Pico's pins (1..20 down the left row, 21..40 up the right, as on a
-DIP), pads as KiCad's Package_DIP footprints have them (1.6 mm, 0.8 mm
-drill, pin 1 square), inside the Pico's 21 x 51 mm outline. Written as
+DIP), pin 1 square, inside the Pico's 21 x 51 mm outline. The holes take
+header pins: a 0.64 mm square pin is 0.9 mm across its corners, so the
+drill is DRILL (1.0 mm; KiCad's DIP footprints' 0.8 mm fits only a
+socket's round pins) in a PAD pad. Written as
 text (KiCad 6's footprint format) to hardware/lib/Triad.pretty, which
 hardware/fp-lib-table names as the library `Triad`.
 """
@@ -13,6 +15,9 @@ FP_DIR = "/usr/share/kicad/footprints"
 LIB, NAME = "Triad", "RaspberryPi_Pico_THT"
 ROW_SPACING = 17.78
 PITCH = 2.54
+DRILL = 1.0
+PAD = 1.8
+DRILL_MIN = 1.0  # a 0.64 mm square header pin (0.9 mm across its corners) with room to solder
 
 
 def pad_xy(n):
@@ -39,7 +44,7 @@ def text():
     for n in range(1, 41):
         x, y = pad_xy(n)
         shape = "rect" if n == 1 else "oval"
-        out.append('  (pad "%d" thru_hole %s (at %.2f %.2f) (size 1.6 1.6) (drill 0.8) (layers *.Cu *.Mask))' % (n, shape, x, y))
+        out.append('  (pad "%d" thru_hole %s (at %.2f %.2f) (size %.2f %.2f) (drill %.2f) (layers *.Cu *.Mask))' % (n, shape, x, y, PAD, PAD, DRILL))
     out.append(")")
     return "\n".join(out) + "\n"
 
@@ -62,3 +67,19 @@ def resolves(footprint, hw_dir):
         if os.path.exists(os.path.join(d, lib + ".pretty", name + ".kicad_mod")):
             return True
     return False
+
+
+def drills(hw_dir):
+    """[(pad, drill mm)] of the Pico footprint written in hw_dir/lib."""
+    import re
+
+    path = os.path.join(hw_dir, "lib", LIB + ".pretty", NAME + ".kicad_mod")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return [(m.group(1), float(m.group(2))) for m in re.finditer(r'\(pad "(\d+)" thru_hole .*?\(drill ([\d.]+)\)', text)]
+
+
+def check_drills(hw_dir):
+    """[problem]: a Pico pad whose hole is too small for a header pin."""
+    return ["U1 pad %s: %.2f mm drill, under %.1f mm: a header pin does not go in" % (pad, d, DRILL_MIN)
+            for pad, d in drills(hw_dir) if d < DRILL_MIN - 1e-9]

@@ -30,6 +30,31 @@ def centres(board):
     return _layout(board)[1]
 
 
+def turn(board):
+    """The modules' turn on this board (degrees, clockwise as drawn)."""
+    from host_tools.hardware import sensing
+
+    return sensing.reed_turn(board)
+
+
+def _aabb(corners):
+    xs = [x for x, _ in corners]
+    ys = [y for _, y in corners]
+    return ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs), max(ys) - min(ys))
+
+
+def module_boxes(board, spot_centres=None):
+    """[("module", spot name, cx, cy, w, h, corners)]: each sensor
+    module's outline on the plate (its box, and the turned rectangle's
+    corners, which plate.overlaps uses)."""
+    t = turn(board)
+    out = []
+    for site, c in enumerate(centres(board) if spot_centres is None else spot_centres):
+        corners = mg.outline(c, t)
+        out.append(("module", board.site_names[site]) + _aabb(corners) + (corners,))
+    return out
+
+
 def _layout(board):
     """(pitch, spot centres, plate width, plate height, to_mm): the plate
     holds every module and every part plate.py places, BORDER apart from
@@ -38,7 +63,8 @@ def _layout(board):
     from host_tools.hardware import plate
 
     p = pitch(board)
-    boxes = [(x * p + mg.REED_DX, y * p, mg.MODULE_W, mg.MODULE_H) for x, y in board.site_xy]
+    t = turn(board)
+    boxes = [_aabb(mg.outline((x * p, y * p), t)) for x, y in board.site_xy]
     boxes += [(cx, cy, bw, bh) for _, _, cx, cy, bw, bh in plate.outlines(board, lambda x, y: (x * p, y * p))]
     x0 = min(cx - bw / 2 for cx, _, bw, _ in boxes)
     x1 = max(cx + bw / 2 for cx, _, bw, _ in boxes)
@@ -63,12 +89,15 @@ def holes(board):
     from host_tools.hardware import plate
 
     _, centres, w, _, to_mm = _layout(board)
+    t = turn(board)
     out = []
-    for site, (sx, cy) in enumerate(centres):
-        cx = sx + mg.REED_DX
+    for site, c in enumerate(centres):
         name = board.site_names[site]
-        out.append(("spot LED window", name, "round", cx, cy + mg.LED_DY, mg.LED_DRILL, mg.LED_DRILL))
-        out.append(("module fixing hole", name, "round", cx + mg.FIX_DX, cy + mg.FIX_DY, mg.FIX_DRILL, mg.FIX_DRILL))
+        lx, ly = mg.to_plate(c, 0.0, mg.LED_DY, t)
+        out.append(("spot LED window", name, "round", lx, ly, mg.LED_DRILL, mg.LED_DRILL))
+        for k, (fx, fy) in enumerate(((mg.FIX_DX, mg.FIX_DY), (mg.FIX2_DX, mg.FIX2_DY))):
+            hx, hy = mg.to_plate(c, fx, fy, t)
+            out.append(("module fixing hole", "%s.H%d" % (name, k + 1), "round", hx, hy, mg.FIX_DRILL, mg.FIX_DRILL))
     return out + plate.holes(board, to_mm, w)
 
 
@@ -89,8 +118,8 @@ def drawing(board):
     line(("rect", 0.5, 0.5, w - 1.0, h - 1.0, 0.3, "#000000"))
     text(("text", BORDER, 12.0, 5.0, "Triad board %s: top plate, 1:1 (print at 100%%, no scaling)" % board.name, "start", "#000000"))
     legend = (
-        "pitch %.0f mm per unit of the game's layout; %d spots; grey: a sensor module's outline" % (p, len(centres)),
-        "red: drill the LED window (%.1f mm) and the module's fixing hole (%.1f mm); crosshair: the spot's centre, over the reed glass's left end" % (mg.LED_DRILL, mg.FIX_DRILL),
+        "pitch %.0f mm per unit of the game's layout; %d spots; grey: a sensor module's outline (turned %g degrees clockwise)" % (p, len(centres), turn(board)),
+        "red: drill the LED window (%.1f mm) and the module's two fixing holes (%.1f mm); crosshair: the spot's centre, over the reed glass's near end" % (mg.LED_DRILL, mg.FIX_DRILL),
         "red too: status LED windows (%.1f mm), buttons (%.1f mm), the Pico's fixing holes (%.1f mm), the USB notch; drill.csv lists every hole" % (plate.STATUS_DRILL, plate.BUTTON_DRILL, plate.PICO_DRILL),
         "#n: LED chain position (blue: the data line's path); row/col: matrix row and column (wiring.csv: ROWr, COLc)",
     )
@@ -98,35 +127,49 @@ def drawing(board):
         text(("text", BORDER, 16.5 + 3.5 * k, 2.6, s, "start", "#000000"))
     where = {site: (r, c) for r, c, site in board.sensing()}
     pos = {slot: k for k, slot in enumerate(board.led_chain)}
+    t = turn(board)
+
+    def at(c, x, y):
+        return mg.to_plate(c, x, y, t)
+
+    def poly(pts, sw, col):
+        for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):
+            line(("line", x1, y1, x2, y2, sw, col))
+
     # The LED chain's path, through the LEDs in chain order (spots only;
     # the status LEDs follow the last spot, as LED_CHAIN says).
-    path = [(centres[s][0] + mg.REED_DX, centres[s][1] + mg.LED_DY) for s in board.led_chain if s < board.n_sites]
+    path = [at(centres[s], 0.0, mg.LED_DY) for s in board.led_chain if s < board.n_sites]
     for (x1, y1), (x2, y2) in zip(path, path[1:]):
         line(("line", x1, y1, x2, y2, 0.4, "#2070d0"))
     if path:
         x, y = path[0]
         text(("text", x - 4.0, y - 3.0, 2.6, "DIN from the Pico", "end", "#2070d0"))
-    for site, (sx, cy) in enumerate(centres):
-        hw, hh = mg.MODULE_W / 2, mg.MODULE_H / 2
-        cx = sx + mg.REED_DX  # the module's own origin: the reed glass's centre
-        line(("rect", cx - hw, cy - hh, mg.MODULE_W, mg.MODULE_H, 0.15, "#909090"))
-        # Reed switch glass: its left end under the spot's centre (sensing.py).
-        line(("rect", cx - mg.REED_GLASS / 2, cy - 1.1, mg.REED_GLASS, 2.2, 0.2, "#000000"))
+    for site, c in enumerate(centres):
+        sx, cy = c
+        hw = mg.MODULE_W / 2
+        poly(mg.outline(c, t), 0.15, "#909090")
+        # Reed switch glass: its near end under the spot's centre (sensing.py).
+        g = mg.REED_GLASS / 2
+        poly([at(c, -g, -1.1), at(c, g, -1.1), at(c, g, 1.1), at(c, -g, 1.1)], 0.2, "#000000")
         # The spot's centre: crosshair (the piece's magnet stands here).
         line(("line", sx - 3.0, cy, sx + 3.0, cy, 0.2, "#000000"))
         line(("line", sx, cy - 3.0, sx, cy + 3.0, 0.2, "#000000"))
-        # Drill marks: the LED's window and the module's fixing hole.
-        lx, ly = cx, cy + mg.LED_DY
+        # Drill marks: the LED's window and the module's two fixing holes.
+        lx, ly = at(c, 0.0, mg.LED_DY)
         circle(("circle", lx, ly, mg.LED_DRILL / 2, 0.3, "#d02020"))
         line(("line", lx - 1.0, ly, lx + 1.0, ly, 0.2, "#d02020"))
         line(("line", lx, ly - 1.0, lx, ly + 1.0, 0.2, "#d02020"))
-        fx, fy = cx + mg.FIX_DX, cy + mg.FIX_DY
-        circle(("circle", fx, fy, mg.FIX_DRILL / 2, 0.3, "#d02020"))
-        r, c = where.get(site, ("?", "?"))
-        # The name bottom left: the fixing hole takes the top left corner.
-        text(("text", cx - hw + 1.0, cy + hh - 1.0, 2.8, board.site_names[site], "start", "#000000"))
-        text(("text", cx + hw - 1.0, cy - hh + 3.0, 2.2, "#%s" % pos.get(site, "?"), "end", "#2070d0"))
-        text(("text", cx + hw - 1.0, cy + hh - 1.0, 2.2, "row %s col %s" % (r, c), "end", "#000000"))
+        for fx, fy in ((mg.FIX_DX, mg.FIX_DY), (mg.FIX2_DX, mg.FIX2_DY)):
+            hx, hy = at(c, fx, fy)
+            circle(("circle", hx, hy, mg.FIX_DRILL / 2, 0.3, "#d02020"))
+        r, col = where.get(site, ("?", "?"))
+        # The labels inside the module, along its lower edge and by the LED.
+        nx, ny = at(c, -hw + 7.5, mg.MODULE_BOTTOM - 3.0)
+        text(("text", nx, ny, 2.8, board.site_names[site], "middle", "#000000"))
+        px, py = at(c, 6.0, mg.LED_DY + 1.0)
+        text(("text", px, py, 2.2, "#%s" % pos.get(site, "?"), "middle", "#2070d0"))
+        rx, ry = at(c, 5.0, mg.MODULE_BOTTOM - 3.0)
+        text(("text", rx, ry, 2.2, "row %s col %s" % (r, col), "middle", "#000000"))
     # The other parts: status LEDs, buttons, the Pico (grey outlines), and
     # their holes (red), as drill.csv lists them.
     for kind, name, cx, cy, bw, bh in plate.outlines(board, to_mm):

@@ -24,8 +24,10 @@ PICO_W, PICO_L = 21.0, 51.0
 PICO_HOLE_DX, PICO_HOLE_DY = 47.0 / 2, 11.4 / 2
 PICO_DRILL = 2.2
 # The USB opening: a notch in the plate's edge in line with the Pico's USB
-# socket, wide and deep enough for a micro-B plug's body (about 11 x 8 mm).
+# socket, wide enough for a micro-B plug's body (about 11 x 8 mm) and
+# running in from the edge to the socket (at least USB_D deep).
 USB_W, USB_D = 12.0, 8.0
+USB_REACH = 1.0  # past the Pico's end: the socket's mouth stands about 1.3 mm proud of the board
 PICO_USB_SIDES = ("left", "right")
 
 
@@ -58,9 +60,12 @@ def holes(board, to_mm, plate_w):
             for k, (sx, sy) in enumerate(((-1, -1), (1, -1), (-1, 1), (1, 1))):
                 out.append(("Pico fixing hole", "U1.H%d" % (k + 1), "round", cx + sx * PICO_HOLE_DX, cy + sy * PICO_HOLE_DY,
                             PICO_DRILL, PICO_DRILL))
-            # The notch's centre on the edge the USB end faces.
-            x = USB_D / 2 if board.pico_usb == "left" else plate_w - USB_D / 2
-            out.append(("USB opening", "J1", "notch", x, cy, USB_D, USB_W))
+            # The notch, cut from the edge the USB end faces in to the
+            # Pico's end, where the socket's mouth is: the plug reaches it.
+            end = cx - PICO_L / 2 if board.pico_usb == "left" else cx + PICO_L / 2
+            depth = max(USB_D, (end + USB_REACH if board.pico_usb == "left" else plate_w - end + USB_REACH))
+            x = depth / 2 if board.pico_usb == "left" else plate_w - depth / 2
+            out.append(("USB opening", "J1", "notch", x, cy, depth, USB_W))
     return out
 
 
@@ -84,12 +89,34 @@ def check(board):
 R_PLATE = "the description places every status LED, every button and the Pico on the plate (STATUS_XY, BUTTON_XY, PICO_XY, PICO_USB)"
 
 
+def _corners(box):
+    """A box's outline: its 7th field if it has one (a turned module's
+    corners), else its axis-aligned rectangle."""
+    if len(box) > 6:
+        return box[6]
+    _, _, cx, cy, w, h = box[:6]
+    return [(cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2)]
+
+
+def _apart(p, q):
+    """Whether two convex polygons are apart (touching counts as apart):
+    some edge's normal separates them."""
+    for poly in (p, q):
+        for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1]):
+            nx, ny = y2 - y1, x1 - x2
+            a = [nx * x + ny * y for x, y in p]
+            b = [nx * x + ny * y for x, y in q]
+            if max(a) <= min(b) + 1e-9 or max(b) <= min(a) + 1e-9:
+                return True
+    return False
+
+
 def overlaps(boxes):
-    """[(a, b)] names of the outlines (kind, name, cx, cy, w, h) that
-    overlap; two touching are apart."""
+    """[(a, b)] names of the outlines (kind, name, cx, cy, w, h[, corners])
+    that overlap; two touching are apart."""
     out = []
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
-            if abs(a[2] - b[2]) * 2 < a[4] + b[4] and abs(a[3] - b[3]) * 2 < a[5] + b[5]:
+            if abs(a[2] - b[2]) * 2 < a[4] + b[4] and abs(a[3] - b[3]) * 2 < a[5] + b[5] and not _apart(_corners(a), _corners(b)):
                 out.append(("%s %s" % a[:2], "%s %s" % b[:2]))
     return out

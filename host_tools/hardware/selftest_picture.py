@@ -103,7 +103,9 @@ def svg(board):
     from host_tools.hardware import placement, plate
 
     p, centres, w, h, to_mm = placement._layout(board)
-    leds = [(s, board.site_names[s], cx + mg.REED_DX, cy + mg.LED_DY) for s, (cx, cy) in enumerate(centres)]
+    from host_tools.hardware import wiring
+
+    leds = [(s, board.site_names[s]) + tuple(wiring.led_xy(board, centres, s)) for s in range(len(centres))]
     status = [o for o in plate.outlines(board, to_mm) if o[0] == "status"]
     for k, (_, name, cx, cy, _, _) in enumerate(status):
         leds.append((board.n_sites + k, name, cx, cy))

@@ -1,68 +1,95 @@
-"""Will a piece close its spot's reed switch, and only its own? (issue 37)
+"""Will a piece close its spot's reed switch, and only its own? (issues 37, 44)
 
 The field of every piece's magnet(s) at the reed switch under the spot,
 computed with magpylib (analytic fields of cylinder magnets; SI units in
-magpylib 6: metres, tesla), for every way the piece can stand, and at the
-reed under each neighbouring spot. Written per board as
+magpylib 6: metres, tesla), for every way the piece can stand, turned any
+way and up to PLACE_TOL mm off the spot's centre in any direction, over the
+stack-up's tolerances (stackup.py): the air gap from 0 to its worst case,
+the plate's thickness at either end of its tolerance. Written per board as
 hardware/<board>/sensing.csv (case,piece,orientation,spot,field_mT,
-limit_mT,verdict) and sensing.svg (the field along the reed against the
-magnet's offset along it).
+limit_mT,verdict,gap_mm) and sensing.svg (the field against the piece's
+offset along the reed, and against the air gap).
 
-The reed: Littelfuse MDSR-7-15-20 (12.7 mm glass, pull-in 15-20 AT). It
-lies flat under the plate, along the module's x axis, its glass centred
-REED_DX to the right of the spot's centre: the piece's magnet stands over
-the glass's left end. Centred under a disc magnet magnetised through its
-thickness, the field along the reed points outward on both halves and the
-switch sits in its null (the model says 0.0 mT there: sensing.svg); over
-one end, the whole reed sees the field of one side.
+The reed: the BOM's Littelfuse MDSR-7 (12.7 mm glass); the last two
+numbers of its part number are its pull-in band in AT (REED_PART). It lies
+flat under the plate along the module's x axis, its glass centred REED_DX
+from the spot's centre: the piece's magnet stands over the glass's near
+end. Centred under a disc magnet magnetised through its thickness, the
+field along the reed points outward on both halves and the switch sits in
+its null (sensing.svg); over one end, the whole reed sees one side's field.
+Every module on a board is turned by the same angle (reed_turn), chosen so
+that no neighbouring spot lies straight along the reed's far end, where a
+neighbour's field along the reed is strongest.
 
-What the reed responds to (field_mT): the component of the magnet's field
-along the reed's axis, averaged over the glass's length. A reed's AT rating
-is measured in a test coil whose field is uniform along the glass, so the
-average over the glass is the uniform field that magnetises the blades
-alike and meets at the contacts. Its sign does not matter (either way
-round the blades take opposite poles at the gap).
+What the reed responds to (field_mT), bounded by two models, the worse of
+the two for each verdict (the weaker for 'on', the stronger for a
+neighbour):
+  glass:  the component of the field along the reed's axis, averaged over
+          the glass (a reed's AT rating is measured in a test coil whose
+          field is uniform along the glass).
+  leads:  the blades and their Ni-Fe leads as two high-permeability halves,
+          each at one magnetic potential, out to where the leads bend down
+          into the board (REED_LEAD_HALF from the contacts): the drive at
+          the contacts is then the field along the axis weighted by
+          (REED_LEAD_HALF - distance from the contacts), scaled so that a
+          field uniform over the glass alone reads as itself. This counts
+          the lead passing under the magnet, whose field points against
+          the glass's.
+Its sign does not matter (either way round the blades take opposite poles
+at the gap).
 
 AT to field (Littelfuse application note AN102A, "Ampere*turn versus mT
-and Gauss"): the long-solenoid formula B = mu0 * N * I / l with l the coil
-length, here the glass length (12.7 mm): 1 AT = 0.099 mT. The same note
-warns that activating from one pole of a magnet takes about twice the field
-of activating from both poles, and that the rule is good to a factor of 2;
+and Gauss"): 1 AT = 0.099 mT (its long-solenoid formula B = mu0 * N * I / l
+with l the glass length, 12.7 mm, gives 0.0989). The same note warns that
+activating from one pole of a magnet takes about twice the field of
+activating from both poles, and that the rule is good to a factor of 2;
 so the operate value counts double (one pole), and the margins below come
 on top of that.
 
-Verdicts:
+Verdicts (each at gap 0 and at the worst gap, stackup.GAP_WORST):
   on:         a piece standing on the spot, every way it can stand, turned
               any way about the vertical, up to PLACE_TOL mm off the spot's
-              centre in x and y: the weakest field >= MARGIN x operate
-              (20 AT, the top of the part's range, x 2 for one pole).
+              centre in any direction, the plate at its thickest, the
+              magnets at the grade's lowest remanence: the weakest field
+              >= MARGIN x operate (the top of the reed's band, x 2 for one
+              pole).
   neighbour:  a piece on a neighbouring spot (within NEIGHBOUR_MM), its
-              strongest field (any orientation, turn and offset) at this
-              spot's reed <= release (drop-out; DROPOUT_AT, the lowest we
-              allow for the part) / MARGIN.
+              strongest field (any orientation, turn and offset; the plate
+              at its thinnest; the strongest grade) at this spot's reed <=
+              release (drop-out; DROPOUT_FRACTION of the bottom of the
+              band, the lowest we allow for the part) / MARGIN.
   two_neighbours: two pieces on two neighbouring spots at once: the sum of
               their strongest fields (an upper bound for any pair of
               orientations) <= release / MARGIN.
   on_with_neighbours: the weakest own field less the two strongest
               neighbours' fields (a lower bound: they may oppose it) still
               >= MARGIN x operate.
-Magnet strength: the 'on' cases use the grade's lowest remanence (N40,
-1.25 T); the neighbour cases the strongest a shop may send instead (N52,
-1.48 T).
 """
 import csv
 import io
 import math
+import re
 
 import numpy as np
 
 from host_tools.hardware import module_geom as mg
+from host_tools.hardware import pieces as pc
+from host_tools.hardware import stackup
 
-MU0 = 4e-7 * math.pi
 REED_PART = ("Littelfuse", "MDSR-7-15-20")
-PULL_IN_AT = (15.0, 20.0)  # the part's pull-in range
-DROPOUT_AT = 6.0  # release: the lowest drop-out we allow for (40 % of the lowest pull-in)
-AT_TO_MT = MU0 / (mg.REED_GLASS * 1e-3) * 1e3  # AN102A's solenoid formula over the glass
+
+
+def pull_in_at(part=None):
+    """The reed's pull-in band (low, high) in AT: the last two numbers of
+    its part number (Littelfuse's MDSR-7-15-20: 15-20 AT)."""
+    nums = re.findall(r"\d+", (part or REED_PART)[1])
+    return float(nums[-2]), float(nums[-1])
+
+
+PULL_IN_AT = pull_in_at()
+DROPOUT_FRACTION = 0.4  # release: the lowest drop-out we allow for, 40 % of the band's lowest pull-in
+DROPOUT_AT = DROPOUT_FRACTION * PULL_IN_AT[0]
+AT_TO_MT = 0.099  # AN102A (its solenoid formula over the 12.7 mm glass gives 0.0989)
 ONE_POLE = 2.0  # AN102A: one pole takes about twice the field of both
 MARGIN = 1.5
 OPERATE_MT = PULL_IN_AT[1] * AT_TO_MT * ONE_POLE
@@ -70,244 +97,255 @@ RELEASE_MT = DROPOUT_AT * AT_TO_MT
 ON_LIMIT = MARGIN * OPERATE_MT
 OFF_LIMIT = RELEASE_MT / MARGIN
 BR_MIN, BR_MAX = 1.25, 1.48  # N40 lowest, N52 highest remanence (T)
-PLACE_TOL = 3.0  # mm: a piece stands within this of its spot's marked centre
+PLACE_TOL = 3.0  # mm: a piece stands within this of its spot's marked centre, any direction
 NEIGHBOUR_MM = 50.0  # spots this close are neighbours (the closest are 35 mm apart)
-YAWS = tuple(range(0, 360, 15))
-N_POINTS = 41  # along the glass
-
-# The magnets: neodymium discs magnetised through their thickness (axial),
-# N40 or stronger (the model takes N40's lowest remanence for 'on' and
-# N52's highest for the neighbours, so any grade in between passes); the
-# outer face MAGNET_SKIN inside the piece's face. (diameter, height, maker,
-# part number)
-MAGNET_SKIN = 1.0
-MAGNETS = {
-    "8x3": (8.0, 3.0, "supermagnete", "S-08-03-N"),
-    "6x2": (6.0, 2.0, "supermagnete", "S-06-02-N"),
-}
+YAW_STEP = 15
+N_POINTS = 33  # along the reed, lead bend to lead bend, 0.635 mm apart (the trapezoid rule: within 0.2 % of 193 points)
+# Where a piece may stand: the centre, and rings at half and all of PLACE_TOL.
+RIM = [(PLACE_TOL * math.cos(math.radians(a)), PLACE_TOL * math.sin(math.radians(a))) for a in range(0, 360, 30)]
+OFFSETS = ([(0.0, 0.0)] + [(PLACE_TOL / 2 * math.cos(math.radians(a)), PLACE_TOL / 2 * math.sin(math.radians(a))) for a in range(0, 360, 60)]
+           + [(PLACE_TOL * math.cos(math.radians(a)), PLACE_TOL * math.sin(math.radians(a))) for a in range(0, 360, 30)])
+MAGNETS = pc.MAGNETS
 
 
-class Piece:
-    """A piece: its magnets in its own frame (mm; z up from the face it
-    stands on when upright; each (centre, unit magnetisation)), and the
-    ways it can stand (name, 3x3 rotation applied to the piece)."""
-
-    def __init__(self, name, size, height, magnets, stances, count, magnet):
-        self.magnet = magnet
-        self.name = name
-        self.size = size
-        self.height = height
-        self.magnets = magnets
-        self.stances = stances
-        self.count = count  # magnets per board set (the BOM)
+def gaps():
+    """The air gaps every case is computed at: none, and the worst."""
+    return (0.0, stackup.GAP_WORST)
 
 
-def _rot(axis, deg):
-    a = math.radians(deg)
-    c, s = math.cos(a), math.sin(a)
-    x, y, z = axis
-    return np.array([[c + x * x * (1 - c), x * y * (1 - c) - z * s, x * z * (1 - c) + y * s],
-                     [y * x * (1 - c) + z * s, c + y * y * (1 - c), y * z * (1 - c) - x * s],
-                     [z * x * (1 - c) - y * s, z * y * (1 - c) + x * s, c + z * z * (1 - c)]])
-
-
-def die(edge, n_dice, magnet):
-    """A cube with a magnet under every face, north pole outwards: whichever
-    face it stands on, a magnet lies flat under it, N down. Faces 1..6 as
-    a die's: 1 down = upright, 6 opposite 1, 2-5 round the sides."""
-    h = edge / 2
-    d = h - MAGNET_SKIN - MAGNETS[magnet][1] / 2
-    c = np.array([0.0, 0.0, h])  # the cube's centre, standing on the plate
-    normals = {1: (0, 0, -1), 6: (0, 0, 1), 2: (1, 0, 0), 5: (-1, 0, 0), 3: (0, 1, 0), 4: (0, -1, 0)}
-    mags = [(c + d * np.array(n, float), np.array(n, float)) for n in normals.values()]
-    # The rotation (about the cube's centre) that puts face k down.
-    turn = {1: np.eye(3), 6: _rot((1, 0, 0), 180), 2: _rot((0, 1, 0), 90), 5: _rot((0, 1, 0), -90),
-            3: _rot((1, 0, 0), -90), 4: _rot((1, 0, 0), 90)}
-    stances = [("face %d down" % k, turn[k]) for k in sorted(turn)]
-    return Piece("die %g mm" % edge, edge, edge, mags, stances, 6 * n_dice, magnet)
-
-
-def disc_piece(name, diameter, height, n, flips, magnet):
-    """A round piece with one magnet at mid-height (so it senses the same
-    either way up), or under its flat face (flips False: it only stands
-    one way)."""
-    z = height / 2 if flips else MAGNET_SKIN + MAGNETS[magnet][1] / 2
-    mags = [(np.array([0.0, 0.0, z]), np.array([0.0, 0.0, -1.0]))]
-    stances = [("upright", np.eye(3))]
-    if flips:
-        stances.append(("upside down", _rot((1, 0, 0), 180)))
-    return Piece(name, diameter, height, mags, stances, n, magnet)
-
-
-# Per board: [(piece, the sites it stands on)] and the plate's thickness.
+# Per board: [(piece, the sites it stands on)], and the turn of its modules.
 # (The boards' pieces: Nehren's 12 dice, Browne's 75 counters (25 a colour: hex_v1.md), Cornelson's
 # 80 gems on posts and 6 jewels on the other spots.)
 def board_pieces(board):
     n = board.n_sites
     if board.name == "pico_v1":
-        return [(die(16.0, 12, "8x3"), range(n))]
+        return [(pc.die(18.0, 12, "8x3"), range(n))]
     if board.name == "hex_v1":
-        return [(disc_piece("counter 20 x 5 mm", 20.0, 5.0, 75, True, "6x2"), range(n))]
+        return [(pc.two_faced_piece("counter 20 x 5 mm", 20.0, 5.0, 75, "12x1"), range(n))]
     if board.name == "tri_v1":
-        return [(disc_piece("gem 18 mm, flat back", 18.0, 9.0, 80, False, "6x2"), range(0, 37)),
-                (disc_piece("jewel 25 mm, flat back", 25.0, 12.0, 6, False, "6x2"), range(37, n))]
+        return [(pc.flat_piece("gem 18 mm, flat back", 18.0, 9.0, 80, "6x2"), range(0, 37)),
+                (pc.flat_piece("jewel 25 mm, flat back", 25.0, 12.0, 6, "6x2"), range(37, n))]
     raise ValueError("no pieces described for board %s (host_tools/hardware/sensing.py)" % board.name)
 
 
-PLATE_T = 2.0  # mm: the top plate (2 mm acrylic or plywood) between piece and reed
+# The modules' turn per board (degrees, clockwise as the template is
+# drawn): no neighbouring spot straight along the reed's far end (pico_v1's
+# square grid: the diagonal; hex_v1's hexagons: between two neighbours).
+REED_TURN = {"pico_v1": 45.0, "hex_v1": 30.0, "tri_v1": 0.0}
 
 
-def reed_axis_points(dx=0.0, dy=0.0):
-    """Points (mm) along the glass of the reed under a spot at (dx, dy)
-    (the template's frame: x right, y down; z up, the plate's top at 0)."""
-    z = -(PLATE_T + mg.REED_DIA / 2)
-    xs = np.linspace(-mg.REED_GLASS / 2, mg.REED_GLASS / 2, N_POINTS) + mg.REED_DX + dx
-    return np.stack([xs, np.full_like(xs, dy), np.full_like(xs, z)], axis=1)
+def reed_turn(board):
+    return REED_TURN.get(board.name, 0.0)
 
 
-def _sources(piece, stance, yaw, at, br):
+def reed_xs():
+    """Points along the reed (mm from the spot's centre along its axis),
+    lead bend to lead bend, and which of them lie on the glass."""
+    xs = np.linspace(-mg.REED_LEAD_HALF, mg.REED_LEAD_HALF, N_POINTS)
+    return xs + mg.REED_DX, np.abs(xs) <= mg.REED_GLASS / 2 + 1e-9, mg.REED_LEAD_HALF - np.abs(xs)
+
+
+def reed_axis_points(dx=0.0, dy=0.0, gap=0.0, plate=None):
+    """Points (mm) along the reed under a spot, the piece at (-dx, -dy) from
+    it (the reed's frame: x along it, z up, the plate's top at 0)."""
+    xs, _, _ = reed_xs()
+    z = stackup.reed_axis_z(gap, stackup.PLATE_T if plate is None else plate)
+    return np.stack([xs + dx, np.full_like(xs, dy), np.full_like(xs, z)], axis=1)
+
+
+def models(bx):
+    """(glass, leads) of the field along the reed sampled at reed_xs (the
+    last axis): the glass's mean, and the lead-weighted drive (module doc)."""
+    _, glass, w = reed_xs()
+    # Trapezoid rule: the glass's ends and the leads' bends lie on the
+    # sample points (N_POINTS - 1 a multiple of 16), each end weighs half.
+    tg = glass.astype(float)
+    ends = np.flatnonzero(glass)[[0, -1]]
+    tg[ends] = 0.5
+    ta = np.ones_like(w)
+    ta[[0, -1]] = 0.5
+    g = (bx * tg).sum(axis=-1) / tg.sum()
+    lead = (bx * w * ta).sum(axis=-1) / (w * tg).sum()
+    return g, lead
+
+
+def _sources(piece, stance, yaw, br):
+    """magpylib cylinders of the piece standing at the origin, turned."""
     import magpylib as magpy
+    from scipy.spatial.transform import Rotation
 
-    rot = _rot((0, 0, 1), yaw) @ stance
+    r = pc.rot((0, 0, 1), yaw) @ stance
     centre = np.array([0.0, 0.0, piece.height / 2])  # turned about its own centre
+    md, mh = MAGNETS[piece.magnet][:2]
     out = []
     for pos, m in piece.magnets:
-        p = rot @ (pos - centre) + centre + np.array([at[0], at[1], 0.0])
-        mm = rot @ m
+        p = r @ (pos - centre) + centre
+        mm = r @ m
+        src = magpy.magnet.Cylinder(polarization=(0, 0, br), dimension=(md * 1e-3, mh * 1e-3), position=p * 1e-3)
         # A cylinder magnetised along its own z, turned so z is along mm.
-        md, mh = MAGNETS[piece.magnet][:2]
-        src = magpy.magnet.Cylinder(polarization=(0, 0, br), dimension=(md * 1e-3, mh * 1e-3),
-                                    position=p * 1e-3)
-        z = np.array([0.0, 0.0, 1.0])
-        ax = np.cross(z, mm)
-        if np.linalg.norm(ax) > 1e-9:
-            from scipy.spatial.transform import Rotation
-
-            ang = math.acos(max(-1.0, min(1.0, float(np.dot(z, mm)))))
-            src.rotate(Rotation.from_rotvec(ax / np.linalg.norm(ax) * ang), anchor=p * 1e-3)
-        elif mm[2] < 0:
-            from scipy.spatial.transform import Rotation
-
-            src.rotate(Rotation.from_rotvec((math.pi, 0, 0)), anchor=p * 1e-3)
+        rr, _ = Rotation.align_vectors([mm], [[0.0, 0.0, 1.0]])
+        src.rotate(rr, anchor=p * 1e-3)
         out.append(src)
     return out
 
 
-def field_mT(piece, stance, yaw, at, br, reed=(0.0, 0.0)):
-    """The field along the reed (mT, mean over the glass, signed) of the
-    piece standing at `at` (mm from the spot whose reed is at `reed`)."""
+def field_grid(piece, stance, yaw, positions, depths, br=1.0):
+    """The field along the reed (mT, both models) of the piece at each of
+    `positions` (mm, the piece's centre from the spot's, in the reed's
+    frame) for each reed axis depth z in `depths`: array (depths,
+    positions, 2) (signed; linear in br)."""
     import magpylib as magpy
 
-    pts = reed_axis_points(*reed) * 1e-3
-    srcs = _sources(piece, stance, yaw, at, br)
-    b = magpy.getB(srcs, pts, sumup=True)
-    return float(np.mean(b[:, 0])) * 1e3
+    xs, _, _ = reed_xs()
+    pos = np.asarray(positions, float)
+    pts = []
+    for z in depths:
+        # The piece at p seen from the reed = the reed at -p seen from the piece.
+        px = xs[None, :] - pos[:, 0:1]
+        py = np.broadcast_to(-pos[:, 1:2], px.shape)
+        pts.append(np.stack([px, py, np.full_like(px, z)], axis=-1))
+    pts = np.stack(pts) * 1e-3  # (depths, positions, points, 3)
+    b = magpy.getB(_sources(piece, stance, yaw, br), pts.reshape(-1, 3), sumup=True)[:, 0] * 1e3
+    b = b.reshape(len(depths), len(pos), len(xs))
+    g, lead = models(b)
+    return np.stack([g, lead], axis=-1)
+
+
+def field_mT(piece, stance, yaw, at, br, reed=(0.0, 0.0), gap=0.0, plate=None, model="glass"):
+    """The field along the reed (mT, signed) of the piece standing at `at`
+    (mm from the spot whose reed is at `reed`), one model."""
+    z = stackup.reed_axis_z(gap, stackup.PLATE_T if plate is None else plate)
+    f = field_grid(piece, stance, yaw, [(at[0] - reed[0], at[1] - reed[1])], [z], br)[0, 0]
+    return float(f[0] if model == "glass" else f[1])
 
 
 def _yaws(piece):
-    """Turns about the vertical worth computing: a round piece's magnets lie
-    on its axis (one will do); a die's repeat every 90 degrees (the same
-    magnet under every face)."""
-    return tuple(a for a in YAWS if a < 90) if len(piece.magnets) > 1 else (0,)
+    """Turns about the vertical worth computing: a piece whose magnets all
+    lie on its axis looks the same turned (one will do); a die repeats
+    every 90 degrees."""
+    if all(abs(p[0]) < 1e-9 and abs(p[1]) < 1e-9 and abs(m[2]) == 1.0 for p, m in piece.magnets):
+        return (0,)
+    return tuple(range(0, int(piece.yaw_period), YAW_STEP))
 
 
-def _offsets():
-    t = PLACE_TOL
-    return [(0.0, 0.0), (t, 0.0), (-t, 0.0), (0.0, t), (0.0, -t)]
+def _rotate(v, deg):
+    a = math.radians(-deg)
+    c, s = math.cos(a), math.sin(a)
+    return (c * v[0] - s * v[1], s * v[0] + c * v[1])
 
 
 class Model:
-    """The worst cases of one board, cached by the relative position of
-    piece and reed (every module is the same, turned the same way)."""
+    """The worst cases of one board at each gap, computed once per piece
+    and stance for every relative position (every module is the same,
+    turned the same way)."""
 
-    def __init__(self, board, centres):
+    def __init__(self, board, centres, turn=None):
         self.board = board
         self.centres = centres
+        self.turn = reed_turn(board) if turn is None else turn
         self.pieces = board_pieces(board)
         self.piece_at = {}
         for piece, sites in self.pieces:
             for s in sites:
                 self.piece_at[s] = piece
-        self._on = {}
-        self._off = {}
+        rels = set()
+        for site in range(board.n_sites):
+            for _, rel in self.neighbours(site):
+                rels.add(rel)
+        self.rels = sorted(rels)
+        self._on = {}  # (piece, stance) -> [min |field| per gap]
+        self._off = {}  # (piece, stance, rel) -> [max |field| per gap]
+        for piece, _ in self.pieces:
+            self._compute(piece)
 
-    def on_min(self, piece, stance):
-        """The weakest |field| of the piece standing on the spot: (mT, how)."""
-        key = (piece.name, stance[0])
-        if key not in self._on:
-            worst = None
+    def _compute(self, piece):
+        gs = gaps()
+        thick = stackup.PLATE_T + stackup.PLATE_TOL
+        thin = stackup.PLATE_T - stackup.PLATE_TOL
+        # A neighbour anywhere within PLACE_TOL of its spot: its centre and
+        # the rim (its field at a reed 35 mm or more away changes smoothly).
+        near = [(0.0, 0.0)] + RIM
+        positions = []
+        for rel in self.rels:
+            r = _rotate(rel, self.turn)  # into the reed's frame
+            positions += [(r[0] + ox, r[1] + oy) for ox, oy in near]
+        for st in piece.stances:
+            lo = np.full(len(gs), np.inf)
+            hi = np.zeros((len(gs), len(self.rels)))
             for yaw in _yaws(piece):
-                for o in _offsets():
-                    f = abs(field_mT(piece, stance[1], yaw, o, BR_MIN))
-                    if worst is None or f < worst[0]:
-                        worst = (f, yaw, o)
-            self._on[key] = worst
-        return self._on[key]
+                # The thickest plate for the weakest own field, the thinnest for the strongest neighbour's.
+                on = np.abs(field_grid(piece, st[1], yaw, OFFSETS, [stackup.reed_axis_z(g, thick) for g in gs]))
+                lo = np.minimum(lo, on.min(axis=(1, 2)) * BR_MIN)
+                if positions:
+                    off = np.abs(field_grid(piece, st[1], yaw, positions, [stackup.reed_axis_z(g, thin) for g in gs]))
+                    off = off.reshape(len(gs), len(self.rels), len(near), 2)
+                    hi = np.maximum(hi, off.max(axis=(2, 3)) * BR_MAX)
+            self._on[(piece.name, st[0])] = [float(v) for v in lo]
+            for k, rel in enumerate(self.rels):
+                self._off[(piece.name, st[0], rel)] = [float(v) for v in hi[:, k]]
 
-    def off_max(self, piece, stance, rel):
+    def on_min(self, piece, stance, gi):
+        """The weakest |field| of the piece standing on the spot at gap gaps()[gi]."""
+        return self._on[(piece.name, stance[0])][gi]
+
+    def off_max(self, piece, stance, rel, gi):
         """The strongest |field| of the piece on a spot at `rel` (mm) from
         this spot's centre, at this spot's reed."""
-        key = (piece.name, stance[0], round(rel[0], 2), round(rel[1], 2))
-        if key not in self._off:
-            best = 0.0
-            for yaw in _yaws(piece):
-                for o in _offsets():
-                    at = (rel[0] + o[0], rel[1] + o[1])
-                    best = max(best, abs(field_mT(piece, stance[1], yaw, at, BR_MAX)))
-            self._off[key] = best
-        return self._off[key]
+        return self._off[(piece.name, stance[0], rel)][gi]
 
     def neighbours(self, site):
         cx, cy = self.centres[site]
         out = []
         for j, (x, y) in enumerate(self.centres):
             if j != site and math.hypot(x - cx, y - cy) <= NEIGHBOUR_MM:
-                out.append((j, (x - cx, y - cy)))
+                out.append((j, (round(x - cx, 2), round(y - cy, 2))))
         return out
 
 
-def rows(board, centres):
+def rows(board, centres, turn=None):
     """The sensing.csv rows of a board: [(case, piece, orientation, spot,
-    field_mT, limit_mT, verdict)]."""
-    m = Model(board, centres)
+    field_mT, limit_mT, verdict, gap_mm)], every case at every gap."""
+    m = Model(board, centres, turn)
     names = board.site_names
     out = []
 
-    def row(case, piece, orient, spot, f, limit, ok):
-        out.append((case, piece, orient, spot, "%.3f" % f, "%.3f" % limit, "ok" if ok else "FAIL"))
+    def row(case, piece, orient, spot, f, limit, ok, g):
+        out.append((case, piece, orient, spot, "%.3f" % f, "%.3f" % limit, "ok" if ok else "FAIL", "%.2f" % g))
 
     for site in range(board.n_sites):
         piece = m.piece_at[site]
         nbs = m.neighbours(site)
-        worst_nb = []
-        for j, rel in nbs:
-            other = m.piece_at[j]
-            worst_nb.append((max(m.off_max(other, st, rel) for st in other.stances), j, other))
-        for st in piece.stances:
-            f, _, _ = m.on_min(piece, st)
-            row("on", piece.name, st[0], names[site], f, ON_LIMIT, f >= ON_LIMIT)
-        for j, rel in nbs:
-            other = m.piece_at[j]
-            for st in other.stances:
-                f = m.off_max(other, st, rel)
-                row("neighbour", other.name, st[0], "%s (piece on %s)" % (names[site], names[j]), f, OFF_LIMIT, f <= OFF_LIMIT)
-        worst_nb.sort(key=lambda x: (-x[0], x[1]))
-        if len(worst_nb) >= 2:
-            (f1, j1, p1), (f2, j2, p2) = worst_nb[:2]
-            f = f1 + f2
-            row("two_neighbours", "%s + %s" % (p1.name, p2.name), "any", "%s (pieces on %s and %s)" % (names[site], names[j1], names[j2]),
-                f, OFF_LIMIT, f <= OFF_LIMIT)
-            own = min(m.on_min(piece, st)[0] for st in piece.stances)
-            f = own - (f1 + f2)
-            row("on_with_neighbours", piece.name, "any", "%s (pieces on %s and %s too)" % (names[site], names[j1], names[j2]),
-                f, ON_LIMIT, f >= ON_LIMIT)
+        for gi, g in enumerate(gaps()):
+            for st in piece.stances:
+                f = m.on_min(piece, st, gi)
+                row("on", piece.name, st[0], names[site], f, ON_LIMIT, f >= ON_LIMIT, g)
+            worst_nb = []
+            for j, rel in nbs:
+                other = m.piece_at[j]
+                worst_nb.append((max(m.off_max(other, st, rel, gi) for st in other.stances), j, other))
+                for st in other.stances:
+                    f = m.off_max(other, st, rel, gi)
+                    row("neighbour", other.name, st[0], "%s (piece on %s)" % (names[site], names[j]), f, OFF_LIMIT, f <= OFF_LIMIT, g)
+            worst_nb.sort(key=lambda x: (-x[0], x[1]))
+            if len(worst_nb) >= 2:
+                (f1, j1, p1), (f2, j2, p2) = worst_nb[:2]
+                f = f1 + f2
+                row("two_neighbours", "%s + %s" % (p1.name, p2.name), "any", "%s (pieces on %s and %s)" % (names[site], names[j1], names[j2]),
+                    f, OFF_LIMIT, f <= OFF_LIMIT, g)
+                own = min(m.on_min(piece, st, gi) for st in piece.stances)
+                f = own - (f1 + f2)
+                row("on_with_neighbours", piece.name, "any", "%s (pieces on %s and %s too)" % (names[site], names[j1], names[j2]),
+                    f, ON_LIMIT, f >= ON_LIMIT, g)
     return out
+
+
+COLUMNS = ("case", "piece", "orientation", "spot", "field_mT", "limit_mT", "verdict", "gap_mm")
 
 
 def csv_text(rws):
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(("case", "piece", "orientation", "spot", "field_mT", "limit_mT", "verdict"))
+    w.writerow(COLUMNS)
     w.writerows(rws)
     return buf.getvalue()
 
@@ -317,14 +355,29 @@ def summary(rws):
     return len(rws), fails
 
 
-def sweep(piece, stance, offsets, br=BR_MIN):
-    """|field| at the reed as the piece slides along the reed's axis
-    (offset of the piece's centre from the spot's centre, mm)."""
-    return [abs(field_mT(piece, stance, 0, (x, 0.0), br)) for x in offsets]
+def sweep(piece, stance, offsets, br=BR_MIN, gap=0.0, plate=None):
+    """|field| at the reed (the weaker model) as the piece slides along the
+    reed's axis (offset of the piece's centre from the spot's centre, mm)."""
+    z = stackup.reed_axis_z(gap, stackup.PLATE_T + stackup.PLATE_TOL if plate is None else plate)
+    f = np.abs(field_grid(piece, stance, 0, [(x, 0.0) for x in offsets], [z], br))[0]
+    return list(f.min(axis=1))
+
+
+def gap_sweep(piece, stance, gap_list, br=BR_MIN, plate=None):
+    """The weakest |field| of the piece on its spot (any turn, any offset
+    within PLACE_TOL, the weaker model) against the air gap."""
+    plate = stackup.PLATE_T + stackup.PLATE_TOL if plate is None else plate
+    depths = [stackup.reed_axis_z(g, plate) for g in gap_list]
+    lo = np.full(len(gap_list), np.inf)
+    for yaw in _yaws(piece):
+        f = np.abs(field_grid(piece, stance, yaw, OFFSETS, depths, br))
+        lo = np.minimum(lo, f.min(axis=(1, 2)))
+    return list(lo)
 
 
 def plot_svg(board, path):
-    """The field along the reed against the magnet's offset, per piece."""
+    """The field along the reed against the piece's offset along it, and
+    the weakest field on the spot against the air gap, per piece."""
     import matplotlib
 
     matplotlib.use("svg")
@@ -333,16 +386,19 @@ def plot_svg(board, path):
     matplotlib.rcParams["svg.hashsalt"] = "triad-sensing"
     pieces = board_pieces(board)
     xs = np.linspace(-45.0, 45.0, 181)
-    fig, ax = plt.subplots(figsize=(8.3, 5.8))
+    fig, (ax, ax2) = plt.subplots(2, 1, figsize=(8.3, 10.5))
     for piece, _ in pieces:
-        ys = sweep(piece, piece.stances[0][1], xs)
         md, mh = MAGNETS[piece.magnet][:2]
-        ax.plot(xs, ys, lw=1.8, label="%s, %s (magnet %g x %g mm)" % (piece.name, piece.stances[0][0], md, mh))
+        for g, ls in ((0.0, "-"), (stackup.GAP_WORST, "--")):
+            ys = sweep(piece, piece.stances[0][1], xs, gap=g)
+            ax.plot(xs, ys, lw=1.6, ls=ls, label="%s, %s (magnet %g x %g mm), air gap %.1f mm" % (piece.name, piece.stances[0][0], md, mh, g))
     lo = min(ON_LIMIT, OFF_LIMIT) / 20
     ax.set_yscale("log")
     ax.set_ylim(lo, None)
-    ax.axhline(ON_LIMIT, color="#1a7f37", ls="--", lw=1)
-    ax.text(xs[0] + 1, ON_LIMIT * 1.08, "on: must reach %.2f mT (1.5 x operate %.2f mT = 20 AT, one pole)" % (ON_LIMIT, OPERATE_MT), color="#1a7f37", fontsize=8)
+    for a in (ax, ax2):
+        a.axhline(ON_LIMIT, color="#1a7f37", ls="--", lw=1)
+        a.text(0.01, ON_LIMIT * 1.08, "on: must reach %.2f mT (1.5 x operate %.2f mT = %g AT, one pole)" % (ON_LIMIT, OPERATE_MT, PULL_IN_AT[1]),
+               color="#1a7f37", fontsize=8, transform=a.get_yaxis_transform())
     ax.axhline(OFF_LIMIT, color="#c0392b", ls="--", lw=1)
     ax.text(xs[0] + 1, OFF_LIMIT * 1.08, "neighbour: must stay under %.2f mT (release %.2f mT = %g AT / 1.5)" % (OFF_LIMIT, RELEASE_MT, DROPOUT_AT), color="#c0392b", fontsize=8)
     ax.axvspan(-PLACE_TOL, PLACE_TOL, color="#1a7f37", alpha=0.08)
@@ -351,14 +407,27 @@ def plot_svg(board, path):
     ax.text(glass[0], lo * 1.25, " reed glass", fontsize=8)
     for d in (-35.0, 35.0):
         ax.axvline(d, color="#888888", lw=0.8, ls=":")
-    ax.text(35.5, lo * 1.6, "next spot\n(35 mm)", fontsize=8, color="#555555")
+    ax.text(35.5, lo * 1.6, "a spot 35 mm\nalong the reed", fontsize=8, color="#555555")
     ax.set_xlabel("offset of the piece's centre from the spot's centre along the reed (mm; + towards the reed's far end)")
-    ax.set_ylabel("field along the reed, mean over the glass (mT)")
-    ax.set_title("%s: %s under a %.0f mm plate, glass centred %.2f mm right of the spot\n"
+    ax.set_ylabel("field along the reed (mT; the weaker model)")
+    ax.set_title("%s: %s under a %.2f mm plate (its thickest), glass centred %.2f mm from the spot\n"
                  "axially magnetised NdFeB discs (N40, Br %.2f T); shaded: where a piece may stand (+/- %g mm)"
-                 % (board.name, " ".join(REED_PART), PLATE_T, mg.REED_DX, BR_MIN, PLACE_TOL), fontsize=9)
+                 % (board.name, " ".join(REED_PART), stackup.PLATE_T + stackup.PLATE_TOL, mg.REED_DX, BR_MIN, PLACE_TOL), fontsize=9)
     ax.grid(True, which="both", lw=0.3, alpha=0.5)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=7, loc="upper left")
+    gl = np.linspace(0.0, 3.0, 13)
+    for piece, _ in pieces:
+        for st in piece.stances[:2]:
+            ax2.plot(gl, gap_sweep(piece, st[1], gl), lw=1.6, marker="o", ms=3, label="%s, %s" % (piece.name, st[0]))
+    ax2.axvspan(0.0, stackup.GAP_WORST, color="#1a7f37", alpha=0.08)
+    ax2.axvline(stackup.GAP_WORST, color="#1a7f37", lw=0.8)
+    ax2.text(stackup.GAP_WORST + 0.03, ON_LIMIT * 0.6, "worst air gap\n%.1f mm" % stackup.GAP_WORST, fontsize=8, color="#1a7f37")
+    ax2.set_xlabel("air gap between the plate's underside and the reed's glass (mm)")
+    ax2.set_ylabel("weakest field on the spot (mT): any turn,\n+/- %g mm any way, the weaker model" % PLACE_TOL)
+    ax2.set_title("field against the air gap (plate %.2f mm, its thickest; N40)" % (stackup.PLATE_T + stackup.PLATE_TOL), fontsize=9)
+    ax2.set_ylim(0, None)
+    ax2.grid(True, lw=0.3, alpha=0.5)
+    ax2.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     fig.savefig(path, format="svg", metadata={"Date": None, "Creator": "host_tools.hardware.sensing"})
     plt.close(fig)

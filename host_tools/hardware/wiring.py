@@ -13,12 +13,13 @@ from host_tools.hardware import module_geom as mg
 # The longest data wire between two WS2812B we allow: WS2812B data through a
 # 330 Ohm series resistor runs well over this, but a longer hop means a
 # wire across the board, which this layout never needs.
-HOP_MAX_MM = 120.0
+HOP_MAX_MM = 150.0
 
 
 def led_xy(board, centres, slot):
-    x, y = centres[slot]
-    return (x + mg.REED_DX, y + mg.LED_DY)
+    from host_tools.hardware import sensing
+
+    return mg.to_plate(centres[slot], 0.0, mg.LED_DY, sensing.reed_turn(board))
 
 
 def hops(board, centres):
@@ -29,6 +30,33 @@ def hops(board, centres):
     for (k1, a), (k2, b) in zip(spots, spots[1:]):
         (x1, y1), (x2, y2) = led_xy(board, centres, a), led_xy(board, centres, b)
         out.append((k2, a, b, math.hypot(x2 - x1, y2 - y1)))
+    return out
+
+
+def all_hops(board, centres, to_mm=None):
+    """[(chain position k, from, to, mm)] for every LED data hop: from the
+    Pico (where the level shifter and the 330 Ohm sit: its centre) to the
+    first LED, then each LED to the next in LED_CHAIN, status LEDs
+    included (where plate.py places them). `from` is None for the Pico."""
+    from host_tools.hardware import placement, plate
+
+    if to_mm is None:
+        to_mm = placement._layout(board)[4]
+    where = {}
+    for kind, _, cx, cy, _, _ in plate.outlines(board, to_mm):
+        if kind == "pico":
+            where[None] = (cx, cy)
+    for n, (x, y) in enumerate(board.status_xy):
+        where[board.n_sites + n] = to_mm(x, y)
+    for s in range(board.n_sites):
+        where[s] = led_xy(board, centres, s)
+    out = []
+    prev = None
+    for k, slot in enumerate(board.led_chain):
+        if prev in where and slot in where:
+            (x1, y1), (x2, y2) = where[prev], where[slot]
+            out.append((k, prev, slot, math.hypot(x2 - x1, y2 - y1)))
+        prev = slot
     return out
 
 
