@@ -274,6 +274,27 @@ def long_hops(board):
             if mm > wiring.HOP_MAX_MM and (a is None or a >= board.n_sites or b >= board.n_sites)]
 
 
+def covered_window(board):
+    """[note]: the spot's LED window under the board's largest piece, as
+    the module places the LED (its centre module_geom.LED_DY above the
+    reed): the window's centre should lie beyond the piece's reach (its
+    footprint turned any way, PLACE_TOL off the spot's centre). Listed in
+    erc.txt, not counted as an error: moving the LED is a module
+    redesign (hardware/README.md says so)."""
+    import math
+
+    from host_tools.hardware import module_geom as mg
+    from host_tools.hardware import sensing
+
+    led = math.hypot(mg.REED_DX, mg.LED_DY)
+    piece = max((p for p, _ in sensing.board_pieces(board)), key=lambda p: p.footprint_radius())
+    reach = piece.footprint_radius() + sensing.PLACE_TOL
+    if led >= reach:
+        return []
+    return ["the spot's LED window's centre is %.1f mm from the spot; the %s reaches %.1f mm (turned any way, %g mm off centre): it covers the light"
+            % (led, piece.name, reach, sensing.PLACE_TOL)]
+
+
 def check_footprints(ckt, hw_dir):
     from host_tools.hardware import pico_footprint
 

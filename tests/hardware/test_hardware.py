@@ -1009,6 +1009,20 @@ def test_the_buzzer_without_its_resistors_is_caught(pico):
                                 "the piezo on Q1's collector has no 1k across it (it cannot discharge)"]
 
 
+@pytest.mark.parametrize("name", sorted(SPOTS))
+def test_erc_txt_says_where_the_largest_piece_covers_the_spot_s_light(fresh, name, monkeypatch):
+    # Not fixed yet (the module's LED must move): said, with the figures,
+    # so nobody mistakes the window's place for a checked one.
+    b = describe.load(name)
+    notes = checks.covered_window(b)
+    with open(os.path.join(fresh, name, "erc.txt")) as f:
+        erc = f.read()
+    assert notes and all(n in erc for n in notes)
+    assert "the spot's LED window's centre is 8.7 mm from the spot" in notes[0]
+    monkeypatch.setattr(module_geom, "LED_DY", -16.0)  # an LED beyond any piece's reach
+    assert checks.covered_window(b) == []
+
+
 def test_the_buzzer_s_base_resistor_missing_is_caught(pico):
     # Issue 44: the checks missed it; the base then sits on GP22 itself.
     b, ckt = pico
