@@ -24,10 +24,14 @@ REED_DX = 6.35
 # holes, 20.32 mm apart, where they bend down into the board: the
 # ferromagnetic length a field along the reed magnetises.
 REED_LEAD_HALF = 20.32 / 2
-LED_DY = -6.0  # the WS2812B's centre, above the reed
+# The WS2812B's centre: in the module's top right corner, 16.2 mm from
+# the spot's centre, beyond the reach of the largest piece standing there
+# (an 18 mm die turned any way and 3 mm off the spot reaches 15.7 mm), so
+# its light shows beside the piece (checks.covered_window).
+LED_DX, LED_DY = 8.7, -6.0
 LED_DRILL = 6.0  # plate window for the 5 x 5 mm LED
 FIX_DX, FIX_DY = -9.5, -7.5  # the module's first M2 fixing hole
-FIX2_DX, FIX2_DY = 10.4, -8.6  # the second, diagonally opposite: two screws hold it flat on its spacer
+FIX2_DX, FIX2_DY = 11.4, 7.0  # the second, diagonally opposite: two screws hold it flat on its spacers
 FIX_DRILL = 2.2
 
 

@@ -1,7 +1,7 @@
 """The sensor module: one small PCB for every spot of every board.
 
 Reed switch, 1N4148W, WS2812B and its 100 nF on a 26 x 20 mm board, six
-pads in a row (COL, +5V, GND, DOUT, DIN, ROW), built with KiCad 6's pcbnew
+pads in a row (ROW, +5V, GND, DOUT, DIN, COL), built with KiCad 6's pcbnew
 Python API: footprints from Debian's kicad-footprints, the tracks laid here
 on F.Cu (each net's path fixed below), a ground plane on B.Cu filled by
 KiCad's zone filler; Gerbers and an Excellon drill file plotted by pcbnew.
@@ -32,22 +32,23 @@ EDGE_CLEARANCE = 0.3
 SILK_EDGE = 0.3  # silkscreen to the board's edge
 SILK_CLEARANCE = 0.1  # a silkscreen text to another text, a pad, a silkscreen line
 VIA_D, VIA_DRILL = 0.8, 0.4
-HEADER = ("COL", "+5V", "GND", "DOUT", "DIN", "ROW")
+HEADER = ("ROW", "+5V", "GND", "DOUT", "DIN", "COL")
 HEADER_Y = 6.5
 # Where each part's reference stands on the silkscreen (the design's frame,
 # the text's centre), each beside its part, clear of the others and inside
 # the board: KiCad's footprints put it above the part, which here is off the
 # top edge (C1, H1) or on the next part (D2 on C1, SW1 on the LED).
 REF_AT = {
-    "C1": (-3.1, -10.0),  # left of the capacitor, under the board's top edge
-    "D2": (6.0, -6.0),  # right of the LED, past its DIN track
+    "C1": (5.6, -10.2),  # left of the capacitor, under the board's top edge
+    "D2": (2.6, -6.0),  # left of the LED
     "H1": (-9.5, -3.95),  # below the fixing hole, above the reed's outline
-    "H2": (6.9, -8.6),  # left of the second fixing hole, right of the LED's reference
-    "SW1": (9.4, -3.85),  # above the reed's right end
-    "D1": (8.85, 5.3),  # left of the diode (along it, as KiCad turns it)
+    "H2": (11.4, 4.3),  # above the second fixing hole, below the reed's right pad
+    "SW1": (-2.0, -3.85),  # above the reed's middle
+    "D1": (-8.9, 4.3),  # right of the diode, above J1's name
     "J1": (-8.9, HEADER_Y),  # left of the pad row
 }
-D1_AT = (11.0, 5.3)  # below the reed's courtyard, right of the pads
+D1_AT = (-11.2, 5.2)  # below the reed's left pad, left of the pads (the second fixing hole takes the right corner)
+C1_AT = (mg.LED_DX, -10.0)  # above the LED
 # The pads' names on the back (B.SilkS, mirrored so they read from the
 # back), the side a maker sees and wires when the module hangs under the
 # plate: 1 mm letters standing up along each pad, above it (the front has
@@ -154,8 +155,8 @@ def design(path):
         s.SetWidth(_mm(0.1))
         board.Add(s)
     sw = _fp(board, "Resistor_THT", "R_Axial_DIN0516_L15.5mm_D5.0mm_P20.32mm_Horizontal", "SW1", "Reed", -10.16, 0.0)
-    led = _fp(board, "LED_SMD", "LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "D2", "WS2812B", 0.0, mg.LED_DY)
-    c = _fp(board, "Capacitor_SMD", "C_0805_2012Metric", "C1", "100nF", 0.0, -9.8)
+    led = _fp(board, "LED_SMD", "LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "D2", "WS2812B", mg.LED_DX, mg.LED_DY)
+    c = _fp(board, "Capacitor_SMD", "C_0805_2012Metric", "C1", "100nF", C1_AT[0], C1_AT[1])
     d = _fp(board, "Diode_SMD", "D_SOD-123", "D1", "1N4148W", D1_AT[0], D1_AT[1], 90.0)
     hdr = _fp(board, "Connector_PinHeader_2.54mm", "PinHeader_1x06_P2.54mm_Vertical", "J1", "pads", -6.35, HEADER_Y, 90.0)
     _fp(board, "MountingHole", "MountingHole_2.2mm_M2", "H1", "M2", mg.FIX_DX, mg.FIX_DY)
@@ -166,8 +167,8 @@ def design(path):
         fp.Reference().SetPosition(_pt(*REF_AT[fp.GetReference()]))
     for i, name in enumerate(HEADER):
         _pad(hdr, str(i + 1)).SetNet(nets[name])
-    _pad(sw, "1").SetNet(nets["COL"])
-    _pad(sw, "2").SetNet(nets["SW_D"])
+    _pad(sw, "1").SetNet(nets["SW_D"])  # the reed has no polarity: its left lead to the diode
+    _pad(sw, "2").SetNet(nets["COL"])
     for num, name in (("1", "+5V"), ("2", "DOUT"), ("3", "GND"), ("4", "DIN")):
         _pad(led, num).SetNet(nets[name])
     _pad(c, "1").SetNet(nets["+5V"])
@@ -175,25 +176,31 @@ def design(path):
     _pad(d, "1").SetNet(nets["ROW"])  # cathode
     _pad(d, "2").SetNet(nets["SW_D"])  # anode
     H = {name: _xy(_pad(hdr, str(i + 1))) for i, name in enumerate(HEADER)}
-    # The routes (F.Cu; each starts and ends on a pad's centre).
+    # The routes (F.Cu; each starts and ends on a pad's centre). The LED
+    # sits in the top right corner, far from the spot (a piece standing
+    # there leaves its light clear); the reed's left lead goes to the diode
+    # in the bottom left corner, its right lead to COL.
     col, sw1, sw2 = H["COL"], _xy(_pad(sw, "1")), _xy(_pad(sw, "2"))
-    _track(board, nets["COL"], [col, (sw1[0], col[1] - (col[0] - sw1[0])), sw1])
+    _track(board, nets["COL"], [col, (sw2[0], col[1] - (sw2[0] - col[0])), sw2])
     # WS2812B pads (KiCad's footprint): VDD top left, DOUT bottom left,
-    # VSS bottom right, DIN top right; +5V climbs the left side, DIN the right.
+    # VSS bottom right, DIN top right; +5V climbs the left side and comes
+    # over the top, DOUT runs under the LED's left column, DIN round its
+    # right side.
     v5, lvdd, c1 = H["+5V"], _xy(_pad(led, "1")), _xy(_pad(c, "1"))
-    _track(board, nets["+5V"], [v5, (-4.4, v5[1] - 0.6), (-4.4, lvdd[1] + 0.65), (lvdd[0] - 1.3, lvdd[1]), lvdd])
-    _track(board, nets["+5V"], [lvdd, (c1[0], lvdd[1] - 1.5), c1])
+    over = lvdd[1] - 1.35  # the +5V run over the LED's top
+    _track(board, nets["+5V"], [v5, (-4.4, v5[1] - 0.6), (-4.4, over), (lvdd[0] - 0.85, over), (lvdd[0], over + 0.5), lvdd])
+    _track(board, nets["+5V"], [(lvdd[0] - 0.85, over), (c1[0] - 1.35, c1[1]), c1])
     dout, ldout = H["DOUT"], _xy(_pad(led, "2"))
-    _track(board, nets["DOUT"], [dout, (dout[0], ldout[1] + 1.45), ldout])
+    _track(board, nets["DOUT"], [dout, (dout[0], ldout[1] + 1.35), (ldout[0] - 1.25, ldout[1] + 1.35), ldout])
     din, ldin = H["DIN"], _xy(_pad(led, "4"))
-    _track(board, nets["DIN"], [din, (4.6, din[1] - 0.8), (4.6, ldin[1]), ldin])
+    _track(board, nets["DIN"], [din, (4.6, din[1] - 0.8), (4.6, -1.9), (12.45, -1.9), (12.45, ldin[1]), ldin])
     dk, da, row = _xy(_pad(d, "1")), _xy(_pad(d, "2")), H["ROW"]
-    _track(board, nets["SW_D"], [sw2, da])
+    _track(board, nets["SW_D"], [sw1, da])
     _track(board, nets["ROW"], [dk, row])
     # Ground: the B.Cu plane, reached by vias next to the LED and the capacitor.
     lvss, c2 = _xy(_pad(led, "3")), _xy(_pad(c, "2"))
-    _track(board, nets["GND"], [lvss, _via(board, nets["GND"], lvss[0], lvss[1] + 1.9)])
-    _track(board, nets["GND"], [c2, _via(board, nets["GND"], c2[0] + 1.4, c2[1])])
+    _track(board, nets["GND"], [lvss, _via(board, nets["GND"], lvss[0], lvss[1] + 1.35)])
+    _track(board, nets["GND"], [c2, _via(board, nets["GND"], c2[0] + 1.2, c2[1])])
     zone = pcbnew.ZONE(board)
     zone.SetLayer(pcbnew.B_Cu)
     zone.SetNet(nets["GND"])

@@ -186,10 +186,6 @@ def erc_txt(board, ckt, erc_msgs, erc_errors, erc_warnings, tool, hw_dir=None):
         lines += ["", "Not counted as errors: LED data hops over %.0f mm where the description puts the Pico and the status LEDs"
                   % wiring_hop_max(), "  (PICO_XY, STATUS_XY, LED_CHAIN; move them or reorder the chain in its next revision):"]
         lines += ["    - " + x for x in long]
-    covered = checks.covered_window(board)
-    if covered:
-        lines += ["", "Not counted as errors: what a player sees (the sensor module's next revision moves its LED):"]
-        lines += ["    - " + x for x in covered]
     full, at_cap, colour, idle, total = checks.power_figures(board)
     lines += [
         "",

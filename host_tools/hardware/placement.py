@@ -93,7 +93,7 @@ def holes(board):
     out = []
     for site, c in enumerate(centres):
         name = board.site_names[site]
-        lx, ly = mg.to_plate(c, 0.0, mg.LED_DY, t)
+        lx, ly = mg.to_plate(c, mg.LED_DX, mg.LED_DY, t)
         out.append(("spot LED window", name, "round", lx, ly, mg.LED_DRILL, mg.LED_DRILL))
         for k, (fx, fy) in enumerate(((mg.FIX_DX, mg.FIX_DY), (mg.FIX2_DX, mg.FIX2_DY))):
             hx, hy = mg.to_plate(c, fx, fy, t)
@@ -138,7 +138,7 @@ def drawing(board):
 
     # The LED chain's path, through the LEDs in chain order (spots only;
     # the status LEDs follow the last spot, as LED_CHAIN says).
-    path = [at(centres[s], 0.0, mg.LED_DY) for s in board.led_chain if s < board.n_sites]
+    path = [at(centres[s], mg.LED_DX, mg.LED_DY) for s in board.led_chain if s < board.n_sites]
     for (x1, y1), (x2, y2) in zip(path, path[1:]):
         line(("line", x1, y1, x2, y2, 0.4, "#2070d0"))
     if path:
@@ -155,7 +155,7 @@ def drawing(board):
         line(("line", sx - 3.0, cy, sx + 3.0, cy, 0.2, "#000000"))
         line(("line", sx, cy - 3.0, sx, cy + 3.0, 0.2, "#000000"))
         # Drill marks: the LED's window and the module's two fixing holes.
-        lx, ly = at(c, 0.0, mg.LED_DY)
+        lx, ly = at(c, mg.LED_DX, mg.LED_DY)
         circle(("circle", lx, ly, mg.LED_DRILL / 2, 0.3, "#d02020"))
         line(("line", lx - 1.0, ly, lx + 1.0, ly, 0.2, "#d02020"))
         line(("line", lx, ly - 1.0, lx, ly + 1.0, 0.2, "#d02020"))
@@ -166,7 +166,7 @@ def drawing(board):
         # The labels inside the module, along its lower edge and by the LED.
         nx, ny = at(c, -hw + 7.5, mg.MODULE_BOTTOM - 3.0)
         text(("text", nx, ny, 2.8, board.site_names[site], "middle", "#000000"))
-        px, py = at(c, 6.0, mg.LED_DY + 1.0)
+        px, py = at(c, mg.LED_DX - 5.0, mg.LED_DY + 1.0)
         text(("text", px, py, 2.2, "#%s" % pos.get(site, "?"), "middle", "#2070d0"))
         rx, ry = at(c, 5.0, mg.MODULE_BOTTOM - 3.0)
         text(("text", rx, ry, 2.2, "row %s col %s" % (r, col), "middle", "#000000"))

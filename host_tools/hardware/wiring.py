@@ -19,7 +19,7 @@ HOP_MAX_MM = 150.0
 def led_xy(board, centres, slot):
     from host_tools.hardware import sensing
 
-    return mg.to_plate(centres[slot], 0.0, mg.LED_DY, sensing.reed_turn(board))
+    return mg.to_plate(centres[slot], mg.LED_DX, mg.LED_DY, sensing.reed_turn(board))
 
 
 def hops(board, centres):

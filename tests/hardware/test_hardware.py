@@ -68,7 +68,7 @@ def test_erc_is_clean_and_the_netlist_has_one_reed_switch_per_spot(fresh, name):
         erc = f.read()
     assert "Generic ERC (SKiDL" in erc and ": 0 errors," in erc
     assert "FAIL" not in erc
-    assert erc.count("PASS: ") == 12
+    assert erc.count("PASS: ") == 13
     assert erc.rstrip().endswith("Result: 0 errors (0 ERC, 0 board checks failed)")
     with open(os.path.join(fresh, name, "netlist.net")) as f:
         ckt = circuit.parse_netlist(f.read())
@@ -584,8 +584,8 @@ def test_the_module_drc_catches_a_track_across_a_pad(tmp_path):
 
     board = module_pcb.design(str(tmp_path / "m.kicad_pcb"))
     net = board.FindNet("ROW")
-    # 0.1 mm past the LED's DOUT pad (its right edge is at x = -1.7).
-    module_pcb._track(board, net, [(-1.45, -2.0), (-1.45, -6.0)])
+    # Across the LED's DOUT pad (x 5.5 to 7.0, y -4.8 to -3.9).
+    module_pcb._track(board, net, [(6.75, -2.2), (6.75, -5.2)])
     bad = {c: p for c, p in module_pcb.drc(board) if p}
     assert any("D2.2" in p and "track ROW" in p for p in bad[next(c for c in bad if c.startswith("copper clearance"))])
     assert pcbnew.ToMM(1000000) == 1.0  # the coordinates above are mm
@@ -610,9 +610,9 @@ def _module_problems(bad, check):
 @pytest.mark.parametrize("ref, at, check, says", [
     ("C1", (0.0, -11.48), "silkscreen (texts and lines) inside the board", 'C1\'s reference "C1" at'),  # off the top edge
     ("H1", (-9.5, -10.7), "silkscreen (texts and lines) inside the board", 'H1\'s reference "H1" at'),  # off the top edge
-    ("D2", (0.0, -9.5), "silkscreen texts", 'D2\'s reference "D2" lies on pad C1.1'),  # on C1
-    ("SW1", (0.0, -3.62), "silkscreen texts", 'SW1\'s reference "SW1" lies on D2\'s outline'),  # on the LED
-    ("D1", (9.0, 5.3), "silkscreen texts", 'D1\'s reference "D1" lies on D1\'s outline'),  # on its own outline
+    ("D2", (7.75, -10.0), "silkscreen texts", 'D2\'s reference "D2" lies on pad C1.1'),  # on C1
+    ("SW1", (8.7, -3.3), "silkscreen texts", 'SW1\'s reference "SW1" lies on D2\'s outline'),  # on the LED
+    ("D1", (-11.2, 5.2), "silkscreen texts", 'D1\'s reference "D1" lies on D1\'s outline'),  # on its own outline
 ])
 def test_the_module_drc_catches_a_label_off_the_board_or_on_a_part(tmp_path, ref, at, check, says):
     def move(board, fps, m):
@@ -671,7 +671,7 @@ def test_the_module_drc_catches_a_silkscreen_line_past_the_edge(tmp_path):
 
 def test_the_module_drc_catches_the_diode_s_courtyard_on_the_reed_s(tmp_path):
     def move(board, fps, m):
-        fps["D1"].SetPosition(m._pt(11.0, 4.2))  # where it stood: 1 mm higher
+        fps["D1"].SetPosition(m._pt(-11.2, 4.2))  # 1 mm higher
 
     bad = _module_drc_after(tmp_path, move)
     assert [p.split(" (")[0] for p in _module_problems(bad, "no two parts' courtyards")] == ["D1 and SW1 courtyards overlap on F.Courtyard"]
@@ -1009,18 +1009,17 @@ def test_the_buzzer_without_its_resistors_is_caught(pico):
                                 "the piezo on Q1's collector has no 1k across it (it cannot discharge)"]
 
 
-@pytest.mark.parametrize("name", sorted(SPOTS))
-def test_erc_txt_says_where_the_largest_piece_covers_the_spot_s_light(fresh, name, monkeypatch):
-    # Not fixed yet (the module's LED must move): said, with the figures,
-    # so nobody mistakes the window's place for a checked one.
-    b = describe.load(name)
-    notes = checks.covered_window(b)
-    with open(os.path.join(fresh, name, "erc.txt")) as f:
-        erc = f.read()
-    assert notes and all(n in erc for n in notes)
-    assert "the spot's LED window's centre is 8.7 mm from the spot" in notes[0]
-    monkeypatch.setattr(module_geom, "LED_DY", -16.0)  # an LED beyond any piece's reach
-    assert checks.covered_window(b) == []
+def test_the_largest_piece_leaves_the_spot_s_light_clear(fresh, monkeypatch):
+    # Issue 44: the LED window sat 8.7 mm from the spot's centre, under
+    # every piece; the module's LED now sits in its far corner.
+    for name in sorted(SPOTS):
+        b = describe.load(name)
+        assert checks.covered_window(b) == [], name
+        with open(os.path.join(fresh, name, "erc.txt")) as f:
+            assert "  PASS: " + checks.R_WINDOW in f.read()
+    monkeypatch.setattr(module_geom, "LED_DX", 0.0)  # where it was
+    assert checks.covered_window(describe.load("pico_v1")) == [
+        "the spot's LED window's centre is 8.7 mm from the spot; the die 18 mm reaches 15.7 mm (turned any way, 3 mm off centre): it covers the light"]
 
 
 def test_the_buzzer_s_base_resistor_missing_is_caught(pico):
