@@ -48,8 +48,10 @@ on top of that.
 
 Verdicts (each at gap 0 and at the worst gap, stackup.GAP_WORST):
   on:         a piece standing on the spot, every way it can stand, turned
-              any way about the vertical, up to PLACE_TOL mm off the spot's
-              centre in any direction, the plate at its thickest, the
+              any way about the vertical (every YAW_STEP degrees), up to
+              PLACE_TOL mm off the spot's centre in any direction (OFFSETS:
+              the centre, rings at half and all of it every 60 and 30
+              degrees), the plate at its thickest, the
               magnets at the grade's lowest remanence: the weakest field
               >= MARGIN x operate (the top of the reed's band, x 2 for one
               pole).
