@@ -9,31 +9,51 @@ Keys (PREFIX "triad:" by default):
   triad:events:<R>  channel: one JSON message per accepted move
                     {"origin": relay id, "room", "ply", "events": [...]}
 
+Both keys expire --room-days after the room's last move, join or watch
+(PEXPIRE, set again each time): Redis deletes the rooms nobody touches.
+
 A move is checked by the relay that got it (against the list as it knows
-it) and then appended by one Lua script that only appends when the list
-still has ply-1 entries and publishes in the same step: Redis runs a script
-alone, so two relays can never both append a move for the same ply, and the
-channel carries the moves in the list's order.
+it) and then appended by one Lua script that only appends when the room is
+still there and its list still has ply-1 entries, and publishes in the same
+step: Redis runs a script alone, so two relays can never both append a move
+for the same ply, and the channel carries the moves in the list's order.
+
+The rooms are only as safe as Redis keeps them: a relay refuses to start
+against a Redis that persists nothing (no AOF, no RDB save points) unless
+told --redis-volatile (check_persistence).
 """
 import json
 import time
 
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from host_tools.relay.store import DAY, RoomGone, RoomRecord, StoreError
 
 APPEND = """
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  return -1
+end
 if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) - 1 then
   return 0
 end
 redis.call('RPUSH', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[3], ARGV[4])
 redis.call('PUBLISH', KEYS[2], ARGV[3])
 return 1
 """
 
 
+def _failed(e):
+    return StoreError("Redis: %s" % (str(e) or type(e).__name__))
+
+
 class RedisStore:
-    def __init__(self, url, prefix="triad:"):
+    def __init__(self, url, prefix="triad:", room_days=30.0):
         self.url = url
         self.prefix = prefix
+        self.ttl_ms = max(1, int(room_days * DAY * 1000))
         # Requests give up after 5 s (a move is then refused, not held up);
         # the channel has its own connection, which may be idle for long.
         self.r = aioredis.from_url(url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5)
@@ -46,24 +66,48 @@ class RedisStore:
         return "%s%s:%s" % (self.prefix, kind, room)
 
     async def ping(self):
-        await self.r.ping()
+        try:
+            await self.r.ping()
+        except (RedisError, OSError) as e:
+            raise _failed(e)
+
+    async def check_persistence(self):
+        """StoreError unless this Redis keeps its data over a restart (an
+        append-only file, or at least one RDB save point)."""
+        try:
+            aof = (await self.r.config_get("appendonly")).get("appendonly", "")
+            save = (await self.r.config_get("save")).get("save", "")
+        except (RedisError, OSError) as e:
+            raise StoreError("cannot ask Redis whether it persists (CONFIG GET: %s); if it does not, "
+                             "--redis-volatile starts anyway" % (str(e) or type(e).__name__))
+        if aof != "yes" and not save.strip():
+            raise StoreError("Redis at %s keeps nothing over a restart (appendonly no, no save points): every "
+                             "room would be lost; turn on appendonly (or save), or start with --redis-volatile"
+                             % self.url)
 
     async def create(self, room, game, start, mode, seats):
         key = self._k("room", room)
-        # HSETNX on the game field claims the id; the rest follows.
-        if not await self.r.hsetnx(key, "game", game):
-            return False
-        await self.r.hset(key, mapping={"start": start, "mode": mode or "", "seats": json.dumps(seats),
-                                        "created": repr(time.time())})
+        try:
+            # HSETNX on the game field claims the id; the rest follows.
+            if not await self.r.hsetnx(key, "game", game):
+                return False
+            async with self.r.pipeline(transaction=True) as p:
+                p.hset(key, mapping={"start": start, "mode": mode or "", "seats": json.dumps(seats),
+                                     "created": repr(time.time())})
+                p.pexpire(key, self.ttl_ms)
+                await p.execute()
+        except (RedisError, OSError) as e:
+            raise _failed(e)
         return True
 
     async def load(self, room):
-        from host_tools.relay.store import RoomRecord
-
-        async with self.r.pipeline(transaction=True) as p:
-            p.hgetall(self._k("room", room))
-            p.lrange(self._k("moves", room), 0, -1)
-            h, raw = await p.execute()
+        try:
+            async with self.r.pipeline(transaction=True) as p:
+                p.hgetall(self._k("room", room))
+                p.lrange(self._k("moves", room), 0, -1)
+                h, raw = await p.execute()
+        except (RedisError, OSError) as e:
+            raise _failed(e)
         if not h or "seats" not in h:
             return None
         moves = [json.loads(x)["move"] for x in raw]
@@ -71,9 +115,27 @@ class RedisStore:
 
     async def append(self, room, ply, seat, move, events):
         note = json.dumps({"origin": self.origin, "room": room, "ply": ply, "events": events})
-        done = await self._append(keys=[self._k("moves", room), self._k("events", room)],
-                                  args=[ply, json.dumps({"seat": seat, "move": move}), note])
+        try:
+            done = await self._append(keys=[self._k("moves", room), self._k("events", room), self._k("room", room)],
+                                      args=[ply, json.dumps({"seat": seat, "move": move}), note, self.ttl_ms])
+        except (RedisError, OSError) as e:
+            raise _failed(e)
+        if done == -1:
+            raise RoomGone(room)
         return bool(done)
+
+    async def touch(self, rooms):
+        try:
+            async with self.r.pipeline(transaction=False) as p:
+                for room in rooms:
+                    p.pexpire(self._k("room", room), self.ttl_ms)
+                    p.pexpire(self._k("moves", room), self.ttl_ms)
+                await p.execute()
+        except (RedisError, OSError) as e:
+            raise _failed(e)
+
+    async def sweep(self, days):
+        return []  # Redis expires the keys itself (PEXPIRE)
 
     async def listen(self, deliver):
         """Call deliver(note) for every move another relay accepted, until
@@ -94,7 +156,10 @@ class RedisStore:
             await deliver(note)
 
     async def close(self):
-        if self._pubsub is not None:
-            await self._pubsub.aclose()
-        await self.r.aclose()
-        await self.sub.aclose()
+        for fn in ((self._pubsub.aclose if self._pubsub is not None else None), self.r.aclose, self.sub.aclose):
+            if fn is None:
+                continue
+            try:
+                await fn()
+            except Exception:
+                pass
