@@ -158,7 +158,7 @@ def create(url, game, position=None, mode=None, out=print):
     for side, token in made["seats"].items():
         out("")
         out("%s (%s): token %s" % (g.SIDE_NAMES[g.SIDES.index(side)], side, token))
-        out("  page:     %s?room=%s&token=%s" % (page, room, token))
+        out("  page:     %s?room=%s#token=%s" % (page, room, token))
         out("  terminal: python -m host_tools play --server %s --room %s --token %s" % (url, room, token))
         out("  board:    python -m host_tools online --port /dev/ttyACM0 --server %s --room %s --token %s"
             % (url, room, token))
