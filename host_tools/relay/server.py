@@ -303,20 +303,7 @@ class Relay:
                     conn.reply(error("too many messages: at most %d a second" % RATE))
                     conn.req = None
                     continue
-                conn.req = request_id(raw)
-                try:
-                    await self.on_message(conn, raw)
-                except rules.Refused as e:
-                    conn.reply(error(str(e)))
-                except StoreError as e:
-                    conn.reply(error("the store failed (%s): nothing was changed; try again later"
-                                     % self.store_failed(e)))
-                except ConnectionClosed:
-                    raise
-                except Exception as e:  # a bug must not take the relay down: say so, serve on
-                    conn.reply(error("the relay could not do that (%s)" % type(e).__name__))
-                finally:
-                    conn.req = None
+                await self.answer(conn, raw)
         except ConnectionClosed:
             pass
         finally:
@@ -342,6 +329,22 @@ class Relay:
             pass
 
     # -- messages ----------------------------------------------------------
+
+    async def answer(self, conn, raw):
+        """One message, answered: its reply, or an error with the reason."""
+        conn.req = request_id(raw)
+        try:
+            await self.on_message(conn, raw)
+        except rules.Refused as e:
+            conn.reply(error(str(e)))
+        except StoreError as e:
+            conn.reply(error("the store failed (%s): nothing was changed; try again later" % self.store_failed(e)))
+        except ConnectionClosed:
+            raise
+        except Exception as e:  # a bug must not take the relay down: say so, serve on
+            conn.reply(error("the relay could not do that (%s)" % type(e).__name__))
+        finally:
+            conn.req = None
 
     async def on_message(self, conn, raw):
         if not isinstance(raw, str):

@@ -1,0 +1,223 @@
+"""The relay's store when it fails, and what a room costs to watch (issue 45,
+docs/relay.md): a full disk is said to the mover and logged once per kind,
+with its cause; a room no longer in the store is said to its connections; a
+stored room is replayed through the rules core once, not once per watcher;
+the players hear a move before the watchers. In process (server.Relay over a
+SQLite file), so each is a fraction of a second."""
+import asyncio
+import json
+import sqlite3
+
+import pytest
+
+from host_tools.relay import rules, server
+from host_tools.relay.rooms import Room
+from host_tools.relay.store import SqliteStore
+
+
+class Full:
+    """The store's SQLite connection on a disk that has filled: every
+    INSERT fails as SQLite fails then (SQLITE_FULL); reads still work."""
+
+    def __init__(self, db):
+        self.db = db
+        self.full = True
+
+    def execute(self, sql, *args):
+        if self.full and sql.lstrip().upper().startswith("INSERT"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def said(conn):
+    out = []
+    while not conn.out.empty():
+        item = conn.out.get_nowait()
+        out.append(json.loads(item) if isinstance(item, str) else item)
+    return out
+
+
+async def ask(relay, conn, msg):
+    """What the relay sends `conn` for one message (its reply, and the room's
+    events to it meanwhile)."""
+    await relay.answer(conn, json.dumps(msg))
+    return said(conn)
+
+
+def test_a_full_disk_is_said_to_the_mover_and_logged_once(tmp_path, capsys):
+    async def go():
+        store = SqliteStore(str(tmp_path / "relay.sqlite"))
+        relay = server.Relay(store)
+        host, b, w = server.Conn(None), server.Conn(None), server.Conn(None)
+        made = (await ask(relay, host, {"op": "create", "game": "nehren"}))[0]
+        await ask(relay, b, {"op": "join", "room": made["room"], "token": made["seats"]["b"]})
+        await ask(relay, w, {"op": "join", "room": made["room"], "token": made["seats"]["w"]})
+        store.db = Full(store.db)
+        first = await ask(relay, b, {"op": "move", "move": "a1a3", "ply": 1, "id": 1})
+        again = await ask(relay, b, {"op": "move", "move": "a1a3", "ply": 1, "id": 2})
+        made2 = await ask(relay, host, {"op": "create", "game": "browne", "id": 3})
+        heard = said(w)
+        state = (await ask(relay, w, {"op": "state"}))[-1]
+        store.db.full = False  # room on the disk again: the same move, once
+        ok = await ask(relay, b, {"op": "move", "move": "a1a3", "ply": 1, "id": 4})
+        await store.close()
+        return first, again, made2, heard, state, ok, relay
+
+    first, again, made2, heard, state, ok, relay = asyncio.run(go())
+    for reply in (first, again):
+        assert reply[-1]["op"] == "error", reply
+        assert "the store failed (database or disk is full)" in reply[-1]["reason"]
+        assert "not confirmed" in reply[-1]["reason"] and "did not answer" not in reply[-1]["reason"]
+    assert made2[-1]["op"] == "error" and "the store failed (database or disk is full)" in made2[-1]["reason"]
+    assert heard == [] and state["moves"] == []  # nobody heard of a move the store did not take
+    assert ok == [{"op": "move", "ply": 1, "seat": "b", "move": "a1a3", "id": 4}]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err  # three failures of one kind: one line
+    assert err[0].startswith("relay: the store failed: database or disk is full")
+    assert sum(relay.metrics.store_failures.values()) == 3
+    assert "triad_relay_store_failures_total 3" in relay.metrics_text()
+
+
+def test_healthz_says_when_the_store_fails(tmp_path):
+    class Broken(SqliteStore):
+        async def ping(self):
+            raise server.StoreError("disk I/O error")
+
+    class Conn:
+        def respond(self, status, text):
+            from websockets.http11 import Response
+            from websockets.datastructures import Headers
+
+            return Response(int(status), status.phrase, Headers(), text.encode())
+
+    class Req:
+        path = "/healthz"
+        headers = {}
+
+    relay = server.Relay(Broken(":memory:"))
+    resp = asyncio.run(relay.process_request(Conn(), Req()))
+    assert resp.status_code == 503 and b"disk I/O error" in resp.body
+    relay.store = SqliteStore(":memory:")
+    assert asyncio.run(relay.process_request(Conn(), Req())).status_code == 200
+
+
+def test_a_stored_room_is_replayed_once_not_per_watcher(tmp_path, monkeypatch):
+    # A 60-ply game in the store, no connection in it (a relay restarted):
+    # 50 watchers come and go one after another. The rules core replays its
+    # moves once (then the room's position is kept), not 50 times.
+    path = str(tmp_path / "relay.sqlite")
+    mirror = rules.Game("nehren")
+    import random
+
+    rng = random.Random(45)
+
+    async def make():
+        store = SqliteStore(path)
+        relay = server.Relay(store)
+        host = server.Conn(None)
+        made = (await ask(relay, host, {"op": "create", "game": "nehren"}))[0]
+        seats = {s: server.Conn(None) for s in made["seats"]}
+        for s, c in seats.items():
+            await ask(relay, c, {"op": "join", "room": made["room"], "token": made["seats"][s]})
+        while len(mirror.moves) < 60 and not mirror.over():
+            side = mirror.to_move()
+            text = mirror.play(rng.choice(mirror.legal()))
+            assert (await ask(relay, seats[side], {"op": "move", "move": text}))[-1]["move"] == text
+        await store.close()
+        return made
+
+    made = asyncio.run(make())
+    plays = [0]
+    real = rules.Game.play
+
+    def counted(self, text):
+        plays[0] += 1
+        return real(self, text)
+
+    monkeypatch.setattr(rules.Game, "play", counted)
+
+    async def watch():
+        store = SqliteStore(path)
+        relay = server.Relay(store)  # a fresh relay: nothing in memory
+        for _ in range(50):
+            c = server.Conn(None)
+            st = (await ask(relay, c, {"op": "watch", "room": made["room"]}))[0]
+            assert st["moves"] == mirror.moves
+            relay.rooms.leave(c.room, c)  # the connection closes
+        await store.close()
+        return relay
+
+    relay = asyncio.run(watch())
+    assert plays[0] == len(mirror.moves), "%d moves replayed for %d watchers of a %d-ply game" % (
+        plays[0], 50, len(mirror.moves))
+    assert relay.rooms.loads == 1
+
+
+def test_players_hear_a_move_before_the_watchers():
+    from host_tools.relay.store import RoomRecord
+
+    order = []
+
+    class C:
+        def __init__(self, name, seat):
+            self.name, self.seat = name, seat
+            self.seen, self.told_over, self.own = 0, False, None
+
+        def send(self, msg):
+            order.append(self.name)
+
+    g = rules.Game("nehren")
+    room = Room(RoomRecord("R", "nehren", g.start, None, {}, []))
+    for i in range(5):
+        room.add(C("watcher%d" % i, None))
+    room.add(C("black", "b"))
+    room.add(C("white", "w"))
+    room.game.play("a1a3")
+    room.deliver()
+    assert sorted(order[:2]) == ["black", "white"] and len(order) == 7
+    assert room.watchers == 5
+
+
+def test_a_room_gone_from_the_store_is_said_to_its_connections(tmp_path):
+    async def go():
+        store = SqliteStore(str(tmp_path / "relay.sqlite"))
+        relay = server.Relay(store)
+        host, b, w = server.Conn(None), server.Conn(None), server.Conn(None)
+        made = (await ask(relay, host, {"op": "create", "game": "nehren"}))[0]
+        await ask(relay, b, {"op": "join", "room": made["room"], "token": made["seats"]["b"]})
+        await ask(relay, w, {"op": "watch", "room": made["room"]})
+        store.db.execute("DELETE FROM rooms")  # (expired, or lost with its store)
+        reply = await ask(relay, b, {"op": "move", "move": "a1a3", "id": 1})
+        heard = said(w)
+        after = await ask(relay, w, {"op": "state", "id": 2})
+        await store.close()
+        return made, reply, heard, after
+
+    made, reply, heard, after = asyncio.run(go())
+    assert reply[0]["op"] == "gone" and reply[0]["room"] == made["room"]
+    assert reply[-1]["op"] == "error" and "no longer in the store" in reply[-1]["reason"]
+    assert heard == [{"op": "gone", "room": made["room"], "reason": heard[0]["reason"]}]
+    assert "gone" in heard[0]["reason"]
+    assert after == [{"op": "error", "reason": "join or watch a room first", "id": 2}]
+
+
+@pytest.mark.parametrize("bad", [True, 1.0, "1", None])
+def test_ply_true_or_a_float_changes_nothing(tmp_path, bad):
+    async def go():
+        relay = server.Relay(SqliteStore(":memory:"))
+        c = server.Conn(None)
+        made = (await ask(relay, c, {"op": "create", "game": "nehren"}))[0]
+        await ask(relay, c, {"op": "join", "room": made["room"], "token": made["seats"]["b"]})
+        msg = {"op": "move", "move": "a1a3", "ply": bad}
+        if bad is None:
+            msg["ply"] = 2.0
+        reply = await ask(relay, c, msg)
+        st = await ask(relay, c, {"op": "state"})
+        return reply, st
+
+    reply, st = asyncio.run(go())
+    assert reply[-1]["op"] == "error" and "ply must be" in reply[-1]["reason"]
+    assert st[-1]["moves"] == []
