@@ -260,6 +260,13 @@ def run(url, room, token=None, colour=False, until_ply=None, inp=input, out=prin
                 text = text.strip()
                 if text in QUIT:
                     quit_soon(flush)
+                    for _ in range(100):  # what has already come is shown first
+                        try:
+                            ev = s.c.next(timeout=0) if s.c is not None else None
+                        except Exception:
+                            ev = None
+                        if ev is None or not s.v.apply(ev):
+                            break
                     return 0
                 if not text:
                     continue

@@ -285,6 +285,25 @@ def test_flood_is_refused_and_the_relay_serves_on(relay):
     assert other.watch(made["room"])["moves"] == []
 
 
+def read_until(p, words, timeout=30):
+    """The process's output up to the line holding `words` (read in a thread,
+    given up after `timeout` s)."""
+    import threading
+
+    got = []
+
+    def read():
+        for line in p.stdout:
+            got.append(line)
+            if words in line:
+                return
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(timeout)
+    return "".join(got)
+
+
 def test_terminal_client_plays_a_room(relay):
     # `python -m host_tools play --server URL --room R --token T`: moves typed
     # on stdin, the opponent's moves printed as they come.
@@ -299,9 +318,11 @@ def test_terminal_client_plays_a_room(relay):
     p.stdin.flush()
     assert white.next()["move"] == "a1a3"
     white.move("f6f4")
+    shown = read_until(p, "2. White f6f4")  # (quit is read at any time: once the move is shown)
     p.stdin.write("quit\n")
     p.stdin.flush()
     out, err = p.communicate(timeout=20)
+    out = shown + out
     assert p.returncode == 0, err
     assert "you play Black" in out
     assert "refused: illegal move 'zz'" in out
