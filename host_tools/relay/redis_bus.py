@@ -71,6 +71,13 @@ class RedisStore:
         except (RedisError, OSError) as e:
             raise _failed(e)
 
+    async def run_id(self):
+        """This Redis process's id: another after a restart."""
+        try:
+            return (await self.r.info("server")).get("run_id")
+        except (RedisError, OSError) as e:
+            raise _failed(e)
+
     async def check_persistence(self):
         """StoreError unless this Redis keeps its data over a restart (an
         append-only file, or at least one RDB save point)."""

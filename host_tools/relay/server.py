@@ -532,11 +532,7 @@ class Relay:
 
     async def follow(self):
         """Listen to the other relays' notes; if the link to Redis breaks,
-        listen again and reload every room with a connection here (notes
-        missed meanwhile are in the record; the idle ones are forgotten and
-        read again when wanted), delivering what was missed, and telling a
-        room's connections if it is gone (a Redis restarted without its
-        data)."""
+        listen again and read the rooms again (resync)."""
         while True:
             try:
                 await self.store.listen(self.on_note)
@@ -545,18 +541,43 @@ class Relay:
             except Exception as e:
                 print("relay: Redis channel lost (%s); again in 1 s" % type(e).__name__, file=sys.stderr, flush=True)
                 await asyncio.sleep(1.0)
-                self.rooms.drop_idle()
-                for room in list(self.rooms.live.values()):
-                    try:
-                        async with room.lock:
-                            rec = await self.store.load(room.id)
-                            if rec is None:
-                                self.gone(room, "Redis no longer has it (restarted without its data?)")
-                                continue
-                            room.reload(rec)
-                        room.deliver()
-                    except Exception:
-                        break  # Redis still away: the next round tries again
+                await self.resync()
+
+    async def watch_redis(self, every=2.0):
+        """Notice a Redis that restarted (its run_id changes; redis-py's
+        channel reconnects by itself and would not say): the notes sent
+        meanwhile are lost, and a Redis that kept nothing lost the rooms."""
+        last = None
+        while True:
+            try:
+                rid = await self.store.run_id()
+                if last is not None and rid != last:
+                    print("relay: Redis restarted; reading the rooms again", file=sys.stderr, flush=True)
+                    await self.resync()
+                last = rid
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                pass  # away: a request meanwhile says so; checked again
+            await asyncio.sleep(every)
+
+    async def resync(self):
+        """Read every room with a connection here again from the record
+        (notes missed meanwhile are in it; the idle ones are forgotten and
+        read again when wanted), deliver what was missed, and tell a room's
+        connections if it is gone (a Redis restarted without its data)."""
+        self.rooms.drop_idle()
+        for room in list(self.rooms.live.values()):
+            try:
+                async with room.lock:
+                    rec = await self.store.load(room.id)
+                    if rec is None:
+                        self.gone(room, "Redis no longer has it (restarted without its data?)")
+                        continue
+                    room.reload(rec)
+                room.deliver()
+            except Exception:
+                break  # Redis still away: the next round tries again
 
     async def upkeep(self):
         """Every so often: rooms joined or watched lately count as touched;
@@ -787,6 +808,7 @@ async def run(host, port, store_path, redis_url=None, ready=None, stop=None, lim
         async with server:
             if redis_url:
                 tasks.append(asyncio.create_task(relay.follow()))
+                tasks.append(asyncio.create_task(relay.watch_redis()))
             tasks.append(asyncio.create_task(relay.upkeep()))
             sock = server.sockets[0].getsockname()
             shown = "[%s]" % host if ":" in host else host
