@@ -369,6 +369,15 @@ def test_the_relay_doc_names_every_op_and_limit():
     for figure in (server.MAX_MESSAGE, server.RATE, server.BURST, server.FLOOD_CLOSE, server.MAX_CREATES,
                    server.MAX_QUEUE):
         assert ("%d" % figure) in doc.replace(" ", ""), figure
+    # Each of serve's limits: its option and its default, and what a client meets.
+    limits = server.Limits()
+    for option, default in (("--max-per-address", limits.max_per_address), ("--rooms-per-hour", limits.rooms_per_hour),
+                            ("--room-days", limits.room_days), ("--watchers-per-room", limits.watchers_per_room)):
+        rows = [line for line in doc.splitlines() if line.startswith("|") and "`%s " % option in line]
+        assert len(rows) == 1 and "%g" % default in rows[0].split("|")[2], option
+    for words in ("429", "403", "too many rooms", "--allow-origin", "--redis-volatile", "/healthz", "/metrics",
+                  '{"op":"gone"', "0600", "#token="):
+        assert words in doc, words
 
 
 def test_a_frame_over_the_protocol_cap_closes_only_that_connection(relay):
