@@ -311,10 +311,14 @@ class Relay:
             if conn.room is not None:
                 self.rooms.leave(conn.room, conn)
             if conn.closing:
+                # Its answers and the close frame get FLOOD_GRACE to go, then
+                # the TCP connection is cut: a flooder gets no close handshake
+                # to drag out (websockets waits up to 10 s for one).
                 try:
                     await asyncio.wait_for(asyncio.shield(writer), FLOOD_GRACE)
                 except (asyncio.TimeoutError, asyncio.CancelledError):
-                    ws.transport.abort()  # it does not read: no close handshake to wait for
+                    pass
+                ws.transport.abort()
             writer.cancel()
 
     async def _writer(self, conn):
