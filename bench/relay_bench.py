@@ -146,17 +146,27 @@ def cpu_s(pid):
     return (int(fields[11]) + int(fields[12])) / float(os.sysconf("SC_CLK_TCK"))
 
 
+def long_game(plies, seed):
+    """A random legal Nehren game of `plies` moves that has not ended: each
+    move drawn among those that do not end it ((side, move) pairs)."""
+    rng = random.Random(seed)
+    g = rules.Game("nehren")
+    while len(g.moves) < plies:
+        legal = g.legal()
+        rng.shuffle(legal)
+        for text in legal:
+            if not rules.Game("nehren", moves=g.moves + [text]).over():
+                g.play(text)
+                break
+        else:
+            break  # every move ends it: the game as long as it got
+    return list(zip(g.seats, g.moves))
+
+
 async def watch_vs_state(url, rooms=40, plies=150, seed=45):
     """`rooms` stored rooms of the same `plies`-move Nehren game, nobody in
     them: (their ids, plies)."""
-    script = None
-    for k in range(200):
-        moves = random_games(1, seed * 1000 + k)[0]
-        if len(moves) >= plies:
-            script = moves[:plies]
-            break
-    if script is None:
-        script = max((random_games(1, seed * 1000 + k)[0] for k in range(20)), key=len)
+    script = long_game(plies, seed)
     made = []
 
     async def make_room():
