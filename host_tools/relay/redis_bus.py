@@ -30,6 +30,8 @@ from redis.exceptions import RedisError
 
 from host_tools.relay.store import DAY, RoomGone, RoomRecord, StoreError
 
+POOL = 64  # connections a relay opens to Redis for its requests
+
 APPEND = """
 if redis.call('EXISTS', KEYS[3]) == 0 then
   return -1
@@ -54,9 +56,13 @@ class RedisStore:
         self.url = url
         self.prefix = prefix
         self.ttl_ms = max(1, int(room_days * DAY * 1000))
-        # Requests give up after 5 s (a move is then refused, not held up);
-        # the channel has its own connection, which may be idle for long.
-        self.r = aioredis.from_url(url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5)
+        # Requests give up after 5 s (a move is then refused, not held up),
+        # over at most POOL connections (a burst of requests waits for one,
+        # up to 5 s, rather than opening without bound); the channel has its
+        # own connection, which may be idle for long.
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL, timeout=5, decode_responses=True,
+                                                        socket_timeout=5, socket_connect_timeout=5)
+        self.r = aioredis.Redis(connection_pool=pool)
         self.sub = aioredis.from_url(url, decode_responses=True)
         self._append = self.r.register_script(APPEND)
         self.origin = None  # the relay's id, set by the server
@@ -163,7 +169,8 @@ class RedisStore:
             await deliver(note)
 
     async def close(self):
-        for fn in ((self._pubsub.aclose if self._pubsub is not None else None), self.r.aclose, self.sub.aclose):
+        for fn in ((self._pubsub.aclose if self._pubsub is not None else None), self.r.aclose,
+                   self.r.connection_pool.disconnect, self.sub.aclose):
             if fn is None:
                 continue
             try:

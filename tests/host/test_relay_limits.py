@@ -11,13 +11,12 @@ import sqlite3
 import stat
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from host_tools.relay.client import Client, RelayError
