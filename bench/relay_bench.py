@@ -104,16 +104,23 @@ def random_games(n, seed):
 
 async def busy_rooms(url_a, url_b, rooms, seconds, seed=38):
     """Rooms playing random legal Nehren games (a new room when one ends)
-    for `seconds`: (moves accepted, seconds, hop latencies in ms)."""
-    scripts = random_games(rooms * 4, seed)
+    for `seconds`: (moves accepted, seconds, hop latencies in ms). The
+    rooms' first games are made and joined before the clock starts (1,000
+    rooms take longer to open than the run lasts on a loaded machine)."""
+    scripts = random_games(min(rooms * 4, 400), seed)
+    first = []
+    for i in range(0, rooms, 50):
+        first += await asyncio.gather(*(seat_pair(url_a, url_b) for _ in range(min(50, rooms - i))))
     deadline = time.monotonic() + seconds
     hops = []
     count = [0]
 
     async def one(k):
         n = 0
+        pair = first[k]
         while time.monotonic() < deadline:
-            made, seats = await seat_pair(url_a, url_b)
+            made, seats = pair if pair is not None else await seat_pair(url_a, url_b)
+            pair = None
             for side, text in scripts[(k * 4 + n) % len(scripts)]:
                 if time.monotonic() >= deadline:
                     break
