@@ -114,6 +114,7 @@ async def busy_rooms(url_a, url_b, rooms, seconds, seed=38):
     deadline = time.monotonic() + seconds
     hops = []
     count = [0]
+    refused = []
 
     async def one(k):
         n = 0
@@ -127,10 +128,13 @@ async def busy_rooms(url_a, url_b, rooms, seconds, seed=38):
                 other = [c for s, c in seats.items() if s != side][0]
                 t0 = time.perf_counter()
                 await seats[side].send({"op": "move", "move": text})
+                mine = await seats[side].next_or_error()  # its own copy, or why it was refused
+                if mine.get("op") == "error":
+                    refused.append(mine.get("reason", ""))
+                    break  # (this room's game ends here; a new room follows)
                 ev = await other.next()
                 hops.append((time.perf_counter() - t0) * 1000.0)
                 assert ev["move"] == text, ev
-                await seats[side].next()  # its own copy
                 count[0] += 1
             n += 1
             for c in seats.values():
@@ -138,7 +142,11 @@ async def busy_rooms(url_a, url_b, rooms, seconds, seed=38):
 
     t = time.monotonic()
     await asyncio.gather(*(one(k) for k in range(rooms)))
-    return count[0], time.monotonic() - t, hops
+    took = time.monotonic() - t
+    if refused:
+        print("relay bench: %d moves refused, e.g. %r" % (len(refused), sorted(set(refused))[:3]), file=sys.stderr,
+              flush=True)
+    return count[0], took, hops
 
 
 def pct(xs, p):
