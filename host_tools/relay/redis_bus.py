@@ -150,13 +150,16 @@ class RedisStore:
     async def sweep(self, days):
         return []  # Redis expires the keys itself (PEXPIRE)
 
-    async def listen(self, deliver):
+    async def listen(self, deliver, ready=None):
         """Call deliver(note) for every move another relay accepted, until
-        cancelled. One pattern subscription for every room: a relay drops
-        the notes of rooms it holds no connection of (simple; a relay
-        holding a small share of many rooms would subscribe per room)."""
+        cancelled; ready() once subscribed. One pattern subscription for
+        every room: a relay drops the notes of rooms it holds no connection
+        of (simple; a relay holding a small share of many rooms would
+        subscribe per room)."""
         self._pubsub = ps = self.sub.pubsub(ignore_subscribe_messages=True)
         await ps.psubscribe(self.prefix + "events:*")
+        if ready is not None:
+            ready()
         async for msg in ps.listen():
             if msg.get("type") != "pmessage":
                 continue

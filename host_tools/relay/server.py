@@ -536,14 +536,26 @@ class Relay:
 
     async def follow(self):
         """Listen to the other relays' notes; if the link to Redis breaks,
-        listen again and read the rooms again (resync)."""
+        listen again every second and read the rooms again (resync). The
+        loss is logged once, with its cause, and the link's return once (not
+        a line a second while Redis is away)."""
+        lost = [False]
+
+        def back():
+            if lost[0]:
+                lost[0] = False
+                print("relay: Redis channel back", file=sys.stderr, flush=True)
+
         while True:
             try:
-                await self.store.listen(self.on_note)
+                await self.store.listen(self.on_note, back)
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                print("relay: Redis channel lost (%s); again in 1 s" % type(e).__name__, file=sys.stderr, flush=True)
+                if not lost[0]:
+                    lost[0] = True
+                    print("relay: Redis channel lost (%s: %s); listening again every second"
+                          % (type(e).__name__, str(e)[:200]), file=sys.stderr, flush=True)
                 await asyncio.sleep(1.0)
                 await self.resync()
 

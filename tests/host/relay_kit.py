@@ -47,6 +47,8 @@ class Relay:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+        if not self.proc.stderr.closed:
+            self.err = self.proc.stderr.read()  # what it logged (a test reads it after)
         self.proc.stdout.close()
         self.proc.stderr.close()
 

@@ -120,3 +120,50 @@ def test_a_room_lost_with_a_volatile_redis_is_said_to_its_connections():
             assert a.alive()
         finally:
             a.stop()
+
+
+@needs_redis
+def test_a_redis_that_goes_away_is_said_to_the_mover_and_logged_once():
+    # Redis stops while a room is played: each move is refused saying the
+    # store failed, with its cause (never "did not answer", never an
+    # AttributeError); the relay's log has one line per kind of failure and
+    # one for the channel however long Redis is away (it had a line a
+    # second); Redis back, the same move is taken once and heard.
+    with RedisServer() as redis:
+        a = Relay(redis=redis.url)
+        try:
+            made = Client(a.url).create("nehren")
+            black, white = Client(a.url), Client(a.url)
+            black.join(made["room"], made["seats"]["b"])
+            white.join(made["room"], made["seats"]["w"])
+            black.move("a1a3")
+            assert white.next()["move"] == "a1a3"
+            redis._halt()
+            reasons = []
+            for _ in range(4):
+                with pytest.raises(RelayError) as e:
+                    white.move("f6f4", ply=2)
+                reasons.append(str(e.value))
+            for reason in reasons:
+                assert "the store failed (Redis: " in reason and "AttributeError" not in reason, reason
+            time.sleep(3.5)  # the channel tries again each second meanwhile
+            assert a.alive()
+            redis.start()
+            for attempt in range(10):
+                try:
+                    ev = white.move("f6f4", ply=2)
+                    break
+                except RelayError as e:
+                    assert "store failed" in str(e), e
+                    time.sleep(0.5)
+            assert ev == {"op": "move", "ply": 2, "seat": "w", "move": "f6f4"}
+            assert black.next(timeout=30) == ev
+            time.sleep(1.5)  # (the channel's return is logged)
+        finally:
+            a.stop()
+    log = a.err.splitlines()
+    failed = [line for line in log if line.startswith("relay: the store failed: Redis: ")]
+    assert 1 <= len(failed) <= 2 and len(set(failed)) == len(failed), log  # (closed by Redis; then refused)
+    assert len([line for line in log if "Redis channel lost" in line]) == 1, log
+    assert "relay: Redis channel back" in log, log
+    assert len(log) <= 5, log
