@@ -16,13 +16,14 @@ REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 class Relay:
     """`python -m host_tools serve` in a process of its own."""
 
-    def __init__(self, store=":memory:", redis=None, host="127.0.0.1", port=0, extra=()):
+    def __init__(self, store=":memory:", redis=None, host="127.0.0.1", port=0, extra=(), preexec_fn=None):
         cmd = [sys.executable, "-m", "host_tools", "serve", "--host", host, "--port", str(port), "--store", store]
         self.cmd = cmd
         if redis:
             cmd += ["--redis", redis]
         cmd += list(extra)
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     preexec_fn=preexec_fn)
         self.line = self.proc.stdout.readline().rstrip("\n")
         if not self.line.startswith("serving ws://"):
             self.proc.kill()

@@ -2,17 +2,27 @@
 docs/relay.md): a full disk is said to the mover and logged once per kind,
 with its cause; a room no longer in the store is said to its connections; a
 stored room is replayed through the rules core once, not once per watcher;
-the players hear a move before the watchers. In process (server.Relay over a
-SQLite file), so each is a fraction of a second."""
+the players hear a move before the watchers. Most in process (server.Relay
+over a SQLite file), so each is a fraction of a second; a disk that fills and
+a read-only store under a real `serve` process, a few seconds."""
 import asyncio
+import ctypes
+import errno
 import json
+import os
+import random
+import resource
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
 from host_tools.relay import rules, server
+from host_tools.relay.client import Client, RelayError
 from host_tools.relay.rooms import Room
 from host_tools.relay.store import SqliteStore
+from relay_kit import ROOT, Relay
 
 
 class Full:
@@ -222,3 +232,121 @@ def test_ply_true_or_a_float_changes_nothing(tmp_path, bad):
     reply, st = asyncio.run(go())
     assert reply[-1]["op"] == "error" and "ply must be" in reply[-1]["reason"]
     assert st[-1]["moves"] == []
+
+
+def small_disk(path, size):
+    """A tmpfs of `size` bytes mounted at `path` (a real disk that fills);
+    False where this user may not mount one."""
+    try:
+        return subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%d,mode=0700" % size, "tmpfs", str(path)],
+                              capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def small_files():
+    """(In the relay's process, where no tmpfs can be mounted) files of at
+    most 64 KiB: the store's writes fail past it, as on a full disk."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))
+
+
+def test_a_disk_that_fills_under_a_running_relay(tmp_path):
+    # A real relay, its store on a 256 KiB disk that another file fills
+    # mid-game: the mover is told the store failed and why (it was "the
+    # store did not answer", words for Redis, and nothing was logged), the
+    # other player hears nothing, the log has one line for every failure of
+    # the kind; the disk freed, the same move is taken once.
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = small_disk(disk, 256 * 1024)
+    try:
+        r = Relay(store=str(disk / "relay.sqlite"), preexec_fn=None if mounted else small_files)
+        try:
+            made = Client(r.url).create("nehren")
+            seats = {s: Client(r.url) for s in made["seats"]}
+            for s, c in seats.items():
+                c.join(made["room"], made["seats"][s])
+            mirror, rng = rules.Game("nehren"), random.Random(45)
+            if mounted:
+                with open(disk / "filler", "wb", buffering=0) as f:  # the rest of the disk, taken
+                    try:
+                        while True:
+                            f.write(b"\0" * 4096)
+                    except OSError as e:
+                        assert e.errno == errno.ENOSPC, e
+            refused = None
+            while refused is None and len(mirror.moves) < 300 and not mirror.over():
+                side, text = mirror.to_move(), rng.choice(mirror.legal())
+                other = [s for s in seats if s != side][0]
+                try:
+                    ev = seats[side].move(text, ply=len(mirror.moves) + 1)
+                except RelayError as e:
+                    refused = (side, text, other)
+                    reasons = [str(e)]
+                    break
+                mirror.play(text)
+                assert seats[other].next() == ev
+            assert refused is not None, "%d moves on a full disk, none refused" % len(mirror.moves)
+            side, text, other = refused
+            for _ in range(2):
+                with pytest.raises(RelayError) as e:
+                    seats[side].move(text, ply=len(mirror.moves) + 1)
+                reasons.append(str(e.value))
+            cause = "database or disk is full" if mounted else "disk I/O error"
+            for reason in reasons:
+                assert reason.startswith("the store failed (%s)" % cause), reason
+            assert seats[other].request({"op": "state"})["moves"] == mirror.moves  # nobody heard of it
+            if mounted:
+                os.remove(disk / "filler")
+                ev = seats[side].move(text, ply=len(mirror.moves) + 1)
+                assert ev == {"op": "move", "ply": len(mirror.moves) + 1, "seat": side, "move": text}
+                assert seats[other].next() == ev
+                mirror.play(text)
+                assert Client(r.url).watch(made["room"])["moves"] == mirror.moves  # once
+            assert r.alive()
+        finally:
+            r.stop()
+    finally:
+        if mounted:
+            subprocess.run(["umount", "-l", str(disk)], capture_output=True, timeout=10)
+    log = r.err.splitlines()
+    assert log == ["relay: the store failed: %s (said to the client; logged once for this kind)" % cause], log
+
+
+def without_root_override():
+    """(In the relay's process) root without CAP_DAC_OVERRIDE/READ_SEARCH:
+    file modes hold for it as for any user."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH: out of the bounding set, so the exec loses them
+        if libc.prctl(24, cap, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+def test_a_read_only_store_stops_the_start_in_one_line(tmp_path):
+    # A store file the relay may read but not write, and a writable file in
+    # a folder it may not write (SQLite's -wal cannot be made): `serve` exits
+    # 1 with one line beginning "serve:" (a read-only store was a traceback).
+    ro, rodir = tmp_path / "ro", tmp_path / "rodir"
+    ro.mkdir()
+    rodir.mkdir()
+    for d in (ro, rodir):
+        db = sqlite3.connect(str(d / "relay.sqlite"))
+        db.execute("CREATE TABLE t (x)")
+        db.commit()
+        db.close()
+    os.chmod(ro / "relay.sqlite", 0o444)
+    os.chmod(rodir / "relay.sqlite", 0o666)
+    os.chmod(rodir, 0o555)
+    try:
+        for store in (ro / "relay.sqlite", rodir / "relay.sqlite"):
+            try:
+                p = subprocess.run([sys.executable, "-m", "host_tools", "serve", "--port", "0", "--store", str(store)],
+                                   cwd=ROOT, capture_output=True, text=True, timeout=60,
+                                   preexec_fn=without_root_override if os.geteuid() == 0 else None)
+            except subprocess.SubprocessError as e:
+                pytest.skip("root cannot give up its file-mode override here: %s" % e)
+            lines = p.stderr.strip().splitlines()
+            assert p.returncode == 1 and p.stdout == "", (p.returncode, p.stdout, p.stderr)
+            assert len(lines) == 1 and lines[0].startswith("serve: cannot use the store %s: " % store), p.stderr
+    finally:
+        os.chmod(rodir, 0o755)
