@@ -36,6 +36,7 @@ RATE = 20.0  # messages a second a connection may send, on average
 BURST = 40  # and at once
 FLOOD_CLOSE = 200  # refused for rate in a row: the connection is closed (1008)
 FLOOD_GRACE = 0.5  # seconds a flooder's answers may take to go before its connection is cut
+CLOSE_WAIT = 1.0  # seconds a closed or refused connection's client has to close its end before it is cut
 MAX_CREATES = 20  # rooms one connection may create
 MAX_QUEUE = 2000  # messages waiting for a slow reader: beyond, it is closed (it can join again)
 MAX_CONNECTIONS = 20000  # a relay's connections (less if the open-file limit is lower: fd_budget)
@@ -818,6 +819,9 @@ async def run(host, port, store_path, redis_url=None, ready=None, stop=None, lim
         try:
             server = await serve(relay.handler, host, port, process_request=relay.process_request,
                                  max_size=PROTOCOL_MAX, max_queue=64, compression=None, server_header=None,
+                                 # (websockets' 10 s: a flooder whose handshakes are refused,
+                                 # and never closes its end, held a file each for 10 s)
+                                 close_timeout=CLOSE_WAIT,
                                  create_connection=counted_connection(relay))
         except OSError as e:
             raise StartError("cannot listen on %s port %s: %s" % (host, port, e.strerror or e))
