@@ -154,6 +154,28 @@ def counted_connection(relay):
     return Counted
 
 
+def address_host(host):
+    """True if a Host header names an IP address or localhost (with or
+    without a port): names no stranger can point elsewhere."""
+    import ipaddress
+
+    if host.startswith("["):
+        name, _, rest = host[1:].partition("]")
+        if rest and not re.fullmatch(r":[0-9]+", rest):
+            return False
+    else:
+        name, _, port = host.partition(":")
+        if port and not port.isdigit():
+            return False
+    if name == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
 def address(connection):
     try:
         peer = connection.transport.get_extra_info("peername")
@@ -215,16 +237,20 @@ class Relay:
 
     def origin_allowed(self, request):
         """No Origin (a board, a terminal, a program), the relay's own
-        (scheme://host:port as the request reached it), or one given by
-        --allow-origin."""
+        (scheme://host:port as the request reached it, by an address), or
+        one given by --allow-origin. The relay's own counts only when the
+        Host is an IP address or localhost: under a name it may be a
+        stranger's site whose name was pointed at this machine (DNS
+        rebinding), whose page's Origin and Host then agree; a name the
+        relay is served under is given with --allow-origin."""
         origin = request.headers.get("Origin")
         if origin is None:
             return True
         origin = origin.rstrip("/")
-        host = request.headers.get("Host", "")
-        if host and origin in ("http://" + host, "https://" + host):
+        if origin in self.limits.allow_origins:
             return True
-        return origin in self.limits.allow_origins
+        host = request.headers.get("Host", "")
+        return address_host(host) and origin in ("http://" + host, "https://" + host)
 
     def may_create(self, conn):
         """Count a room against its address's hour; Refused past the limit."""
@@ -886,8 +912,8 @@ def add_parser(sub):
     p.add_argument("--max-per-address", type=positive_int, default=64, metavar="N",
                    help="connections one address may hold at once (default 64; beyond: HTTP 429)")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                   help="a page origin (https://site.example) besides the relay's own that may connect "
-                   "(repeatable; others: HTTP 403)")
+                   help="a page origin that may connect besides the relay's own address (its name behind a TLS "
+                   "proxy: https://relay.example; another site) (repeatable; others: HTTP 403)")
     p.add_argument("--rooms-per-hour", type=positive_int, default=60, metavar="N",
                    help="rooms one address may create an hour (default 60)")
     p.add_argument("--room-days", type=positive_float, default=30.0, metavar="D",

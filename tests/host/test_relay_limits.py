@@ -158,8 +158,32 @@ def test_a_page_of_another_site_is_refused(relay):
         c.send(json.dumps({"op": "games"}))
         assert json.loads(c.recv(timeout=10))["op"] == "games"
         c.close()
+    # A stranger's name pointed at this machine (DNS rebinding): its page's
+    # Origin and Host agree, and still name no address of the relay's.
+    assert handshake_status(relay.url, "evil.example:%s" % port, "http://evil.example:%s" % port) == 403
+    assert handshake_status(relay.url, "localhost:%s" % port, "http://localhost:%s" % port) == 101
+    assert handshake_status(relay.url, "board.example", "https://board.example") == 101  # (--allow-origin)
     text = http(relay, "/metrics")[2]
-    assert 'triad_relay_refusals_total{reason="origin"} 4' in text
+    assert 'triad_relay_refusals_total{reason="origin"} 5' in text
+
+
+def handshake_status(url, host, origin):
+    """The HTTP status of a WebSocket handshake sent with this Host and Origin."""
+    import base64
+
+    addr, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
+    with socket.create_connection((addr, int(port)), 10) as s:
+        key = base64.b64encode(os.urandom(16)).decode()
+        s.sendall(("GET /play HTTP/1.1\r\nHost: %s\r\nOrigin: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                   "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (host, origin, key)).encode())
+        s.settimeout(10)
+        head = b""
+        while b"\r\n" not in head:
+            got = s.recv(64)
+            if not got:
+                break
+            head += got
+    return int(head.split()[1])
 
 
 def test_rooms_an_hour_are_counted_per_address_across_connections(relay):
