@@ -410,3 +410,37 @@ def test_serves_on_ipv6_loopback():
         assert r.line == "serving ws://[::1]:%d/play" % r.port
         with Client(r.url) as c:
             assert c.create("browne")["op"] == "created"
+
+
+def test_the_boards_bridge_lives_beside_the_relay_and_main_is_not_imported_back():
+    # Issue 45.15: the board's bridge to a relay (online.py) is in the
+    # remote-play package with the relay; host_tools' __main__ imports it
+    # from there, and it imports nothing of __main__ (it called back into
+    # __main__.main, a cycle).
+    import ast
+
+    tools = os.path.join(ROOT, "host_tools")
+    assert os.path.exists(os.path.join(tools, "relay", "online.py"))
+    assert not os.path.exists(os.path.join(tools, "online.py"))
+
+    def imported(path):
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        out = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                out.update("%s.%s" % (node.module, a.name) for a in node.names)
+                out.add(node.module)
+        return out
+
+    bridge = imported(os.path.join(tools, "relay", "online.py"))
+    assert not [m for m in bridge if "__main__" in m], bridge
+    main = imported(os.path.join(tools, "__main__.py"))
+    assert "host_tools.relay.online" in main
+    assert "host_tools.online" not in main
+    p = subprocess.run([sys.executable, "-c", "import sys, host_tools.relay.online as o; "
+                        "print('host_tools.__main__' in sys.modules, hasattr(o, 'main'))"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.stdout.split() == ["False", "False"], (p.stdout, p.stderr)
