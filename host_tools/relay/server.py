@@ -849,8 +849,8 @@ async def run(host, port, store_path, redis_url=None, ready=None, stop=None, lim
                                  # and never closes its end, held a file each for 10 s)
                                  close_timeout=CLOSE_WAIT,
                                  create_connection=counted_connection(relay))
-        except OSError as e:
-            raise StartError("cannot listen on %s port %s: %s" % (host, port, e.strerror or e))
+        except (OSError, OverflowError) as e:  # (OverflowError: a port past 65535)
+            raise StartError("cannot listen on %s port %s: %s" % (host, port, getattr(e, "strerror", None) or e))
         async with server:
             if redis_url:
                 tasks.append(asyncio.create_task(relay.follow()))

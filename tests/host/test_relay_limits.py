@@ -271,6 +271,7 @@ def test_a_store_that_cannot_be_used_stops_the_start_in_one_line(tmp_path):
                                               tmp_path)
     finally:
         taken.close()
+    assert "cannot listen on 127.0.0.1 port 70000" in serve_fails(["--port", "70000", "--store", ":memory:"], tmp_path)
 
 
 @pytest.mark.skipif(not have_redis(), reason="redis-server is not installed (make redis-deps)")
