@@ -228,6 +228,34 @@ def test_rooms_nobody_touched_for_room_days_are_deleted(tmp_path):
     db.close()
 
 
+@pytest.mark.skipif(not have_redis(), reason="redis-server is not installed (make redis-deps)")
+def test_rooms_shared_through_redis_expire_after_room_days():
+    # Redis deletes a room's keys --room-days after its last move, join or
+    # watch (here 3 s): a room nobody is in goes; one a connection holds is
+    # touched again while it is held, and stays.
+    import redis
+
+    with RedisServer() as server:
+        with Relay(redis=server.url, extra=["--room-days", "%.8f" % (3.0 / 86400)]) as r:
+            c = Client(r.url)
+            left, held = c.create("nehren"), c.create("nehren")
+            b = Client(r.url)
+            b.join(left["room"], left["seats"]["b"])
+            b.move("a1a3")
+            b.close()
+            watcher = Client(r.url)
+            watcher.watch(held["room"])
+            keys = redis.Redis.from_url(server.url)
+            assert keys.exists("triad:room:" + left["room"], "triad:moves:" + left["room"]) == 2
+            time.sleep(5.5)  # (3 s from its last touch; the relay's sweep runs every 0.75 s)
+            assert keys.exists("triad:room:" + left["room"], "triad:moves:" + left["room"]) == 0
+            with pytest.raises(RelayError, match="no room"):
+                Client(r.url).watch(left["room"])
+            assert keys.exists("triad:room:" + held["room"]) == 1
+            assert Client(r.url).watch(held["room"])["moves"] == []
+            keys.close()
+
+
 def test_the_store_files_are_the_relays_alone(tmp_path):
     store = str(tmp_path / "relay.sqlite")
     old = os.umask(0o022)
