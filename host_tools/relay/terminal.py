@@ -172,7 +172,7 @@ class Session:
                 self.play(text)
 
 
-def run(url, room, token=None, colour=False, until_ply=None, inp=input, out=print, backoff=BACKOFF):
+def run(url, room, token=None, colour=False, until_ply=None, inp=input, out=print, backoff=BACKOFF, connect=Client):
     """Play (token) or watch (no token) room `room`; 0 when the game is over
     or the person quits (`quit` ends it within a second, whatever the relay
     does), 1 if the relay refuses to let us in. A relay that goes away is
@@ -184,7 +184,7 @@ def run(url, room, token=None, colour=False, until_ply=None, inp=input, out=prin
     from websockets.exceptions import ConnectionClosed, WebSocketException
 
     lost_errors = (ConnectionClosed, WebSocketException, OSError, TimeoutError, EOFError)
-    s = Session(url, room, token, colour, out)
+    s = Session(url, room, token, colour, out, connect)
     try:
         st = s.open()
     except RelayError as e:
@@ -316,7 +316,14 @@ def run(url, room, token=None, colour=False, until_ply=None, inp=input, out=prin
                     continue
                 tries = 0
                 prompted = False
-                s.catch_up(st2)
+                try:
+                    s.catch_up(st2)  # (it may send our unanswered move again)
+                except RelayError as e:
+                    out("refused: %s" % e)
+                except lost_errors:  # lost again as it went: it stays pending, sent again once back
+                    s.lost()
+                    out("connection to the relay lost: reconnecting")
+                    next_try = time.monotonic()
                 continue
             try:
                 ev = s.c.next(timeout=POLL)

@@ -167,3 +167,70 @@ def test_a_redis_that_goes_away_is_said_to_the_mover_and_logged_once():
     assert len([line for line in log if "Redis channel lost" in line]) == 1, log
     assert "relay: Redis channel back" in log, log
     assert len(log) <= 5, log
+
+
+def test_the_terminal_survives_losing_the_relay_again_while_it_sends_a_move_again():
+    # The link breaks as Black's move goes, and breaks again as the terminal,
+    # back, sends it again (the room lacked it): it reconnects once more,
+    # sends it a third time, and plays on; the move is made once. (The
+    # second break ended the terminal with a traceback.) In process, against
+    # a scripted relay, so the breaks fall exactly there.
+    import threading
+
+    from host_tools.relay import terminal
+
+    start = rules.Game("nehren").start
+    made = []  # the room's moves
+    conns = []
+    breaks = [1, 2]  # the connections whose first move breaks the link
+
+    class Scripted:
+        def __init__(self, url, open_timeout=10.0):
+            conns.append(self)
+            self.n = len(conns)
+            self.events = []
+
+        def join(self, room, token):
+            return {"op": "state", "room": room, "game": "nehren", "position": start, "mode": None,
+                    "moves": list(made), "seat": "b"}
+
+        def move(self, text, ply=None):
+            if self.n in breaks:
+                breaks.remove(self.n)
+                raise ConnectionResetError("the relay went away")
+            assert ply == len(made) + 1
+            made.append(text)
+            made.append("f6f4")  # White answers at once
+            self.events.append({"op": "move", "ply": ply + 1, "seat": "w", "move": "f6f4"})
+            return {"op": "move", "ply": ply, "seat": "b", "move": text}
+
+        def next(self, timeout=None):
+            if self.events:
+                return self.events.pop(0)
+            time.sleep(min(timeout or 0.05, 0.05))
+            raise TimeoutError
+
+        def close(self):
+            pass
+
+    shown, answered = [], threading.Event()
+
+    def out(text):
+        shown.append(str(text))
+        if "2. White f6f4" in str(text):
+            answered.set()
+
+    typed = iter(["a1a3"])
+
+    def inp(_):
+        for text in typed:
+            return text
+        answered.wait(20)
+        return "quit"
+
+    code = terminal.run("ws://scripted/play", "R", "T", inp=inp, out=out, backoff=(0.01,), connect=Scripted)
+    assert code == 0, shown
+    assert made == ["a1a3", "f6f4"]  # Black's move once
+    assert len(conns) == 3 and breaks == []
+    assert "your move a1a3 was not recorded: sending it again" in shown
+    assert "2. White f6f4" in shown
