@@ -99,7 +99,9 @@ def read_lines(inp, q):
 
 def quit_soon(out_flush, grace=0.8):
     """A last resort for `quit`: if the loop has not ended within `grace`
-    seconds (a request to a relay that does not answer), end the process."""
+    seconds (a request to a relay that does not answer), end the process.
+    The timer, which run() cancels once it has ended (a caller in the same
+    process, a test, goes on)."""
     import os
     import threading
 
@@ -110,6 +112,7 @@ def quit_soon(out_flush, grace=0.8):
     t = threading.Timer(grace, end)
     t.daemon = True
     t.start()
+    return t
 
 
 class Session:
@@ -231,6 +234,7 @@ def run(url, room, token=None, colour=False, until_ply=None, inp=input, out=prin
     lines = queue.Queue()
     threading.Thread(target=read_lines, args=(inp, lines), daemon=True).start()
     held = []  # a line read while waiting to reconnect
+    quitting = []  # quit_soon's timer
     eof = False
     prompted = False
     tries = 0
@@ -259,7 +263,7 @@ def run(url, room, token=None, colour=False, until_ply=None, inp=input, out=prin
             if text is not False:
                 text = text.strip()
                 if text in QUIT:
-                    quit_soon(flush)
+                    quitting.append(quit_soon(flush))
                     for _ in range(100):  # what has already come is shown first
                         try:
                             ev = s.c.next(timeout=0) if s.c is not None else None
@@ -356,6 +360,8 @@ def run(url, room, token=None, colour=False, until_ply=None, inp=input, out=prin
                 s.c.close()
             except Exception:
                 pass
+        for t in quitting:
+            t.cancel()
 
 
 def page_url(url):

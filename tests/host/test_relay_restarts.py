@@ -234,3 +234,4 @@ def test_the_terminal_survives_losing_the_relay_again_while_it_sends_a_move_agai
     assert len(conns) == 3 and breaks == []
     assert "your move a1a3 was not recorded: sending it again" in shown
     assert "2. White f6f4" in shown
+    time.sleep(1.0)  # (quit's last-resort timer was cancelled when run() ended: this process goes on)
