@@ -100,8 +100,8 @@ def read_lines(inp, q):
 def quit_soon(out_flush, grace=0.8):
     """A last resort for `quit`: if the loop has not ended within `grace`
     seconds (a request to a relay that does not answer), end the process.
-    The timer, which run() cancels once it has ended (a caller in the same
-    process, a test, goes on)."""
+    Returns the timer: run() cancels it once it has ended (a caller in the
+    same process, a test, goes on)."""
     import os
     import threading
 
