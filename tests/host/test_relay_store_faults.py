@@ -173,23 +173,26 @@ def test_players_hear_a_move_before_the_watchers():
     order = []
 
     class C:
-        def __init__(self, name, seat):
-            self.name, self.seat = name, seat
+        def __init__(self, name, seat, rank):
+            self.name, self.seat, self.rank = name, seat, rank
             self.seen, self.told_over, self.own = 0, False, None
+
+        def __hash__(self):  # the room's set of connections then holds the players last
+            return self.rank
 
         def send(self, msg):
             order.append(self.name)
 
     g = rules.Game("nehren")
     room = Room(RoomRecord("R", "nehren", g.start, None, {}, []))
-    for i in range(5):
-        room.add(C("watcher%d" % i, None))
-    room.add(C("black", "b"))
-    room.add(C("white", "w"))
+    for i in range(50):
+        room.add(C("watcher%d" % i, None, i))
+    room.add(C("black", "b", 100))
+    room.add(C("white", "w", 101))
     room.game.play("a1a3")
     room.deliver()
-    assert sorted(order[:2]) == ["black", "white"] and len(order) == 7
-    assert room.watchers == 5
+    assert sorted(order[:2]) == ["black", "white"] and len(order) == 52
+    assert room.watchers == 50
 
 
 def test_a_room_gone_from_the_store_is_said_to_its_connections(tmp_path):
