@@ -371,9 +371,11 @@ def runner_online(args):
 
 
 def runner_relay(args):
-    """The relay (issue 38, bench/relay_bench.py): live rooms one relay holds,
-    moves a second, a move's hop from seat to seat (p50, p99), for one relay
-    and for two sharing Redis; loopback only, bounded (--quick: smaller).
+    """The relay (issues 38, 45; bench/relay_bench.py): live rooms one relay
+    holds and memory a room, moves a second and a move's hop from seat to
+    seat (p50, p99) at 1, 10, 100 and 1,000 rooms playing, and a watch's CPU
+    over a state's, for one relay and for two sharing Redis; loopback only,
+    bounded (--quick: smaller).
     Figures only (docs/performance.md, "The relay")."""
     out = run([sys.executable, "bench/relay_bench.py"] + (["--quick"] if args["quick"] else []), timeout=900)
     for fig in parse(out, ""):

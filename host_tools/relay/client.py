@@ -173,6 +173,12 @@ class AsyncClient:
             raise RelayError(msg.get("reason", ""))
         return msg
 
+    async def next_or_error(self):
+        """The next message, an error included (not raised)."""
+        if self.pending:
+            return self.pending.popleft()
+        return await self._read()
+
     async def request(self, msg, ops=None, match=None):
         self._ids += 1
         rid = self._ids

@@ -441,6 +441,11 @@ class Bridge:
         elif op == "over":
             self.over = True
             self.say_over(msg.get("result"), msg.get("reason", ""))
+        elif op == "gone":
+            # The room left the relay's store (expired, or a Redis that kept
+            # nothing restarted): said, and the join again is refused.
+            self.log("the relay says: %s" % msg.get("reason", "the room is gone"))
+            await self._close_ws()
         elif op == "error":
             self.log("the relay refused: %s" % msg.get("reason"))
             if self.sent:

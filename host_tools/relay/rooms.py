@@ -3,8 +3,16 @@ from the store) and the connections in it. Events are never kept: what a
 connection is sent is derived from the room's game and what that
 connection has already seen (Seat.seen), so a move is delivered exactly once
 to each connection whichever way the relay learnt of it (its own player, a
-note from another relay, a reload from the store)."""
+note from another relay, a reload from the store).
+
+A room stays in memory (its game: the position the rules core reached) while
+a connection is in it, and after, among the last CACHE rooms used: a join or
+a watch of a room held costs what a `state` costs, and a room's moves are
+replayed through the rules core once when it is loaded, never per
+connection."""
 import asyncio
+import collections
+import time
 import hashlib
 import hmac
 import json
@@ -35,6 +43,8 @@ class Room:
         self.seat_digests = dict(record.seats)
         self.game = rules.Game(record.game, record.start, record.mode, record.moves)
         self.conns = set()
+        self.watchers = 0  # connections in self.conns without a seat
+        self.used = time.monotonic()  # last join, watch or move here
         # One move at a time per room in this process (a move's check and its
         # append to the store are one step).
         self.lock = asyncio.Lock()
@@ -93,17 +103,44 @@ class Room:
                        "reason": g.reason()})
 
     def deliver(self):
-        for c in list(self.conns):
-            self.catch_up(c)
+        """Every connection's news: the players' first, then the watchers'
+        (each writer is woken in this order, so a crowd of watchers does
+        not stand between one player and the next)."""
+        conns = list(self.conns)
+        for c in conns:
+            if c.seat is not None:
+                self.catch_up(c)
+        for c in conns:
+            if c.seat is None:
+                self.catch_up(c)
+
+    def add(self, conn):
+        self.conns.add(conn)
+        if conn.seat is None:
+            self.watchers += 1
+        self.used = time.monotonic()
+
+    def remove(self, conn):
+        if conn in self.conns:
+            self.conns.discard(conn)
+            if conn.seat is None:
+                self.watchers -= 1
+
+
+CACHE = 1000  # rooms kept in memory with no connection in them (the last used)
 
 
 class Rooms:
-    """The rooms with at least one connection here, by id."""
+    """The rooms held in memory, by id (live): those with a connection here,
+    and the last CACHE used without one (idle, oldest first)."""
 
-    def __init__(self, store):
+    def __init__(self, store, cache=CACHE):
         self.store = store
         self.live = {}
-        self._loading = {}
+        self.idle = collections.OrderedDict()
+        self.cache = cache
+        self.entered = set()  # ids joined or watched since the last sweep (their expiry starts again)
+        self.loads = 0  # rooms read from the store and replayed (a test counts them)
 
     async def get(self, room_id):
         r = self.live.get(room_id)
@@ -114,13 +151,40 @@ class Rooms:
             return None
         r = self.live.get(room_id)  # loaded meanwhile by another connection
         if r is None:
+            self.loads += 1
             r = self.live[room_id] = Room(rec)
+            self._idle(r)
         return r
 
+    def enter(self, room, conn):
+        self.idle.pop(room.id, None)
+        room.add(conn)
+        self.entered.add(room.id)
+
     def leave(self, room, conn):
-        room.conns.discard(conn)
+        room.remove(conn)
         if not room.conns and self.live.get(room.id) is room:
-            del self.live[room.id]  # reloaded from the store when someone comes back
+            self._idle(room)
+
+    def _idle(self, room):
+        """Keep a room nobody is in among the last CACHE used."""
+        self.idle[room.id] = room
+        self.idle.move_to_end(room.id)
+        while len(self.idle) > self.cache:
+            rid, _ = self.idle.popitem(last=False)
+            self.live.pop(rid, None)
+
+    def drop(self, room_id):
+        """Forget a room (gone from the store, or expired)."""
+        self.idle.pop(room_id, None)
+        self.live.pop(room_id, None)
+
+    def drop_idle(self, older_than=None):
+        """Forget the idle rooms (all, or those unused for `older_than` s)."""
+        now = time.monotonic()
+        for rid, room in list(self.idle.items()):
+            if older_than is None or now - room.used > older_than:
+                self.drop(rid)
 
 
 def dumps(msg):

@@ -16,12 +16,14 @@ REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 class Relay:
     """`python -m host_tools serve` in a process of its own."""
 
-    def __init__(self, store=":memory:", redis=None, host="127.0.0.1", port=0, extra=()):
+    def __init__(self, store=":memory:", redis=None, host="127.0.0.1", port=0, extra=(), preexec_fn=None):
         cmd = [sys.executable, "-m", "host_tools", "serve", "--host", host, "--port", str(port), "--store", store]
+        self.cmd = cmd
         if redis:
             cmd += ["--redis", redis]
         cmd += list(extra)
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     preexec_fn=preexec_fn)
         self.line = self.proc.stdout.readline().rstrip("\n")
         if not self.line.startswith("serving ws://"):
             self.proc.kill()
@@ -46,6 +48,8 @@ class Relay:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+        if not self.proc.stderr.closed:
+            self.err = self.proc.stderr.read()  # what it logged (a test reads it after)
         self.proc.stdout.close()
         self.proc.stderr.close()
 
@@ -63,14 +67,26 @@ def free_port():
 
 
 class RedisServer:
-    """Debian's redis-server on a free loopback port, no disk, stopped after."""
+    """Debian's redis-server on a free loopback port, stopped after. With
+    persist (the default) it keeps an append-only file in a temporary
+    directory of its own, so a restart() keeps the rooms, as a relay
+    requires; persist=False keeps nothing (a relay refuses it unless
+    --redis-volatile)."""
 
-    def __init__(self):
+    def __init__(self, persist=True):
+        import tempfile
+
         self.port = free_port()
-        self.proc = subprocess.Popen(
-            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--protected-mode", "yes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.persist = persist
+        self.dir = tempfile.mkdtemp(prefix="triad-redis-")
         self.url = "redis://127.0.0.1:%d/0" % self.port
+        self.start()
+
+    def start(self):
+        keep = ["--appendonly", "yes", "--appendfsync", "always"] if self.persist else ["--appendonly", "no"]
+        self.proc = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--dir", self.dir,
+             "--protected-mode", "yes"] + keep, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -83,7 +99,13 @@ class RedisServer:
         self.stop()
         raise RuntimeError("redis-server did not start on port %d" % self.port)
 
-    def stop(self):
+    def restart(self):
+        """Stop it (a clean shutdown: what it persists is written) and start
+        it again on the same port and directory."""
+        self._halt()
+        self.start()
+
+    def _halt(self):
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -91,6 +113,10 @@ class RedisServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+
+    def stop(self):
+        self._halt()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self):
         return self

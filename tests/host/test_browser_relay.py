@@ -33,8 +33,9 @@ def test_browne_two_clients_and_a_page(relay, browser):
     page = browser.new_page()
     page.set_default_timeout(WAIT_MS)
     base = relay.url.replace("ws://", "http://").rsplit("/", 1)[0]
-    page.goto("%s/?room=%s&token=%s" % (base, room, seats["g"]))
+    page.goto("%s/?room=%s#token=%s" % (base, room, seats["g"]))  # the invitation's form
     wait_text(page, "#title", "you play Green")
+    assert "token" not in page.url  # the page took the token out of the address bar
     mirror = rules.Game("browne")
     rng = random.Random(4)
     for turn in range(9):  # three rounds: Red and Blue by client, Green on the page
@@ -77,8 +78,9 @@ def test_a_room_made_on_the_page_and_watched(relay, browser):
     page.wait_for_selector(".seat-link")
     links = page.eval_on_selector_all(".seat-link", "as => as.map(a => [a.dataset.side, a.href])")
     assert [s for s, _ in links] == ["b", "w"]
-    token_b = links[0][1].split("token=")[1]
-    room = links[0][1].split("room=")[1].split("&")[0]
+    token_b = links[0][1].split("#token=")[1]
+    assert "token=" not in links[0][1].split("#")[0]  # the token in the fragment only
+    room = links[0][1].split("room=")[1].split("#")[0]
     black = Client(relay.url)
     assert black.join(room, token_b)["seat"] == "b"  # the invitation holds the seat
     page.click("text=watch")

@@ -285,6 +285,25 @@ def test_flood_is_refused_and_the_relay_serves_on(relay):
     assert other.watch(made["room"])["moves"] == []
 
 
+def read_until(p, words, timeout=30):
+    """The process's output up to the line holding `words` (read in a thread,
+    given up after `timeout` s)."""
+    import threading
+
+    got = []
+
+    def read():
+        for line in p.stdout:
+            got.append(line)
+            if words in line:
+                return
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(timeout)
+    return "".join(got)
+
+
 def test_terminal_client_plays_a_room(relay):
     # `python -m host_tools play --server URL --room R --token T`: moves typed
     # on stdin, the opponent's moves printed as they come.
@@ -299,9 +318,11 @@ def test_terminal_client_plays_a_room(relay):
     p.stdin.flush()
     assert white.next()["move"] == "a1a3"
     white.move("f6f4")
+    shown = read_until(p, "2. White f6f4")  # (quit is read at any time: once the move is shown)
     p.stdin.write("quit\n")
     p.stdin.flush()
     out, err = p.communicate(timeout=20)
+    out = shown + out
     assert p.returncode == 0, err
     assert "you play Black" in out
     assert "refused: illegal move 'zz'" in out
@@ -348,6 +369,15 @@ def test_the_relay_doc_names_every_op_and_limit():
     for figure in (server.MAX_MESSAGE, server.RATE, server.BURST, server.FLOOD_CLOSE, server.MAX_CREATES,
                    server.MAX_QUEUE):
         assert ("%d" % figure) in doc.replace(" ", ""), figure
+    # Each of serve's limits: its option and its default, and what a client meets.
+    limits = server.Limits()
+    for option, default in (("--max-per-address", limits.max_per_address), ("--rooms-per-hour", limits.rooms_per_hour),
+                            ("--room-days", limits.room_days), ("--watchers-per-room", limits.watchers_per_room)):
+        rows = [line for line in doc.splitlines() if line.startswith("|") and "`%s " % option in line]
+        assert len(rows) == 1 and "%g" % default in rows[0].split("|")[2], option
+    for words in ("429", "403", "too many rooms", "--allow-origin", "--redis-volatile", "/healthz", "/metrics",
+                  '{"op":"gone"', "0600", "#token="):
+        assert words in doc, words
 
 
 def test_a_frame_over_the_protocol_cap_closes_only_that_connection(relay):
@@ -380,3 +410,37 @@ def test_serves_on_ipv6_loopback():
         assert r.line == "serving ws://[::1]:%d/play" % r.port
         with Client(r.url) as c:
             assert c.create("browne")["op"] == "created"
+
+
+def test_the_boards_bridge_lives_beside_the_relay_and_main_is_not_imported_back():
+    # Issue 45.15: the board's bridge to a relay (online.py) is in the
+    # remote-play package with the relay; host_tools' __main__ imports it
+    # from there, and it imports nothing of __main__ (it called back into
+    # __main__.main, a cycle).
+    import ast
+
+    tools = os.path.join(ROOT, "host_tools")
+    assert os.path.exists(os.path.join(tools, "relay", "online.py"))
+    assert not os.path.exists(os.path.join(tools, "online.py"))
+
+    def imported(path):
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        out = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                out.update("%s.%s" % (node.module, a.name) for a in node.names)
+                out.add(node.module)
+        return out
+
+    bridge = imported(os.path.join(tools, "relay", "online.py"))
+    assert not [m for m in bridge if "__main__" in m], bridge
+    main = imported(os.path.join(tools, "__main__.py"))
+    assert "host_tools.relay.online" in main
+    assert "host_tools.online" not in main
+    p = subprocess.run([sys.executable, "-c", "import sys, host_tools.relay.online as o; "
+                        "print('host_tools.__main__' in sys.modules, hasattr(o, 'main'))"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.stdout.split() == ["False", "False"], (p.stdout, p.stderr)
