@@ -283,14 +283,7 @@ def test_the_matrix_is_wired_as_short_matrix_lays_it(name):
     from host_tools.hardware import wiring
 
     b = describe.load(name)
-    centres = placement.centres(b)
-    best = wiring.short_matrix(b, centres)
-    # As short as what short_matrix finds (hex_v1's is 3 mm of 3.9 m
-    # longer since the modules turned: a tie broken the other way).
-    now = sum(wiring.matrix_lengths(b, centres).values())
-    b2 = describe.load(name)
-    b2.matrix_cell = best
-    assert now <= sum(wiring.matrix_lengths(b2, centres).values()) * 1.001
+    assert wiring.short_matrix(b, placement.centres(b)) == b.matrix_cell
     spare = [p for p, s in enumerate(b.matrix_cell) if s >= b.n_sites]
     assert spare == {"pico_v1": [], "hex_v1": [61, 62, 63], "tri_v1": [109]}[name]
 
@@ -311,7 +304,7 @@ def test_the_board_page_tables_the_matrix_as_the_description_wires_it(name):
         assert cells[1:] == want, "hardware/%s.md row %d" % (name, r)
 
 
-@pytest.mark.parametrize("name, site_order_mm, now_mm", [("pico_v1", 2100, 2100), ("hex_v1", 5499, 3899), ("tri_v1", 14412, 8045)])
+@pytest.mark.parametrize("name, site_order_mm, now_mm", [("pico_v1", 2100, 2100), ("hex_v1", 5499, 3896), ("tri_v1", 14412, 8045)])
 def test_the_matrix_wire_is_shorter_than_in_site_order(fresh, name, site_order_mm, now_mm):
     import csv
 

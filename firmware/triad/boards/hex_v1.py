@@ -23,8 +23,8 @@ COL_PINS = (10, 11, 12, 13, 14, 15, 26, 27)  # GP10..GP15, GP26, GP27
 # Positions 61..63 (row 7, columns 5..7) carry no switch (always open) and
 # map to the spare site numbers 61..63, which the controller never reads.
 MATRIX_CELL = bytes((
-    3, 4, 9, 17, 10, 24, 25, 34,  # row 0
-    2, 8, 15, 23, 16, 32, 33, 42,  # row 1
+    3, 4, 9, 16, 17, 10, 25, 34,  # row 0
+    2, 8, 15, 23, 24, 32, 33, 42,  # row 1
     1, 7, 14, 22, 31, 40, 41, 49,  # row 2
     0, 6, 13, 21, 30, 39, 48, 55,  # row 3
     5, 12, 20, 29, 38, 47, 54, 60,  # row 4
