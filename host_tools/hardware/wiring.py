@@ -43,11 +43,11 @@ def all_hops(board, centres, to_mm=None):
     if to_mm is None:
         to_mm = placement._layout(board)[4]
     where = {}
-    for kind, _, cx, cy, _, _ in plate.outlines(board, to_mm):
-        if kind == "pico":
-            where[None] = (cx, cy)
-    for n, (x, y) in enumerate(board.status_xy):
-        where[board.n_sites + n] = to_mm(x, y)
+    for o in plate.outlines(board, to_mm):
+        if o[0] == "pico":
+            where[None] = o[2:4]
+    for n, (_, x, y) in enumerate(plate.status_windows(board, to_mm)):
+        where[board.n_sites + n] = (x, y)
     for s in range(board.n_sites):
         where[s] = led_xy(board, centres, s)
     out = []
