@@ -24,7 +24,9 @@ def led_xy(board, centres, slot):
 
 def hops(board, centres):
     """[(chain position k, from slot, to slot, mm)] for consecutive spots on
-    the chain (the status LEDs sit off the plate's spot grid: not measured)."""
+    the chain, any status LEDs between them skipped: the spots' own order,
+    as short_chain lays it (all_hops measures the wires a maker lays, and
+    checks.check_hops holds each of those to HOP_MAX_MM)."""
     out = []
     spots = [(k, s) for k, s in enumerate(board.led_chain) if s < board.n_sites]
     for (k1, a), (k2, b) in zip(spots, spots[1:]):
