@@ -358,6 +358,19 @@ def test_a_chain_in_site_order_has_hops_too_long(tmp_path):
     assert len(probs) == 18 and any("S3 -> N1 is 397 mm" in p for p in probs) and any("ST10 -> ST11 is 581 mm" in p for p in probs)
 
 
+def test_22_awg_power_runs_lose_too_much_along_tri_v1_s_chain(monkeypatch):
+    # Issue 44.4: a wire gauge for the power runs. +5V and GND run along the
+    # LED chain; 20 AWG passes, the signals' 22 AWG (about 53 mOhm/m) would
+    # leave the far LEDs more than 0.25 V short at USB's 500 mA.
+    from host_tools.hardware import outputs
+
+    b = describe.load("tri_v1")
+    assert outputs.check_power_wire(b)[1] == []
+    monkeypatch.setattr(outputs, "OHM_PER_M", 0.053)
+    rule, probs = outputs.check_power_wire(b)
+    assert len(probs) == 1 and "0.31 V lost there and back at 0.5 A (limit 0.25 V)" in probs[0], probs
+
+
 def test_a_power_budget_without_margin_is_refused(tmp_path):
     b = _broken(tmp_path, "LED_BUDGET_MA = 280", "LED_BUDGET_MA = 300", board="tri_v1")  # the old figure
     bad = _problems(checks.description_checks(b))
