@@ -41,9 +41,12 @@ def extra_bom_rows(board):
     from host_tools.hardware import sensing
 
     n = board.n_sites
+    # A status LED's carrier is a sensor module too, with only its WS2812B
+    # and 100 nF fitted (plate.py): screwed under its window like a spot's.
+    n_mod = n + board.n_status
     rows = [
-        (n, "(one per spot)", "Sensor module PCB", "hardware/sensor_module", "JLCPCB (or any PCB fab)",
-         "sensor_module gerbers: 2 layers, 1.6 mm FR4, 26 x 20 mm"),
+        (n_mod, "(one per spot; one per status LED, its LED and 100 nF only)", "Sensor module PCB", "hardware/sensor_module",
+         "JLCPCB (or any PCB fab)", "sensor_module gerbers: 2 layers, 1.6 mm FR4, 26 x 20 mm"),
         (n, "(one per module, for the 1N4148)", "1N4148W", "Diode_SMD:D_SOD-123", "Diodes Incorporated", "1N4148W-7-F"),
     ]
     from host_tools.hardware import placement, stackup
@@ -59,11 +62,11 @@ def extra_bom_rows(board):
         rows.append((piece.per_set, "(the game's set)", "Piece: %s, printed with %d magnet pocket(s)" % (piece.name, len(piece.magnets)),
                      "-", "(3D-print it: PLA or PETG)", "hardware/parts/%s.scad" % piece.slug()))
     _, _, w, h, _ = placement._layout(board)
-    n_holes = 2 * n
+    n_holes = 2 * n_mod
     rows += [
         (1, "(the top plate)", "Plate %.1f mm extruded acrylic, %.0f x %.0f mm, cut and drilled from the files" % (stackup.PLATE_T, w, h), "-",
          "(laser-cut: yourself or a service)", "hardware/%s/drill.csv" % board.name),
-        (n_holes, "(two per module)", "Spacer %.1f mm printed washer, M2" % stackup.SPACER_H, "-", "(3D-print it)", "hardware/parts/module_spacer.scad"),
+        (n_holes, "(two per module, status LEDs' included)", "Spacer %.1f mm printed washer, M2" % stackup.SPACER_H, "-", "(3D-print it)", "hardware/parts/module_spacer.scad"),
         (n_holes + 4, "(two per module, four for the Pico)", "Screw %s countersunk, A2 stainless" % stackup.SCREW, "-",
          "(standard part: any maker)", "ISO 10642 M2 x 8 A2"),
         (n_holes + 4, "(one per screw)", "Nut M2, A2 stainless", "-", "(standard part: any maker)", "ISO 4032 M2 A2"),
@@ -79,7 +82,7 @@ def extra_bom_rows(board):
 # daisy-chained along the LEDs from the Pico) carry up to USB_BUDGET_MA:
 # 20 AWG (Alpha Wire 3053, about 34 mOhm/m) keeps the drop there and back
 # under POWER_DROP_MAX with all the current at the chain's far end (22 AWG,
-# 53 mOhm/m, would lose 0.35 V on tri_v1's 6.6 m); every other run (data,
+# 53 mOhm/m, would lose 0.31 V on tri_v1's 5.9 m); every other run (data,
 # matrix, buttons) is 22 AWG (Alpha Wire 3051).
 POWER_WIRE = "20 AWG"
 OHM_PER_M = 0.034
@@ -157,12 +160,6 @@ def wiring_csv(ckt, board=None):
     return _csv(rows)
 
 
-def wiring_hop_max():
-    from host_tools.hardware import wiring
-
-    return wiring.HOP_MAX_MM
-
-
 def erc_txt(board, ckt, erc_msgs, erc_errors, erc_warnings, tool, hw_dir=None):
     results = checks.all_checks(board, ckt, hw_dir)
     failed = sum(1 for _, probs in results if probs)
@@ -181,11 +178,6 @@ def erc_txt(board, ckt, erc_msgs, erc_errors, erc_warnings, tool, hw_dir=None):
     for rule, probs in results:
         lines.append("  %s: %s" % ("FAIL" if probs else "PASS", rule))
         lines += ["    - " + p for p in probs]
-    long = checks.long_hops(board)
-    if long:
-        lines += ["", "Not counted as errors: LED data hops over %.0f mm where the description puts the Pico and the status LEDs"
-                  % wiring_hop_max(), "  (PICO_XY, STATUS_XY, LED_CHAIN; move them or reorder the chain in its next revision):"]
-        lines += ["    - " + x for x in long]
     full, at_cap, colour, idle, total = checks.power_figures(board)
     lines += [
         "",

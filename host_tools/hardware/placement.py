@@ -65,7 +65,7 @@ def _layout(board):
     p = pitch(board)
     t = turn(board)
     boxes = [_aabb(mg.outline((x * p, y * p), t)) for x, y in board.site_xy]
-    boxes += [(cx, cy, bw, bh) for _, _, cx, cy, bw, bh in plate.outlines(board, lambda x, y: (x * p, y * p))]
+    boxes += [o[2:6] for o in plate.outlines(board, lambda x, y: (x * p, y * p))]
     x0 = min(cx - bw / 2 for cx, _, bw, _ in boxes)
     x1 = max(cx + bw / 2 for cx, _, bw, _ in boxes)
     y0 = min(cy - bh / 2 for _, cy, _, bh in boxes)
@@ -136,14 +136,19 @@ def drawing(board):
         for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):
             line(("line", x1, y1, x2, y2, sw, col))
 
-    # The LED chain's path, through the LEDs in chain order (spots only;
-    # the status LEDs follow the last spot, as LED_CHAIN says).
-    path = [at(centres[s], mg.LED_DX, mg.LED_DY) for s in board.led_chain if s < board.n_sites]
-    for (x1, y1), (x2, y2) in zip(path, path[1:]):
+    # The LED data line's path, hop by hop as wiring.csv measures it (DIN0
+    # from the Pico, then each LED to the next in LED_CHAIN, status LEDs
+    # included where the chain visits them).
+    where = dict((board.n_sites + n, (x, y)) for n, (_, x, y) in enumerate(plate.status_windows(board, to_mm)))
+    where.update((s, at(centres[s], mg.LED_DX, mg.LED_DY)) for s in range(board.n_sites))
+    where[None] = [o for o in plate.outlines(board, to_mm) if o[0] == "pico"][0][2:4]
+    prev = None
+    for slot in board.led_chain:
+        (x1, y1), (x2, y2) = where[prev], where[slot]
         line(("line", x1, y1, x2, y2, 0.4, "#2070d0"))
-    if path:
-        x, y = path[0]
-        text(("text", x - 4.0, y - 3.0, 2.6, "DIN from the Pico", "end", "#2070d0"))
+        prev = slot
+    x, y = where[board.led_chain[0]]
+    text(("text", x - 4.0, y - 3.0, 2.6, "DIN0 from the Pico", "end", "#2070d0"))
     for site, c in enumerate(centres):
         sx, cy = c
         hw = mg.MODULE_W / 2
@@ -172,10 +177,18 @@ def drawing(board):
         text(("text", rx, ry, 2.2, "row %s col %s" % (r, col), "middle", "#000000"))
     # The other parts: status LEDs, buttons, the Pico (grey outlines), and
     # their holes (red), as drill.csv lists them.
-    for kind, name, cx, cy, bw, bh in plate.outlines(board, to_mm):
-        line(("rect", cx - bw / 2, cy - bh / 2, bw, bh, 0.15, "#909090"))
-        label = {"status": name, "button": "button %s" % name, "pico": "Raspberry Pi Pico (under the plate), USB %s" % board.pico_usb}[kind]
-        text(("text", cx, cy + bh / 2 + 3.5, 2.5, label, "middle", "#000000"))
+    for kind, name, cx, cy, bw, bh, corners in plate.outlines(board, to_mm):
+        if kind == "status":
+            poly(corners, 0.15, "#909090")
+        else:
+            line(("rect", cx - bw / 2, cy - bh / 2, bw, bh, 0.15, "#909090"))
+        if kind == "status":
+            # A status LED's carrier: a sensor module with its LED and
+            # 100 nF only (plate.py), named with its chain position.
+            label = "%s #%d: module, LED + 100 nF only" % (name, pos[board.n_sites + int(name[2:])])
+        else:
+            label = "button %s" % name if kind == "button" else "Raspberry Pi Pico (under the plate), USB %s" % board.pico_usb
+        text(("text", cx, cy + bh / 2 + 3.5, 2.0 if kind == "status" else 2.5, label, "middle", "#000000"))
     for what, name, shape, x, y, hw, hh in plate.holes(board, to_mm, w):
         if shape == "round":
             circle(("circle", x, y, hw / 2, 0.3, "#d02020"))

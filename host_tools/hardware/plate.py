@@ -8,10 +8,13 @@ so the template scales them with the spots. Part sizes are the parts'
 """
 from host_tools.hardware import module_geom as mg
 
-# A status LED: a WS2812B on a small round breakout (about 10 mm), under the
-# same 6 mm window as a spot's LED.
+# A status LED's carrier: a sensor module PCB (hardware/sensor_module, the
+# spots' own) with only its WS2812B and 100 nF fitted (no reed, no diode),
+# screwed under the plate like a spot's module (two M2 screws, the printed
+# spacers), square to the plate's edges, its LED under a 6 mm window at
+# STATUS_XY. A maker orders the same PCB, wires the same DIN/DOUT, +5V and
+# GND pads, and needs no other breakout.
 STATUS_DRILL = mg.LED_DRILL
-STATUS_BOX = 10.0
 # A button: the BOM's 6 x 6 mm tactile switch (TE 1825910-6) under the
 # plate, its 3.5 mm plunger through a 4 mm hole (check that your switch's
 # plunger reaches through the plate; a taller one or a cap if not).
@@ -31,19 +34,41 @@ USB_REACH = 1.0  # past the Pico's end: the socket's mouth stands about 1.3 mm p
 PICO_USB_SIDES = ("left", "right")
 
 
+def status_module(board, window):
+    """Where a status LED's carrier lies when its LED is under `window`
+    (mm on the plate): (the module's origin, as a spot's centre is for a
+    spot's module, and the plate's turn of the modules)."""
+    # Not turned: no piece stands on it, and square to the plate's edges
+    # a row or column of them packs closest (pico_v1's, 25 mm apart).
+    return (window[0] - (mg.LED_DX + mg.REED_DX), window[1] - mg.LED_DY), 0.0
+
+
+def status_windows(board, to_mm):
+    """[(name, x, y)]: each status LED's window (its LED) on the plate, mm."""
+    return [(board.slot_name(board.n_sites + n), ) + tuple(to_mm(x, y)) for n, (x, y) in enumerate(board.status_xy)]
+
+
 def outlines(board, to_mm):
-    """[(kind, name, cx, cy, w, h)]: the plate's parts besides the modules,
-    in mm (to_mm maps layout units to the plate)."""
+    """[(kind, name, cx, cy, w, h, corners)]: the plate's parts besides the
+    spots' modules, in mm (to_mm maps layout units to the plate): each box
+    centred at (cx, cy), w x h, the outline's corners last (a status LED's
+    carrier is a turned module: its box bounds the turned outline)."""
     out = []
-    for n, (x, y) in enumerate(board.status_xy):
-        cx, cy = to_mm(x, y)
-        out.append(("status", board.slot_name(board.n_sites + n), cx, cy, STATUS_BOX, STATUS_BOX))
+    for name, wx, wy in status_windows(board, to_mm):
+        origin, t = status_module(board, (wx, wy))
+        corners = mg.outline(origin, t)
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        out.append(("status", name, (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs), max(ys) - min(ys), corners))
     for name, (x, y) in zip(board.button_names, board.button_xy):
         cx, cy = to_mm(x, y)
-        out.append(("button", name, cx, cy, BUTTON_BOX, BUTTON_BOX))
+        out.append(("button", name, cx, cy, BUTTON_BOX, BUTTON_BOX, _rect(cx, cy, BUTTON_BOX, BUTTON_BOX)))
     cx, cy = to_mm(*board.pico_xy)
-    out.append(("pico", "U1", cx, cy, PICO_L, PICO_W))
+    out.append(("pico", "U1", cx, cy, PICO_L, PICO_W, _rect(cx, cy, PICO_L, PICO_W)))
     return out
+
+
+def _rect(cx, cy, w, h):
+    return [(cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2)]
 
 
 def holes(board, to_mm, plate_w):
@@ -51,9 +76,15 @@ def holes(board, to_mm, plate_w):
     corner, y down: every hole besides the spots' (round: w = h = its
     diameter; the USB notch: a rectangle cut from the plate's edge)."""
     out = []
-    for kind, name, cx, cy, _, _ in outlines(board, to_mm):
+    for name, wx, wy in status_windows(board, to_mm):
+        out.append(("status LED window", name, "round", wx, wy, STATUS_DRILL, STATUS_DRILL))
+        origin, t = status_module(board, (wx, wy))
+        for k, (fx, fy) in enumerate(((mg.FIX_DX, mg.FIX_DY), (mg.FIX2_DX, mg.FIX2_DY))):
+            hx, hy = mg.to_plate(origin, fx, fy, t)
+            out.append(("status module fixing hole", "%s.H%d" % (name, k + 1), "round", hx, hy, mg.FIX_DRILL, mg.FIX_DRILL))
+    for kind, name, cx, cy, _, _, _ in outlines(board, to_mm):
         if kind == "status":
-            out.append(("status LED window", name, "round", cx, cy, STATUS_DRILL, STATUS_DRILL))
+            continue
         elif kind == "button":
             out.append(("button", name, "round", cx, cy, BUTTON_DRILL, BUTTON_DRILL))
         else:

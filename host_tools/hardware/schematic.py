@@ -25,8 +25,11 @@ def stages(board, ckt):
     """[(title, [ref], note)] in reading order; only parts the circuit has."""
     first = board.led_chain[0]
     second = board.led_chain[1]
-    name = board.site_names[first]
-    c = next(c for _, c, s in board.sensing() if s == first)
+    # The matrix stage is drawn for the chain's first spot (the chain may
+    # start at a status LED: tri_v1's leaves the Pico for South's row).
+    spot = next(s for s in board.led_chain if s < board.n_sites)
+    name = board.site_names[spot]
+    c = next(c for _, c, s in board.sensing() if s == spot)
     n = board.n_sites
     out = [
         ("Raspberry Pi Pico (U1): every GPIO the board uses; power from USB (VBUS = +5V)", ["U1"], ""),
@@ -34,7 +37,7 @@ def stages(board, ckt):
          "every spot: COL -> reed switch -> diode (cathode to ROW); one 10k pull-up per column (%d); wiring.csv lists each" % len(board.col_pins)),
         ("LED data: level shifter, series resistor, bulk capacitor", ["U2", "C_U2", "R_data", "C_bulk"],
          "the 1000 uF sits where +5V enters the chain: + to +5V"),
-        ("LED chain: the first two of %d WS2812B (spots, then %d status LEDs)" % (board.n_leds, board.n_status),
+        ("LED chain: the first two of %d WS2812B (the spots and %d status LEDs, in LED_CHAIN's order)" % (board.n_leds, board.n_status),
          ["LED_" + board.slot_name(first), "C_" + board.slot_name(first), "LED_" + board.slot_name(second)],
          "each LED's DOUT feeds the next one's DIN in LED_CHAIN's order; each LED has its 100 nF"),
         ("Buttons (active low, the Pico's pull-ups)", ["SW_" + b for b in board.button_names], ""),

@@ -106,8 +106,7 @@ def svg(board):
     from host_tools.hardware import wiring
 
     leds = [(s, board.site_names[s]) + tuple(wiring.led_xy(board, centres, s)) for s in range(len(centres))]
-    status = [o for o in plate.outlines(board, to_mm) if o[0] == "status"]
-    for k, (_, name, cx, cy, _, _) in enumerate(status):
+    for k, (name, cx, cy) in enumerate(plate.status_windows(board, to_mm)):
         leds.append((board.n_sites + k, name, cx, cy))
     others = [o for o in plate.outlines(board, to_mm) if o[0] != "status"]
     xs = [x for _, _, x, _ in leds] + [o[2] for o in others]
@@ -139,7 +138,7 @@ def svg(board):
         o.append('<text x="%.1f" y="%.1f" font-family="Helvetica, Arial, sans-serif" font-size="%.1f" font-weight="bold">%s</text>'
                  % (ox + font * 0.5, oy + font * 1.6, font * 1.15, _esc(title)))
         o.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#2a2a2a"/>' % (ox + 5.0, oy + head, pw - 10.0, y1 - y0))
-        for kind, name, cx, cy, bw, bh in others:
+        for kind, name, cx, cy, bw, bh, _ in others:
             o.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#808080" stroke-width="0.8"/>'
                      % (cx - bw / 2 + dx, cy - bh / 2 + dy, bw, bh))
         for slot, name, x, y in leds:

@@ -24,7 +24,9 @@ def led_xy(board, centres, slot):
 
 def hops(board, centres):
     """[(chain position k, from slot, to slot, mm)] for consecutive spots on
-    the chain (the status LEDs sit off the plate's spot grid: not measured)."""
+    the chain, any status LEDs between them skipped: the spots' own order,
+    as short_chain lays it (all_hops measures the wires a maker lays, and
+    checks.check_hops holds each of those to HOP_MAX_MM)."""
     out = []
     spots = [(k, s) for k, s in enumerate(board.led_chain) if s < board.n_sites]
     for (k1, a), (k2, b) in zip(spots, spots[1:]):
@@ -43,11 +45,11 @@ def all_hops(board, centres, to_mm=None):
     if to_mm is None:
         to_mm = placement._layout(board)[4]
     where = {}
-    for kind, _, cx, cy, _, _ in plate.outlines(board, to_mm):
-        if kind == "pico":
-            where[None] = (cx, cy)
-    for n, (x, y) in enumerate(board.status_xy):
-        where[board.n_sites + n] = to_mm(x, y)
+    for o in plate.outlines(board, to_mm):
+        if o[0] == "pico":
+            where[None] = o[2:4]
+    for n, (_, x, y) in enumerate(plate.status_windows(board, to_mm)):
+        where[board.n_sites + n] = (x, y)
     for s in range(board.n_sites):
         where[s] = led_xy(board, centres, s)
     out = []

@@ -23,8 +23,8 @@ COL_PINS = (10, 11, 12, 13, 14, 15, 26, 27)  # GP10..GP15, GP26, GP27
 # Positions 61..63 (row 7, columns 5..7) carry no switch (always open) and
 # map to the spare site numbers 61..63, which the controller never reads.
 MATRIX_CELL = bytes((
-    3, 4, 9, 17, 10, 24, 25, 34,  # row 0
-    2, 8, 15, 23, 16, 32, 33, 42,  # row 1
+    3, 4, 9, 16, 17, 10, 25, 34,  # row 0
+    2, 8, 15, 23, 24, 32, 33, 42,  # row 1
     1, 7, 14, 22, 31, 40, 41, 49,  # row 2
     0, 6, 13, 21, 30, 39, 48, 55,  # row 3
     5, 12, 20, 29, 38, 47, 54, 60,  # row 4
@@ -51,19 +51,28 @@ STATUS_TURN = bytes((0, 2, 4))
 STATUS_SCORE = (bytes((1,)), bytes((3,)), bytes((5,)))
 N_LEDS = N_SITES + N_STATUS
 
-# Chain position -> frame slot: the data line runs along row A, back along
-# row B, and so on (serpentine), then the status LEDs Red, Green, Blue.
+# Chain position -> frame slot. The rows run serpentine (A1 -> A5, B6 -> B1,
+# ..., I5 -> I9: the shortest wire between neighbours in a hexagon's rows),
+# each player's two status LEDs on the line where it passes that player's
+# corner (Blue's before A1, Green's between E9 and F9, Red's between H4 and
+# I5), and the whole reversed: the data line enters at I9, beside the Pico,
+# and every hop stays within 150 mm (hardware checks; wiring.csv DIN<n>).
 _ROWS = (5, 6, 7, 8, 9, 8, 7, 6, 5)
 
 
 def _chain():
-    out = []
+    s = N_SITES
+    out = [s + 5, s + 4]  # Blue: still in, turn (top-left corner)
     first = 0
     for r, n in enumerate(_ROWS):
+        if r == 5:
+            out.extend((s + 2, s + 3))  # Green: turn, still in (right corner)
+        if r == 8:
+            out.extend((s + 0, s + 1))  # Red: turn, still in (bottom-left corner)
         row = list(range(first, first + n))
         out.extend(row if r % 2 == 0 else row[::-1])
         first += n
-    out.extend(range(N_SITES, N_SITES + N_STATUS))
+    out.reverse()
     return bytes(out)
 
 
@@ -75,17 +84,20 @@ LED_CHAIN = _chain()
 # Status LED n: each player's turn and "still in" LEDs as a pair outside a
 # corner of the hexagon, at that player's seat (an assumption: move them
 # to where your players sit): Red at the bottom-left corner, Green at the
-# right one, Blue at the top-left.
+# right one, Blue at the top-left. A pair's two LEDs are a unit (35 mm) or
+# 0.7 (24.5 mm) apart: each rides on a 26 x 20 mm sensor module of its own
+# (hardware/README.md), which must clear its neighbour's.
 STATUS_XY = (
-    (1.333, 7.583), (1.767, 7.833),  # Red: turn, still in
-    (8.9, 3.214), (8.9, 3.714),  # Green
-    (1.767, -0.904), (1.333, -0.654),  # Blue
+    (1.117, 7.458), (1.983, 7.958),  # Red: turn, still in
+    (9.4, 3.114), (9.4, 3.814),  # Green
+    (1.983, -1.029), (1.117, -0.529),  # Blue
 )
 # BUTTON_NAMES' buttons in a row below row I.
 BUTTON_XY = ((3.2, 7.75), (4.0, 7.75), (4.8, 7.75), (5.6, 7.75))
-# The Pico's centre, lying along x off the hexagon's lower right edge; its
-# USB end faces the plate's right edge (the template's USB opening).
-PICO_XY = (7.9, 6.6)
+# The Pico's centre, lying along x off the hexagon's lower right edge, 83 mm
+# from I9 where the data line enters; its USB end faces the plate's right
+# edge, the template's USB notch 21 mm deep.
+PICO_XY = (8.8, 6.6)
 PICO_USB = "right"
 
 # -- Sound ---------------------------------------------------------------------

@@ -100,8 +100,9 @@ STATUS_XY = (
 BUTTON_XY = ((1.5, 5.8), (2.5, 5.8), (3.5, 5.8), (4.5, 5.8))
 # The Pico's centre, lying along x below the status column, next to a1
 # (where the chain's data line enters); its USB end faces the plate's left
-# edge, where the template cuts the USB opening.
-PICO_XY = (-0.6, 5.8)
+# edge, where the template cuts the USB opening (21 mm deep: the Pico's end
+# is as far out as the status LEDs' carriers).
+PICO_XY = (-0.9, 5.8)
 PICO_USB = "left"
 
 # -- Sound ---------------------------------------------------------------------

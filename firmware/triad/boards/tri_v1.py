@@ -61,23 +61,36 @@ STATUS_TURN = bytes((0, 11))
 STATUS_SCORE = (bytes(range(1, 11)), bytes(range(12, 22)))
 STATUS_GAME = bytes(range(22, 32))
 N_LEDS = N_SITES + N_STATUS
-# Chain position -> frame slot. The data line enters at post 0 and runs
-# spot to spot by the shortest wires on the 1:1 plate (host_tools/hardware/
-# wiring.py short_chain: nearest neighbour, then 2-opt): 4.1 m of data wire,
-# no hop over 61 mm (in site order it was 9.1 m, hops up to 397 mm). Then
-# the status LEDs in slot order (South's, North's, the game's).
-LED_CHAIN = bytes((
-    0, 108, 4, 107, 106, 9, 54, 44, 10, 56, 46, 11,
-    58, 48, 49, 12, 59, 70, 18, 68, 57, 17, 66, 55,
-    16, 64, 53, 15, 105, 104, 28, 103, 84, 76, 75, 22,
-    65, 23, 67, 77, 29, 78, 86, 30, 80, 88, 87, 34,
-    85, 33, 94, 95, 35, 96, 89, 36, 102, 32, 101, 27,
-    100, 21, 99, 14, 98, 8, 97, 3, 93, 2, 92, 1,
-    91, 38, 37, 45, 5, 47, 6, 39, 40, 41, 42, 43,
-    51, 7, 50, 60, 13, 52, 62, 63, 74, 20, 61, 72,
-    19, 71, 26, 73, 83, 82, 90, 31, 81, 25, 69, 24,
-    79,
-) + tuple(range(N_SITES, N_LEDS)))
+# Chain position -> frame slot. The data line leaves the Pico for South's
+# status row beside it, out along every other LED and back along the rest
+# (turn, tally 2, 4, ..., 10, then 9, 7, ..., 1: 73 mm hops, both ends by
+# the Pico), enters the spots at post 0 and runs spot to spot by the
+# shortest wires on the 1:1 plate (host_tools/hardware/wiring.py
+# short_chain: nearest neighbour, then 2-opt): 4.1 m of data wire between
+# spots, no hop over 61 mm (in site order it was 9.1 m, hops up to
+# 397 mm). At G4, by North's corner, it runs North's row from right to
+# left (tally 10 .. 1, turn) and the game's row above it back from left to
+# right (mode, then Game Tally), and on to P6: every hop within 150 mm
+# (hardware checks; wiring.csv DIN<n>).
+_S = N_SITES
+LED_CHAIN = bytes(
+    tuple(range(_S, _S + 11, 2)) + tuple(range(_S + 9, _S, -2))  # South: turn, tally 2..10, tally 9..1
+    + (
+        0, 108, 4, 107, 106, 9, 54, 44, 10, 56, 46, 11,
+        58, 48, 49, 12, 59, 70, 18, 68, 57, 17, 66, 55,
+        16, 64, 53, 15, 105, 104, 28, 103, 84, 76, 75, 22,
+        65, 23, 67, 77, 29, 78, 86, 30, 80, 88, 87, 34,
+        85, 33, 94, 95, 35, 96, 89, 36,
+    )
+    + tuple(range(_S + 21, _S + 10, -1)) + tuple(range(_S + 22, _S + 32))  # North: tally 10..1, turn; the game's
+    + (
+        102, 32, 101, 27, 100, 21, 99, 14, 98, 8, 97, 3,
+        93, 2, 92, 1, 91, 38, 37, 45, 5, 47, 6, 39,
+        40, 41, 42, 43, 51, 7, 50, 60, 13, 52, 62, 63,
+        74, 20, 61, 72, 19, 71, 26, 73, 83, 82, 90, 31,
+        81, 25, 69, 24, 79,
+    )
+)
 
 # -- The plate's other holes (hardware/: the template and drill.csv; the
 # firmware reads none of these). In the game's layout units (site_xy: one
@@ -99,9 +112,10 @@ STATUS_XY = (
 )
 # BUTTON_NAMES' buttons in a row in the bottom right corner, by P1.
 BUTTON_XY = ((4.95, 5.6), (5.4, 5.6), (5.85, 5.6), (6.3, 5.6))
-# The Pico's centre, lying along x in the bottom left corner by P12; its
-# USB end faces the plate's left edge (the template's USB opening).
-PICO_XY = (0.3, 5.6)
+# The Pico's centre, lying along x in the bottom left corner by P12, beside
+# South's status row where the data line starts; its USB end faces the
+# plate's left edge, the template's USB notch 21 mm deep.
+PICO_XY = (0.05, 5.6)
 PICO_USB = "left"
 
 # -- Sound ---------------------------------------------------------------------
