@@ -28,6 +28,11 @@ def main(argv=None):
                     help="the board's random seed (set-up rolls, the engine's choices); default: a new one each run")
     sv.add_argument("--no-browser", action="store_true", help="print the address but open no browser")
     sv.add_argument("--listen-fd", type=int, default=None, help=argparse.SUPPRESS)  # a restart as another board
+    sv.add_argument("--relay", metavar="URL", default=None,
+                    help="play a seat of a relay's room with the page's board (ws://HOST:PORT/play; "
+                         "with --room and --token, from the invitation)")
+    sv.add_argument("--room", default=None, help="with --relay: the room")
+    sv.add_argument("--token", default=None, help="with --relay: your seat's token")
     for p in (sp, sv):
         p.add_argument("--game", default=None, help="the game to play (a board that plays it is simulated)")
         p.add_argument("--board", default=None,
@@ -36,6 +41,18 @@ def main(argv=None):
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv.insert(0, "serve")  # `make sim SIM_ARGS=--no-browser`: options of the default command
     args = ap.parse_args(argv)
+    if getattr(args, "relay", None):
+        if not (args.room and args.token):
+            ap.error("--relay needs --room and --token (from the seat's invitation)")
+        if not (args.game or args.board):
+            # The board of the room's game (a watcher's look at the room).
+            from host_tools.relay.online import _room_game
+
+            args.game = _room_game(args.relay, args.room)
+            if args.game is None:
+                print("simulator: the relay at %s has no room %s (or cannot be reached)" % (args.relay, args.room),
+                      file=sys.stderr)
+                return 2
     if getattr(args, "game", None) or getattr(args, "board", None):
         import os
 

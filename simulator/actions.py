@@ -140,6 +140,11 @@ def _act1(ws, a):
         ws.add_log("· switch to %s (board %s)" % (name, board))
         threading.Timer(0.3, ws.restart, args=(board,)).start()
         return board
+    if op == "relay":
+        # Play someone not here: the board as a seat of a relay's room.
+        from simulator import relay_seat
+
+        return relay_seat.page_action(ws, a)
     if op == "serial":
         line = str(a["line"]).strip()
         if not line:

@@ -202,6 +202,16 @@ def move_words(pos_text, move_text, game=None):
         m = g.parse_move(pos, move_text)
     except ValueError:
         return move_text
+    return move_words_of(g, pos, m) or move_text
+
+
+def move_words_of(g, pos, m):
+    """move_words for move m of game face g in position pos (a position
+    object: a mode applied to it stays), "" if it has no steps."""
+    from array import array
+
+    from triad.games import LIFT, PLACE, TOUCH, ROLE_GAME, ROLE_SOURCE
+
     fp = array("i", bytes(4 * 32))
     n = g.footprint(pos, m, fp)
     after = pos.copy()
@@ -253,7 +263,7 @@ def move_words(pos_text, move_text, game=None):
                 out.append("replace the %s%s on %s with a %s%s" % (before, called(site), name, now, called(site)))
             else:
                 out.append("lift %s and put it back%s" % (name, shown))
-    return ", ".join(out) or move_text
+    return ", ".join(out)
 
 
 _fix_cache = {}

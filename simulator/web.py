@@ -230,13 +230,16 @@ def _has_display():
 
 def serve(args):
     state_dir = getattr(args, "state_dir", None) or default_state_dir()
+    if getattr(args, "relay", None) and not getattr(args, "state_dir", None):
+        # A room's game on a flash of its own: the saved game of `make sim` is kept.
+        state_dir = os.path.join(state_dir, "room-" + "".join(c for c in args.room if c.isalnum() or c in "-_"))
     try:
         ws = WebSim(state_dir=state_dir, seed=getattr(args, "seed", None))
         server = make_server(args.host, args.port, ws, fd=getattr(args, "listen_fd", None))
     except OSError as e:
         print("simulator: %s" % e, file=sys.stderr)
         return 2
-    def restart(board):
+    def restart(board, extra=()):
         # The listening socket goes to the new process as it is: the page's
         # address stays, and no other program can take the port meanwhile.
         server.stopping = True
@@ -251,12 +254,21 @@ def serve(args):
                 "--state-dir", state_dir, "--no-browser"]
         if getattr(args, "seed", None) is not None:
             argv += ["--seed", str(args.seed)]
-        os.execv(sys.executable, argv)
+        # (a seat of a relay's room stays that seat on the new board)
+        relay = list(extra) or (["--relay", args.relay, "--room", args.room, "--token", args.token]
+                                if getattr(args, "relay", None) else [])
+        os.execv(sys.executable, argv + relay)
 
     ws.restart = restart
     ws.start()
     url = server.url
     print("Triad board simulator running at %s" % url, flush=True)
+    if getattr(args, "relay", None):
+        # The board plays a seat of a relay's room (simulator/relay_seat.py).
+        from simulator import relay_seat
+
+        relay_seat.start(ws, args.relay, args.room, args.token)
+        print("  plays a seat of room %s at %s" % (args.room, args.relay), flush=True)
     print("  flash (saved game): %s   seed: %d   Ctrl-C stops" % (state_dir, ws.seed), flush=True)
     if not getattr(args, "no_browser", False) and _has_display():
         try:

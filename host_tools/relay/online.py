@@ -92,7 +92,8 @@ class BoardThread:
 
     def _open(self):
         try:
-            link = open_link(self.spec)
+            # (a callable: a link of the caller's, e.g. the simulator page's own board)
+            link = self.spec() if callable(self.spec) else open_link(self.spec)
             link.hello()
         except (LinkError, OSError) as e:
             self.log("the board at %s cannot be reached (%s): trying again" % (self.spec, e))

@@ -350,6 +350,12 @@ class Relay:
             resp.headers["Content-Length"] = str(len(body))
             resp.headers["Cache-Control"] = "no-store"
             return resp
+        if path.startswith(("/static/", "/api/")):
+            # The page's script, style and board drawing, and what it draws
+            # of a room (host_tools/relay/view.py): a coroutine websockets awaits.
+            from host_tools.relay import view
+
+            return view.respond(self, connection, request)
         return connection.respond(HTTPStatus.NOT_FOUND, "not found: the page is /, the relay is %s\n" % PATH)
 
 

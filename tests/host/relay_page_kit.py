@@ -1,0 +1,63 @@
+"""The relay's page as a person plays it (issue 43): a seat's link opened,
+a turn made by clicking its spots in the order its notation names them."""
+from browser_kit import WAIT_MS
+
+
+def base(relay_url):
+    return relay_url.replace("ws://", "http://").rsplit("/", 1)[0]
+
+
+def seat_url(relay_url, room, token):
+    """The seat's link as the contract writes it: the token in the fragment."""
+    return "%s/?room=%s#token=%s" % (base(relay_url), room, token)
+
+
+def open_seat(browser, relay_url, room, token=None, width=1280, height=860):
+    pg = browser.new_page(viewport={"width": width, "height": height})
+    pg.set_default_timeout(WAIT_MS)
+    pg.goto(seat_url(relay_url, room, token) if token else "%s/?room=%s" % (base(relay_url), room))
+    pg.wait_for_function("() => document.querySelectorAll('#board [data-spot]').length > 0 && window.triadRelay.view")
+    return pg
+
+
+def spots_of(face, text):
+    """The spots a move's text names, in its order (the longest name at each place)."""
+    names = sorted(face.SITE_NAMES, key=len, reverse=True)
+    out, k = [], 0
+    while k < len(text):
+        hit = next((n for n in names if text.startswith(n, k)), None)
+        if hit:
+            out.append(hit)
+            k += len(hit)
+        else:
+            k += 1
+    return out
+
+
+def wait_my_turn(pg, ply):
+    """The page's seat to move at ply (the room has ply moves)."""
+    pg.wait_for_function("p => { const t = window.triadRelay.told; return t && t.ply === p && t.legal && "
+                         "t.to_move !== null; }", arg=ply)
+
+
+def click_turn(pg, face, text):
+    """Move `text` made by clicks: each of its spots in notation order, and
+    where several moves share those spots, the choice that names it."""
+    spots = spots_of(face, text)
+    for s in spots:
+        pg.click('#board [data-spot="%s"]' % s)
+    if pg.is_visible('#choice [data-move="%s"]' % text):
+        pg.click('#choice [data-move="%s"]' % text)
+    return spots
+
+
+def piece_at(pg, spot):
+    return pg.get_attribute('#board [data-spot="%s"]' % spot, "data-piece")
+
+
+def wait_shown(pg, ply, dest):
+    """The page shows move `ply`: a piece on its destination, the words name it."""
+    pg.wait_for_function(
+        """([p, d]) => { const v = window.triadRelay.view; const e = document.querySelector(`#board [data-spot="${d}"]`);
+             return v && v.ply === p && e.dataset.piece !== '' && document.querySelector('#last').textContent.includes(d); }""",
+        arg=[ply, dest])

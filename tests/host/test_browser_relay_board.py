@@ -1,0 +1,276 @@
+"""The relay's page draws the real board (issue 43), in Chromium, through real
+relays on loopback: turns made by clicking their spots in notation order,
+the other seats' moves drawn as they come, the watch page, a phone's
+width, the keyboard, and a relay killed and restarted mid-game."""
+import random
+import subprocess
+import sys
+import tempfile
+import os
+
+import pytest
+
+from browser_kit import ROOT, WAIT_MS, chromium  # (skips without a browser)
+from host_tools.relay import rules
+from host_tools.relay.client import Client
+from relay_kit import Relay
+from relay_page_kit import click_turn, open_seat, piece_at, spots_of, wait_my_turn, wait_shown
+
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from chromium()
+
+
+def test_cornelson_on_the_page(browser):
+    # South on the page (clicks, one turn by keyboard), North by a client,
+    # a watcher's page drawing the same board; the page fits a phone.
+    relay = Relay(store=":memory:")
+    try:
+        made = Client(relay.url).create("cornelson")
+        room, seats = made["room"], made["seats"]
+        north = Client(relay.url)
+        north.join(room, seats["n"])
+        page = open_seat(browser, relay.url, room, seats["s"])
+        watch = open_seat(browser, relay.url, room, width=390, height=844)
+        # The contract: every spot drawn with its notation name, pieces marked.
+        mirror = rules.Game("cornelson")
+        face = mirror.game
+        for pg in (page, watch):
+            spots = pg.eval_on_selector_all("#board [data-spot]", "es => es.map(e => e.dataset.spot)")
+            assert sorted(spots) == sorted(face.SITE_NAMES) and len(spots) == 109
+            held = {s for s in face.SITE_NAMES if piece_at(pg, s)}
+            assert held == {face.SITE_NAMES[i] for i in range(face.N_SITES) if face.owner(mirror.pos, i) >= 0}
+        assert watch.evaluate("document.documentElement.scrollWidth") <= 390
+        assert watch.is_hidden("#play") and "watching" in watch.inner_text("#title")
+        assert page.get_attribute('#seats li[data-side="s"]', "data-connected") == "true"
+        rng = random.Random(3)
+        for turn in range(6):
+            side = mirror.to_move()
+            ply = len(mirror.moves)
+            text = rng.choice(mirror.legal())
+            if side == "s":
+                wait_my_turn(page, ply)
+                if turn == 0:
+                    # A click on the watcher's board sends nothing (the room waits).
+                    watch.click('#board [data-spot="%s"]' % spots_of(face, text)[0])
+                    assert "watching" in watch.inner_text("#step")
+                    with pytest.raises(TimeoutError):
+                        north.next(timeout=0.3)
+                    # A turn begun can be cancelled: nothing is sent.
+                    page.click('#board [data-spot="%s"]' % spots_of(face, text)[0])
+                    assert page.get_attribute('#board [data-spot="%s"]' % spots_of(face, text)[0], "data-light") == "sel"
+                    page.click("#cancel")
+                    with pytest.raises(TimeoutError):
+                        north.next(timeout=0.3)
+                if turn == 2:
+                    # The keyboard: arrows to each spot, Enter clicks it.
+                    page.focus("#board")
+                    order = page.evaluate("() => [...document.querySelectorAll('#board [data-spot]')]"
+                                          ".map(e => e.dataset.spot)")
+                    at = None
+                    for s in spots_of(face, text):
+                        want = [x for x in sorted(order, key=lambda n: _reading(face, n))].index(s)
+                        now = -1 if at is None else at
+                        key = "ArrowRight" if want > now else "ArrowLeft"
+                        for _ in range(abs(want - now) if at is not None else want + 1):
+                            page.keyboard.press(key)
+                        at = want
+                        page.keyboard.press("Enter")
+                else:
+                    click_turn(page, face, text)
+                ev = north.next(timeout=60)
+                assert ev["op"] == "move" and ev["seat"] == "s" and ev["move"] == text
+            else:
+                # A click while it is not South's turn sends nothing (the relay
+                # would refuse it, and the page would show the refusal).
+                page.wait_for_function("p => window.triadRelay.told && window.triadRelay.told.ply === p", arg=ply)
+                page.click('#board [data-spot="%s"]' % spots_of(face, text)[0])
+                assert "Not your turn" in page.inner_text("#step")
+                assert north.move(text)["move"] == text
+                assert page.inner_text("#error") == ""
+            mirror.play(text)
+            dest = spots_of(face, text)[-1]
+            for pg in (page, watch):
+                wait_shown(pg, ply + 1, dest)
+        assert page.eval_on_selector_all("#moves li", "ls => ls.map(l => l.textContent)") == mirror.moves
+        for pg in (page, watch):
+            held = {s for s in face.SITE_NAMES if piece_at(pg, s)}
+            assert held == {face.SITE_NAMES[i] for i in range(face.N_SITES) if face.owner(mirror.pos, i) >= 0}
+        page.close()
+        watch.close()
+    finally:
+        relay.stop()
+
+
+def _reading(face, name):
+    """A spot's place in the page's reading order (top row first, left to right)."""
+    i = face.SITE_NAMES.index(name)
+    x, y = face.site_xy(i)
+    return (y, x)
+
+
+def test_nehren_relay_killed_and_restarted(browser):
+    # Black and White on two pages; the relay is killed (SIGKILL) in the
+    # middle of the game and started again on its port with its store: the
+    # pages join again by themselves and the game goes on, nothing lost.
+    store = os.path.join(tempfile.mkdtemp(prefix="triad-relay-page-"), "rooms.sqlite")
+    relay = Relay(store=store)
+    port = relay.port
+    try:
+        made = Client(relay.url).create("nehren")
+        room, seats = made["room"], made["seats"]
+        pages = {s: open_seat(browser, relay.url, room, seats[s]) for s in ("b", "w")}
+        for pg in pages.values():
+            assert "#token" not in pg.url and "token=" not in pg.url  # taken off the address bar
+        mirror = rules.Game("nehren")
+        face = mirror.game
+        rng = random.Random(8)
+        for ply in range(8):
+            if ply == 4:
+                relay.kill()
+                for pg in pages.values():
+                    pg.wait_for_selector("#conn[data-state=lost]")
+                relay = Relay(store=store, port=port)
+                for pg in pages.values():
+                    pg.wait_for_selector("#conn[data-state=live]")
+            side = mirror.to_move()
+            pg = pages[side]
+            wait_my_turn(pg, ply)
+            text = rng.choice(mirror.legal())
+            fr, to = spots_of(face, text)[:2]
+            before = piece_at(pg, fr)
+            click_turn(pg, face, text)
+            mirror.play(text)
+            other = pages["w" if side == "b" else "b"]
+            wait_shown(other, ply + 1, to)
+            # The other seat's page: the destination holds the die, the origin is empty.
+            assert piece_at(other, fr) == "" and piece_at(other, to)[0] == before[0]
+            assert ("from afar: lift %s, put it on %s" % (fr, to)) in other.inner_text("#last")
+        assert Client(relay.url).watch(room)["moves"] == mirror.moves
+        for pg in pages.values():
+            assert pg.eval_on_selector_all("#moves li", "ls => ls.map(l => l.textContent)") == mirror.moves
+            pg.close()
+    finally:
+        relay.stop()
+
+
+def test_browne_two_pages_and_a_terminal(browser):
+    # Red and Green on pages, Blue in a terminal (`host_tools play`), for
+    # two rounds and more; a move the rules refuse, typed on the page, is
+    # refused there and changes nothing.
+    relay = Relay(store=":memory:")
+    term = None
+    try:
+        made = Client(relay.url).create("browne")
+        room, seats = made["room"], made["seats"]
+        watcher = Client(relay.url)
+        watcher.watch(room)
+        pages = {s: open_seat(browser, relay.url, room, seats[s]) for s in ("r", "g")}
+        term = subprocess.Popen([sys.executable, "-m", "host_tools", "play", "--server", relay.url, "--room", room,
+                                 "--token", seats["b"]], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, text=True)
+        mirror = rules.Game("browne")
+        face = mirror.game
+        rng = random.Random(5)
+        tried = False
+        while len(set(mirror.seats)) < 3 or len(mirror.moves) < 7:
+            assert not mirror.over()
+            side = mirror.to_move()
+            ply = len(mirror.moves)
+            text = rng.choice(mirror.legal())
+            if side == "b":
+                term.stdin.write(text + "\n")
+                term.stdin.flush()
+            else:
+                pg = pages[side]
+                wait_my_turn(pg, ply)
+                if not tried:
+                    tried = True
+                    pg.fill("#move", "A3-A1")
+                    pg.press("#move", "Enter")
+                    pg.wait_for_function("() => document.querySelector('#error').textContent.includes(\"illegal move 'A3-A1'\")")
+                    with pytest.raises(TimeoutError):
+                        watcher.next(timeout=0.3)
+                    wait_my_turn(pg, ply)
+                click_turn(pg, face, text)
+            ev = watcher.next(timeout=60)
+            assert ev["op"] == "move" and ev["seat"] == side and ev["move"] == text, ev
+            mirror.play(text)
+            dest = spots_of(face, text)[1]
+            for pg in pages.values():
+                wait_shown(pg, ply + 1, dest)
+        assert tried
+        for pg in pages.values():
+            assert pg.eval_on_selector_all("#moves li", "ls => ls.map(l => l.textContent)") == mirror.moves
+            pg.close()
+    finally:
+        if term is not None:
+            term.kill()
+            term.wait(10)
+        relay.stop()
+
+
+def test_nehren_page_against_the_simulator_page(browser):
+    # A whole game, from the room's start to its end: White on the relay's
+    # page, Black on the simulator's page (`python -m simulator --relay`),
+    # whose board plays the seat as `host_tools online` makes a real board
+    # do; White's move is lit there and said in words, the simulated person
+    # carries it out, and Black's winning Triad ends the room. The room starts
+    # near the end (two Triads each) to keep the suite short.
+    from browser_kit import Spawned, open_page, play, wait_state, wait_text
+
+    G = rules.load_game("nehren")
+    start = "....../....../..b1.../....../w2b2..../.....w1 w 2 2"
+    mirror = rules.Game("nehren", start)
+    # White's move after which Black has a winning one (found, not assumed).
+    white = black = None
+    for w in mirror.legal():
+        after = rules.Game("nehren", start, None, [w])
+        if after.over():
+            continue
+        for b in after.legal():
+            if rules.Game("nehren", start, None, [w, b]).result() == "b":
+                white, black = w, b
+                break
+        if white:
+            break
+    assert white and black
+    relay = Relay(store=":memory:")
+    sim = None
+    try:
+        made = Client(relay.url).create("nehren", position=start)
+        room, seats = made["room"], made["seats"]
+        sim = Spawned("nehren", extra=["--relay", relay.url, "--room", room, "--token", seats["b"]])
+        simpage = open_page(browser, sim.url)
+        # The room's position goes onto the board: set up as lit, then play.
+        wait_text(simpage, "#relay-now", "this board plays Black")
+        simpage.wait_for_function("() => ['setup', 'sync', 'play'].includes(document.querySelector('#fw-state').textContent)")
+        simpage.click("#setup-dice")
+        wait_state(simpage, "play")
+        page = open_seat(browser, relay.url, room, seats["w"])
+        page.wait_for_selector('#seats li[data-side="b"][data-connected="true"]')  # the board is in the room
+        wait_my_turn(page, 0)
+        click_turn(page, G, white)
+        mirror.play(white)
+        fr, to = spots_of(G, white)[:2]
+        # On the simulator's page: lit and said in words, then carried out.
+        wait_text(simpage, "#turn", "White's move, from afar")
+        wait_text(simpage, "#msg", "White's move, from afar: lift %s, put it on %s" % (fr, to))
+        play(simpage, G, G.parse_position(start), G.parse_move(G.parse_position(start), white))
+        wait_text(simpage, "#turn", "Black to move")
+        pos = rules.Game("nehren", start, None, [white]).pos
+        play(simpage, G, pos, G.parse_move(pos, black))
+        mirror.play(black)
+        # The room has Black's winning move: both pages say so.
+        wait_text(page, "#status", "Game over: Black wins")
+        wait_shown(page, 2, spots_of(G, black)[1])
+        st = Client(relay.url).watch(room)
+        assert st["moves"] == mirror.moves and st["result"] == "b"
+        wait_state(simpage, "over")
+        page.close()
+        simpage.close()
+    finally:
+        if sim is not None:
+            sim.stop()
+        relay.stop()
