@@ -245,9 +245,7 @@ def test_nehren_page_against_the_simulator_page(browser):
         simpage = open_page(browser, sim.url)
         # The room's position goes onto the board: set up as lit, then play.
         wait_text(simpage, "#relay-now", "this board plays Black")
-        simpage.wait_for_function("() => ['setup', 'sync', 'play'].includes(document.querySelector('#fw-state').textContent)")
-        simpage.click("#setup-dice")
-        wait_state(simpage, "play")
+        board_in_room(simpage, Client(relay.url).watch(room)["position"])
         page = open_seat(browser, relay.url, room, seats["w"])
         page.wait_for_selector('#seats li[data-side="b"][data-connected="true"]')  # the board is in the room
         wait_my_turn(page, 0)
@@ -257,6 +255,7 @@ def test_nehren_page_against_the_simulator_page(browser):
         # On the simulator's page: lit and said in words, then carried out.
         wait_text(simpage, "#turn", "White's move, from afar")
         wait_text(simpage, "#msg", "White's move, from afar: lift %s, put it on %s" % (fr, to))
+        simpage.evaluate("window.scrollTo(0, 0)")  # (the board whole in the window for the hands)
         play(simpage, G, G.parse_position(start), G.parse_move(G.parse_position(start), white))
         wait_text(simpage, "#turn", "Black to move")
         pos = rules.Game("nehren", start, None, [white]).pos
@@ -268,6 +267,60 @@ def test_nehren_page_against_the_simulator_page(browser):
         st = Client(relay.url).watch(room)
         assert st["moves"] == mirror.moves and st["result"] == "b"
         wait_state(simpage, "over")
+        page.close()
+        simpage.close()
+    finally:
+        if sim is not None:
+            sim.stop()
+        relay.stop()
+
+
+def board_in_room(simpage, position):
+    """The simulator's board in play from the room's position: the bridge
+    loaded it (the board's own game was another), the person set the
+    pieces as lit."""
+    from browser_kit import wait_state
+
+    simpage.wait_for_function("p => window.triadSim.frame && window.triadSim.frame.position === p", arg=position)
+    if simpage.inner_text("#fw-state") != "play":
+        simpage.click("#setup-dice")
+    wait_state(simpage, "play")
+
+
+def test_the_simulator_page_makes_a_room(browser):
+    # "Play someone not here" on the simulator's page: a room made on a
+    # relay, this board its first seat; the other seat's invitation opened
+    # on the relay's page sees the board connected and its move.
+    from browser_kit import Spawned, open_page, play, wait_state, wait_text
+
+    relay = Relay(store=":memory:")
+    sim = None
+    try:
+        sim = Spawned("nehren")
+        simpage = open_page(browser, sim.url)
+        assert simpage.inner_text("#relay-card > summary") == "Play someone not here"
+        simpage.click("#relay-card > summary")
+        assert "host_tools serve" in simpage.inner_text("#relay-card")  # how, in a line
+        simpage.fill("#relay-url", relay.url)
+        simpage.click("#relay-make")
+        wait_text(simpage, "#relay-now", "this board plays Black")
+        link = simpage.locator('.relay-seat-link[data-side="w"]').input_value()
+        assert "#token=" in link
+        room = link.split("room=")[1].split("#")[0]
+        st = Client(relay.url).watch(room)
+        board_in_room(simpage, st["position"])
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        page.set_default_timeout(WAIT_MS)
+        page.goto(link)
+        page.wait_for_selector('#seats li[data-side="b"][data-connected="true"]')
+        simpage.wait_for_selector('#relay-seats li[data-side="w"][data-connected="true"]')
+        G = rules.load_game("nehren")
+        pos = G.parse_position(st["position"])
+        text = rules.Game("nehren", st["position"]).legal()[0]
+        simpage.evaluate("window.scrollTo(0, 0)")  # (the panel's links scrolled the board's top away)
+        play(simpage, G, pos, G.parse_move(pos, text))
+        wait_shown(page, 1, spots_of(G, text)[1])
+        assert Client(relay.url).watch(room)["moves"] == [text]
         page.close()
         simpage.close()
     finally:
