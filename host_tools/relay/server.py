@@ -391,6 +391,15 @@ OPS = {
 }
 
 
+async def _op_rematch(relay, conn, msg):
+    from host_tools.relay.rematch import op_rematch  # (issue 43: the next game, sides rotated)
+
+    await op_rematch(relay, conn, msg)
+
+
+OPS["rematch"] = _op_rematch
+
+
 def open_store(path, redis_url):
     if redis_url:
         from host_tools.relay.redis_bus import RedisStore

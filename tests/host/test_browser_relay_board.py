@@ -267,6 +267,15 @@ def test_nehren_page_against_the_simulator_page(browser):
         st = Client(relay.url).watch(room)
         assert st["moves"] == mirror.moves and st["result"] == "b"
         wait_state(simpage, "over")
+        # A rematch: a new room, the same game and start, the sides rotated:
+        # White's player plays Black there, with White's link to pass on.
+        page.click("#rematch")
+        wait_text(page, "#title", "you play Black")
+        page.wait_for_function("r => window.triadRelay.view && window.triadRelay.view.room !== r", arg=room)
+        new_room = page.evaluate("() => window.triadRelay.view.room")
+        again = Client(relay.url).watch(new_room)
+        assert again["moves"] == [] and again["position"] == st["position"] and new_room != room
+        assert "#token=" in page.locator('.seat-link[data-side="w"]').input_value()
         page.close()
         simpage.close()
     finally:

@@ -65,6 +65,7 @@ async function receive(msg) {
     return;
   }
   if (msg.op === "created") return invite(msg);
+  if (msg.op === "rematch") return rematch(msg);
   if (msg.op === "games") return offer(msg.games);
   // (a refusal stays said until the room moves on)
   if (msg.op !== "board") $("error").textContent = "";
@@ -253,6 +254,21 @@ function texts(c) {
   $("watchers").textContent = view.watchers === 1 ? "1 watching" : view.watchers + " watching";
 }
 
+// ---- rematch: a new room, the same people, the sides rotated ------------------------
+
+function rematch(msg) {
+  // The new room's seat is this person's (its token came to this
+  // connection alone); the asker also holds the others' tokens, kept for
+  // this tab to show as invitations there.
+  if (msg.seats) sessionStorage.setItem("triad-relay-invite-" + msg.room, JSON.stringify(msg.seats));
+  if (msg.token) {
+    sessionStorage.setItem("triad-relay-token-" + msg.room, msg.token);
+    location.href = base() + "?room=" + encodeURIComponent(msg.room);
+  } else {
+    location.href = watchUrl(msg.room);
+  }
+}
+
 // ---- invitations: links with a copy button ----------------------------------------
 
 function linkRow(label, url, cls) {
@@ -278,6 +294,15 @@ function links() {
   const box = $("links"); box.innerHTML = "";
   box.appendChild(linkRow("watch link", watchUrl(state.room), "watch-link"));
   if (state.seat && TOKEN) box.appendChild(linkRow("your seat's link (yours alone)", seatUrl(state.room, TOKEN), "own-link"));
+  // A rematch asked from this tab: the other seats' links, to pass on.
+  let others = null;
+  try { others = JSON.parse(sessionStorage.getItem("triad-relay-invite-" + state.room) || "null"); } catch (e) { others = null; }
+  for (const [side, token] of Object.entries(others || {})) {
+    if (side === state.seat) continue;
+    const row = linkRow(sideName(side) + "'s link", seatUrl(state.room, token), "seat-link");
+    row.querySelector("input").dataset.side = side;
+    box.appendChild(row);
+  }
 }
 
 function invite(msg) {
@@ -372,6 +397,7 @@ $("board").addEventListener("click", (e) => {
 });
 $("board").addEventListener("keydown", onKey);
 $("cancel").addEventListener("click", cancel);
+$("rematch").addEventListener("click", () => send({ op: "rematch" }));
 $("game").addEventListener("change", pickGame);
 $("create").addEventListener("click", () => {
   const msg = { op: "create", game: $("game").value };
