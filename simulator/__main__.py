@@ -1,6 +1,14 @@
 """python -m simulator [serve] | python -m simulator script FILE"""
 import argparse
+import os
 import sys
+
+if not __package__:
+    # Run as a folder (python /path/to/simulator ...: an invitation's line,
+    # from any folder): the project, not this folder, on the path.
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+    sys.path.insert(0, os.path.dirname(_here))
 
 
 def _boards():

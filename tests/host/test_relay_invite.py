@@ -210,11 +210,18 @@ def test_the_readme_commands_start_invite_and_join(tmp_path):
         base = url.replace("ws://", "http://").rsplit("/", 1)[0]
         for side, token in seats.items():
             # Each seat's lines are the README's commands filled in.
+            # (each line starts with this Python's full path and the tool's
+            # folder, so that it runs as printed from any folder: issue 43)
             for kind, line in (("terminal", term[0]), ("board", device[0])):
-                shown = re.search(r"^  %s: +(python .*--token %s)$" % (kind, re.escape(token)), made.stdout, re.M)
+                shown = re.search(r"^  %s: +(\S+ \S+ .*--token %s)$" % (kind, re.escape(token)), made.stdout, re.M)
                 assert shown, (kind, side, made.stdout)
-                assert shlex.split(shown.group(1))[1:] == argv_of(line, url, room, token)[1:]
-            assert "%s/?room=%s&token=%s" % (base, room, token) in made.stdout
+                words = shlex.split(shown.group(1))
+                assert words[:2] == [PY, os.path.join(ROOT, "host_tools")]
+                assert words[2:] == argv_of(line, url, room, token)[3:]
+            sim = re.search(r"^  simulator: +(.*--token %s)$" % re.escape(token), made.stdout, re.M)
+            assert shlex.split(sim.group(1)) == [PY, os.path.join(ROOT, "simulator"), "--relay", url, "--room", room,
+                                                 "--token", token]
+            assert "%s/?room=%s#token=%s" % (base, room, token) in made.stdout  # (the token in the fragment)
         assert "%s/?room=%s\n" % (base, room) in made.stdout
         watcher_client = Client(url)
         assert watcher_client.watch(room)["moves"] == []
@@ -252,6 +259,11 @@ def test_the_readme_commands_start_invite_and_join(tmp_path):
             if side == "g":
                 assert ev["move"] == text
             mirror.play(ev["move"])
+        # A printed line run as printed from another folder: the watcher's.
+        line = re.search(r"^  terminal: +(.*--watch)$", made.stdout, re.M).group(1)
+        far = subprocess.run(shlex.split(line) + ["--until-ply", "1", "--color", "never"], cwd=str(tmp_path),
+                             capture_output=True, text=True, timeout=60)
+        assert far.returncode == 0 and "1. Red " + mirror.moves[0] in far.stdout, far.stdout + far.stderr
         plies = len(mirror.moves)
         green.stdin.write("quit\n")  # Green's turn again: the terminal leaves
         green.stdin.flush()
