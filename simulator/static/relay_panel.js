@@ -34,6 +34,8 @@ function shown(r) {
 }
 
 export function initRelayPanel() {
+  // (the header's button: the card is at the end of the side column)
+  $("relay-open").addEventListener("click", () => { $("relay-card").open = true; $("relay-card").scrollIntoView({ block: "start" }); });
   $("relay-make").addEventListener("click", () => act({ op: "relay", make: $("relay-url").value.trim() }).then(shown));
   $("relay-join").addEventListener("click", () => act({ op: "relay", invitation: $("relay-invite").value.trim() }).then(shown));
 }
