@@ -360,6 +360,11 @@ class Bridge:
             self.shown = n
             self.stats.append((n + 1, "lit", time.monotonic()))
             self.log("move %d of %s lit on the board: %s" % (n + 1, seat, text))
+            words = self.words(n)
+            if words:
+                # (the words the simulator's page and the relay's page say of it)
+                self.log("%s's move, from afar: %s" % (self.game.game.SIDE_NAMES[self.game.game.SIDES.index(seat)],
+                                                       words))
             if self.hand is not None:
                 self.hand.lit = text
         elif r.startswith("err turn") and seat == self.seat:
@@ -367,6 +372,19 @@ class Bridge:
             self.log("the room has the table's move %d %s (lost on the board): play it at the table" % (n + 1, text))
         elif not r.startswith("err busy"):
             self.log("the board refused the room's move %s: %s" % (text, r))
+
+    def words(self, n):
+        """The room's move n (from 0) in words, step by step as its lights
+        show it ("lift c1, put it on c4 showing 3"), or "" if they cannot be
+        made."""
+        try:
+            from host_tools.relay.rules import Game
+            from simulator.game import move_words_of
+
+            g = Game(self.game.name, self.game.start, self.game.mode, self.game.moves[:n])
+            return move_words_of(g.game, g.pos, g.game.parse_move(g.pos, self.game.moves[n]))
+        except Exception:  # (words are a courtesy: the move is lit whatever they say)
+            return ""
 
     async def on_board(self, ev):
         if self.on_event is not None:

@@ -101,3 +101,15 @@ def test_rematch_rotates_the_sides(relay):
     assert st["seat"] == "w" and st["moves"] == [] and st["position"] == game.start
     # Asked again: the same new room.
     assert w.request({"op": "rematch"}, ("rematch",))["room"] == got["room"]
+
+
+def test_online_says_a_remote_move_in_words():
+    # The bridge of a board (`host_tools online`) says a move from afar in
+    # the same words as the pages: step by step, as its lights show it.
+    from host_tools.relay.online import Bridge
+
+    b = Bridge("sim", "ws://unused", "R", "T")
+    b.game = rules.Game("nehren", None, None, ["a1a3", "a6a4"])
+    assert b.words(0) == "lift a1, put it on a3 showing 2"
+    assert b.words(1) == "lift a6, put it on a4 showing 2"
+    assert b.words(2) == ""  # (no such move)
