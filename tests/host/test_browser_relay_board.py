@@ -120,9 +120,11 @@ def test_nehren_relay_killed_and_restarted(browser):
     try:
         made = Client(relay.url).create("nehren")
         room, seats = made["room"], made["seats"]
-        pages = {s: open_seat(browser, relay.url, room, seats[s]) for s in ("b", "w")}
+        pages = {"b": open_seat(browser, relay.url, room, seats["b"]),
+                 "w": open_seat(browser, relay.url, room, seats["w"], width=390, height=844)}  # (a phone)
         for pg in pages.values():
             assert "#token" not in pg.url and "token=" not in pg.url  # taken off the address bar
+        assert pages["w"].evaluate("document.documentElement.scrollWidth") <= 390
         mirror = rules.Game("nehren")
         face = mirror.game
         rng = random.Random(8)
@@ -254,6 +256,7 @@ def test_nehren_page_against_the_simulator_page(browser):
         fr, to = spots_of(G, white)[:2]
         # On the simulator's page: lit and said in words, then carried out.
         wait_text(simpage, "#turn", "White's move, from afar")
+        assert simpage.inner_text("#opponent") == "White plays from afar: their moves light up here to carry out."
         wait_text(simpage, "#msg", "White's move, from afar: lift %s, put it on %s" % (fr, to))
         simpage.evaluate("window.scrollTo(0, 0)")  # (the board whole in the window for the hands)
         play(simpage, G, G.parse_position(start), G.parse_move(G.parse_position(start), white))
