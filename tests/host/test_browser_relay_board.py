@@ -340,3 +340,36 @@ def test_the_simulator_page_makes_a_room(browser):
         if sim is not None:
             sim.stop()
         relay.stop()
+
+
+def test_nehren_note2_choice_and_a_triads_removal(browser):
+    # A Note 2 turn in place: the die clicked, its values offered as a short
+    # choice; a Triad: the die, its destination, then the die to remove,
+    # each removal choice lit.
+    relay = Relay(store=":memory:")
+    try:
+        for start, clicks, lit, text in (
+                ("....../....../....../....../w1w1..../b1w1.... b 0 0", ["a1"], None, "a1=3"),
+                ("....../....../..b1.../....../w2b2..../.....w1 b 0 0", ["c4", "c2"], {"b2", "c2"}, "c4c2xb2")):
+            made = Client(relay.url).create("nehren", position=start)
+            room, seats = made["room"], made["seats"]
+            white = Client(relay.url)
+            white.join(room, seats["w"])
+            page = open_seat(browser, relay.url, room, seats["b"])
+            wait_my_turn(page, 0)
+            for s in clicks:
+                page.click('#board [data-spot="%s"]' % s)
+            if lit is None:
+                choices = page.eval_on_selector_all("#choice button", "bs => bs.map(b => b.dataset.move)")
+                assert sorted(choices) == sorted(rules.Game("nehren", start).legal()) == ["a1=2", "a1=3"]
+                with pytest.raises(TimeoutError):
+                    white.next(timeout=0.3)  # (nothing sent before the choice)
+                page.click('#choice [data-move="%s"]' % text)
+            else:
+                shown = page.eval_on_selector_all('#board [data-light="dest"]', "es => es.map(e => e.dataset.spot)")
+                assert set(shown) == lit
+                page.click('#board [data-spot="b2"]')
+            assert white.next(timeout=60)["move"] == text
+            page.close()
+    finally:
+        relay.stop()

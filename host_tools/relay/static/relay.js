@@ -182,7 +182,8 @@ function draw() {
   const sel = new Set(clicked);
   layout.sites.forEach((s, i) => {
     const n = s.name;
-    const look = sel.has(n) ? "sel" : dest.has(n) ? "dest" : start.has(n) ? "start" : last.has(n) ? "last" : "off";
+    // (a spot both clicked and next, as a Triad's moved die to remove: next)
+    const look = dest.has(n) ? "dest" : sel.has(n) ? "sel" : start.has(n) ? "start" : last.has(n) ? "last" : "off";
     const rgb = LIGHT[look] || [0, 0, 0];
     const glow = look === "start" ? rgb.map((v) => Math.round(v * 0.35)) : rgb;
     setLight(els[i].querySelector(".led"), rgb, glow, look);
