@@ -192,10 +192,6 @@ def move_words(pos_text, move_text, game=None):
     with its side ("put a new North gem on A1"), a piece taken off or
     replaced in place says whose it was ("replace the North gem on A3 with
     a South gem"). game: another game's face (tests), else the board's."""
-    from array import array
-
-    from triad.games import LIFT, PLACE, TOUCH, ROLE_GAME, ROLE_SOURCE
-
     g = game or GAME
     try:
         pos = g.parse_position(pos_text)
