@@ -19,9 +19,20 @@ function linkRow(label, url) {
   return row;
 }
 
+async function restarted(game) {
+  // The room plays another game: the simulator restarts as its board (as
+  // the game menu does); the page reloads once it serves that board.
+  $("relay-now").textContent = "The room plays another game: the simulator restarts as its board…";
+  for (let k = 0; k < 120; k++) {
+    await new Promise((res) => setTimeout(res, 500));
+    try { const l = await (await fetch("/api/layout")).json(); if (l.game === game) { location.reload(); return; } } catch (e) { /* not yet */ }
+  }
+}
+
 function shown(r) {
   if (!r || !r.results) return;
   const made = r.results[0];
+  if (made && made.restart) return restarted(made.restart);
   if (!made || !made.invite) return;
   const box = $("relay-links"); box.innerHTML = "";
   for (const [side, url] of Object.entries(made.invite)) {

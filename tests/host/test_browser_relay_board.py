@@ -2,11 +2,14 @@
 relays on loopback: turns made by clicking their spots in notation order,
 the other seats' moves drawn as they come, the watch page, a phone's
 width, the keyboard, and a relay killed and restarted mid-game."""
+import json
+import os
 import random
 import subprocess
 import sys
 import tempfile
-import os
+import time
+import urllib.request
 
 import pytest
 
@@ -14,7 +17,13 @@ from browser_kit import ROOT, WAIT_MS, chromium  # (skips without a browser)
 from host_tools.relay import rules
 from host_tools.relay.client import Client
 from relay_kit import Relay
-from relay_page_kit import click_turn, open_seat, piece_at, spots_of, wait_my_turn, wait_shown
+from relay_page_kit import base, click_turn, open_seat, piece_at, spots_of, wait_my_turn, wait_shown
+
+
+def room_view(relay_url, room):
+    """The relay's GET /api/room: the room as its page draws it."""
+    with urllib.request.urlopen(base(relay_url) + "/api/room?room=" + room, timeout=10) as r:
+        return json.loads(r.read())
 
 
 @pytest.fixture(scope="module")
@@ -372,4 +381,38 @@ def test_nehren_note2_choice_and_a_triads_removal(browser):
             assert white.next(timeout=60)["move"] == text
             page.close()
     finally:
+        relay.stop()
+
+
+def test_the_simulator_page_joins_a_pasted_invitation(browser):
+    # An invitation to a room of another game pasted on the simulator's
+    # page: it restarts as that game's board, seated in the room.
+    from browser_kit import Spawned, open_page, wait_text
+    from relay_page_kit import seat_url
+
+    relay = Relay(store=":memory:")
+    sim = None
+    try:
+        made = Client(relay.url).create("browne")
+        room, seats = made["room"], made["seats"]
+        sim = Spawned("nehren")
+        simpage = open_page(browser, sim.url)
+        simpage.click("#relay-open")
+        simpage.fill("#relay-invite", "not an invitation")
+        simpage.click("#relay-join")
+        wait_text(simpage, "#toast", "not a seat's invitation")
+        simpage.fill("#relay-invite", seat_url(relay.url, room, seats["g"]))
+        simpage.click("#relay-join")
+        simpage.wait_for_function("() => window.triadSim && window.triadSim.frame && window.triadSim.frame.relay")
+        wait_text(simpage, "#relay-now", "this board plays Green")
+        assert simpage.evaluate("fetch('/api/layout').then(r => r.json()).then(l => l.game)") == "browne"
+        # The room sees Green's seat connected (the relay's own answer).
+        end = time.monotonic() + 60
+        while [x["connected"] for x in room_view(relay.url, room)["seats"] if x["side"] == "g"] != [True]:
+            assert time.monotonic() < end, room_view(relay.url, room)
+            time.sleep(0.2)
+        simpage.close()
+    finally:
+        if sim is not None:
+            sim.stop()
         relay.stop()
