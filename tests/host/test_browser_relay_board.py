@@ -17,7 +17,7 @@ from browser_kit import ROOT, WAIT_MS, chromium  # (skips without a browser)
 from host_tools.relay import rules
 from host_tools.relay.client import Client
 from relay_kit import Relay
-from relay_page_kit import base, click_turn, open_seat, piece_at, spots_of, wait_my_turn, wait_shown
+from relay_page_kit import base, click_turn, open_seat, piece_at, seat_url, spots_of, wait_my_turn, wait_shown
 
 
 def room_view(relay_url, room):
@@ -364,6 +364,14 @@ def test_nehren_note2_choice_and_a_triads_removal(browser):
             room, seats = made["room"], made["seats"]
             white = Client(relay.url)
             white.join(room, seats["w"])
+            if lit is None:
+                # A wrong token: refused, said on the page in one line.
+                bad = browser.new_page()
+                bad.set_default_timeout(WAIT_MS)
+                bad.goto(seat_url(relay.url, room, "not-the-token"))
+                bad.wait_for_function("() => document.querySelector('#error').textContent.includes('wrong token')")
+                assert bad.is_visible("#error")
+                bad.close()
             page = open_seat(browser, relay.url, room, seats["b"])
             wait_my_turn(page, 0)
             for s in clicks:

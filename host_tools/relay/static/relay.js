@@ -83,7 +83,7 @@ async function receive(msg) {
     refresh();
   } else if (msg.op === "board") {
     told = msg;
-    turns = (msg.legal || []).map((t) => [t, spotsOf(t)]);
+    turns = layout ? (msg.legal || []).map((t) => [t, spotsOf(t)]) : [];
     draw();
   }
 }
@@ -112,6 +112,7 @@ async function loadLayout(game) {
   els = drawBoard($("board"), layout);
   layout.sites.forEach((s, i) => { index[s.name] = i; els[i].id = "spot-" + i; els[i].setAttribute("role", "gridcell"); });
   fit();
+  if (told) turns = (told.legal || []).map((t) => [t, spotsOf(t)]);
 }
 
 // A move's spots in the order its text names them: the longest spot name
