@@ -424,3 +424,46 @@ def test_the_simulator_page_joins_a_pasted_invitation(browser):
         if sim is not None:
             sim.stop()
         relay.stop()
+
+
+def test_rematch_two_pages(browser):
+    # The game over, one seat's page asks for a rematch: both people's pages
+    # go to a new room, the same game and start, each playing the other side;
+    # the first move there, clicked, shows on the other page.
+    start = "....../....../..b1.../....../w2b2..../.....w1 b 2 2"
+    G = rules.load_game("nehren")
+    win = next(m for m in rules.Game("nehren", start).legal() if rules.Game("nehren", start, None, [m]).result() == "b")
+    relay = Relay(store=":memory:")
+    try:
+        made = Client(relay.url).create("nehren", position=start)
+        room, seats = made["room"], made["seats"]
+        first = open_seat(browser, relay.url, room, seats["b"])  # plays Black, then White
+        second = open_seat(browser, relay.url, room, seats["w"], width=390, height=844)  # White, then Black
+        assert first.is_hidden("#rematch")  # (no rematch while the game goes on)
+        wait_my_turn(first, 0)
+        click_turn(first, G, win)
+        for pg in (first, second):
+            pg.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over: Black wins')")
+        first.click("#rematch")
+        for pg, now in ((first, "White"), (second, "Black")):
+            pg.wait_for_function("r => window.triadRelay.view && window.triadRelay.view.room !== r", arg=room)
+            pg.wait_for_function("s => document.querySelector('#title').textContent.includes('you play ' + s)", arg=now)
+            assert "token" not in pg.url
+        new_room = first.evaluate("() => window.triadRelay.view.room")
+        assert second.evaluate("() => window.triadRelay.view.room") == new_room != room
+        # The asker holds the other seat's link to pass on (its new token).
+        link = first.locator('.seat-link[data-side="b"]').input_value()
+        assert link.startswith(base(relay.url) + "/?room=%s#token=" % new_room)
+        again = Client(relay.url).watch(new_room)
+        assert again["moves"] == [] and again["position"] == rules.Game("nehren", start).start
+        # Black moves first in the new room: the person who played White.
+        text = rules.Game("nehren", start).legal()[0]
+        wait_my_turn(second, 0)
+        assert first.is_hidden("#play")  # (not White's turn)
+        click_turn(second, G, text)
+        wait_shown(first, 1, spots_of(G, text)[1])
+        assert Client(relay.url).watch(new_room)["moves"] == [text]
+        first.close()
+        second.close()
+    finally:
+        relay.stop()
