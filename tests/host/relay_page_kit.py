@@ -61,3 +61,35 @@ def wait_shown(pg, ply, dest):
         """([p, d]) => { const v = window.triadRelay.view; const e = document.querySelector(`#board [data-spot="${d}"]`);
              return v && v.ply === p && e.dataset.piece !== '' && document.querySelector('#last').textContent.includes(d); }""",
         arg=[ply, dest])
+
+
+def key_turn(pg, face, text):
+    """Move `text` made by the keyboard alone: the board focused, the arrow
+    keys walk the cursor to each of its spots in notation order, Enter
+    clicks each; a short choice, if any, by Tab and Enter."""
+    spots = spots_of(face, text)
+    pg.focus("#board")
+    for s in spots:
+        for key in ("ArrowRight", "ArrowLeft"):
+            # (right to the end, then left: the cursor's order is the page's)
+            seen = None
+            for _ in range(len(face.SITE_NAMES) + 1):
+                at = _cursor(pg)
+                if at == s or (at is not None and at == seen):
+                    break
+                seen = at
+                pg.keyboard.press(key)
+            if _cursor(pg) == s:
+                break
+        assert _cursor(pg) == s, (s, _cursor(pg))
+        pg.keyboard.press("Enter")
+    if pg.is_visible('#choice [data-move="%s"]' % text):
+        pg.focus('#choice [data-move="%s"]' % text)
+        pg.keyboard.press("Enter")
+    return spots
+
+
+def _cursor(pg):
+    """The spot under the keyboard's cursor (None before the first key)."""
+    return pg.evaluate("() => { const id = document.querySelector('#board').getAttribute('aria-activedescendant');"
+                       " const e = id && document.getElementById(id); return e ? e.dataset.spot : null; }")

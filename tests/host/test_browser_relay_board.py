@@ -467,3 +467,50 @@ def test_rematch_two_pages(browser):
         second.close()
     finally:
         relay.stop()
+
+
+@pytest.mark.parametrize("game", ["nehren", "browne", "cornelson"])
+def test_each_game_on_a_phone_by_taps_and_keys(browser, game):
+    # The first seat on a phone (390x844): the whole board within the
+    # screen's width, one turn made by the keyboard alone, one by clicks;
+    # the other seats by clients. What the page sent is what the room has.
+    from relay_page_kit import key_turn
+
+    relay = Relay(store=":memory:")
+    try:
+        made = Client(relay.url).create(game)
+        room, seats = made["room"], made["seats"]
+        mirror = rules.Game(game)
+        face = mirror.game
+        me = mirror.to_move()
+        others = {s: Client(relay.url) for s in seats if s != me}
+        for s, c in others.items():
+            c.join(room, seats[s])
+        page = open_seat(browser, relay.url, room, seats[me], width=390, height=844)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        boxes = page.eval_on_selector_all("#board [data-spot]", "es => es.map(e => e.getBoundingClientRect())"
+                                          ".map(r => [r.left, r.right])")
+        assert len(boxes) == face.N_SITES and min(b[0] for b in boxes) >= 0 and max(b[1] for b in boxes) <= 390
+        rng = random.Random(11)
+        mine = 0
+        while mine < 2:
+            side = mirror.to_move()
+            ply = len(mirror.moves)
+            text = rng.choice(mirror.legal())
+            if side == me:
+                wait_my_turn(page, ply)
+                (key_turn if mine == 0 else click_turn)(page, face, text)
+                mine += 1
+                ev = next(iter(others.values())).next(timeout=60)
+                assert ev["op"] == "move" and ev["seat"] == me and ev["move"] == text, ev
+            else:
+                assert others[side].move(text)["move"] == text
+                for s, c in others.items():
+                    if s != side:
+                        c.next(timeout=60)
+            mirror.play(text)
+            wait_shown(page, ply + 1, spots_of(face, text)[-1 if game == "cornelson" else 1])
+        assert page.eval_on_selector_all("#moves li", "ls => ls.map(l => l.textContent)") == mirror.moves
+        page.close()
+    finally:
+        relay.stop()
