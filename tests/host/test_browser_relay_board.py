@@ -442,8 +442,15 @@ def test_rematch_two_pages(browser):
         assert first.is_hidden("#rematch")  # (no rematch while the game goes on)
         wait_my_turn(first, 0)
         click_turn(first, G, win)
-        for pg in (first, second):
+        watch = open_seat(browser, relay.url, room)
+        for pg in (first, second, watch):
             pg.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over: Black wins')")
+            # The result with its reason, as the relay's rules give it.
+            said = room_view(relay.url, room)["result_words"]
+            assert said["head"] == "Black wins" and said["reason"]
+            assert pg.inner_text("#result") == "Black wins: " + said["reason"]
+            pg.wait_for_function("() => document.querySelector('#watchers').textContent === '1 watching'")
+        assert watch.is_hidden("#rematch")  # (a watcher cannot ask for one)
         first.click("#rematch")
         for pg, now in ((first, "White"), (second, "Black")):
             pg.wait_for_function("r => window.triadRelay.view && window.triadRelay.view.room !== r", arg=room)
@@ -454,6 +461,15 @@ def test_rematch_two_pages(browser):
         # The asker holds the other seat's link to pass on (its new token).
         link = first.locator('.seat-link[data-side="b"]').input_value()
         assert link.startswith(base(relay.url) + "/?room=%s#token=" % new_room)
+        # Its copy button puts the link on the clipboard.
+        first.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        row = first.locator('.linkrow:has(.seat-link[data-side="b"])')
+        row.locator("button").click()
+        first.wait_for_function("() => [...document.querySelectorAll('.linkrow button')].some(b => b.textContent === 'copied')")
+        assert first.evaluate("() => navigator.clipboard.readText()") == link
+        # The watcher's page follows the room to the rematch, watching.
+        watch.wait_for_function("r => window.triadRelay.view && window.triadRelay.view.room === r", arg=new_room)
+        assert "watching" in watch.inner_text("#title")
         again = Client(relay.url).watch(new_room)
         assert again["moves"] == [] and again["position"] == rules.Game("nehren", start).start
         # Black moves first in the new room: the person who played White.
@@ -463,8 +479,8 @@ def test_rematch_two_pages(browser):
         click_turn(second, G, text)
         wait_shown(first, 1, spots_of(G, text)[1])
         assert Client(relay.url).watch(new_room)["moves"] == [text]
-        first.close()
-        second.close()
+        for pg in (first, second, watch):
+            pg.close()
     finally:
         relay.stop()
 
