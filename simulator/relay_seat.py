@@ -108,6 +108,8 @@ class RelaySeat:
 
     def shown(self):
         b = self.bridge
+        if b is not None:
+            self.room = b.room  # (a rematch moves the seat to a new room)
         return {"server": self.server, "room": self.room, "page": page_base(self.server) + "/?room=" + self.room,
                 "seat": b.seat if b is not None else None, "lines": list(self.lines),
                 "seats": (self.view or {}).get("seats"), "watchers": (self.view or {}).get("watchers"),
@@ -122,6 +124,7 @@ class RelaySeat:
 
         link = PageLink(self.ws)
         self.bridge = Bridge(lambda: link, self.server, self.room, self.token, log=self.log, exit_when_over=False)
+        self.bridge.follow_rematch = True  # (the same people: this board goes on to the room's rematch)
         threading.Thread(target=self._run, name="relay-seat", daemon=True).start()
         threading.Thread(target=self._watch, name="relay-view", daemon=True).start()
         return self
@@ -134,8 +137,8 @@ class RelaySeat:
 
     def _watch(self):
         # Who is connected to the room now, from the relay's page API.
-        url = page_base(self.server) + "/api/room?room=" + urllib.parse.quote(self.room)
         while not self.stopping and not self.ws.stopping:
+            url = page_base(self.server) + "/api/room?room=" + urllib.parse.quote(self.bridge.room)
             try:
                 with urllib.request.urlopen(url, timeout=5) as r:
                     v = json.loads(r.read().decode())

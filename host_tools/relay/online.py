@@ -226,6 +226,12 @@ class Bridge:
         self.over = False
         self.stats = []  # (ply, event, time.monotonic()): "lit" for remote moves lit, "commit" for the table's
         self.on_event = None  # (tests) called with each board event line
+        # A rematch asked in the room (host_tools/relay/rematch.py): followed
+        # by a board that stays when the game is over (the simulator's seat),
+        # into the new room with this seat's new token.
+        self.follow_rematch = False
+        self._fresh = False  # (the board's game is the old room's: the new room's start goes on it)
+        self._moved = False  # (to the rematch's room: join it)
 
     # -- the relay -----------------------------------------------------------
 
@@ -283,9 +289,12 @@ class Bridge:
         start = _canon_position(g, st.get("start", ""))
         self.board_start = start
         bmoves = self._turns(st.get("moves", []))
-        if bmoves is None or self.refusals >= 2:
-            bmoves, start = [], None  # (unreadable, or the room refuses its moves: the room's game goes on it)
+        if bmoves is None or self.refusals >= 2 or self._fresh:
+            # (unreadable, the room refuses its moves, or a rematch: the board's
+            # moves are another room's; the room's game goes on it)
+            bmoves, start = [], None
         self.refusals = 0
+        self._fresh = False
         R = self.game.moves
         positions = self._positions()
         base = None
@@ -460,6 +469,12 @@ class Bridge:
         elif op == "over":
             self.over = True
             self.say_over(msg.get("result"), msg.get("reason", ""))
+        elif op == "rematch" and self.follow_rematch and msg.get("token") and msg.get("room"):
+            self.log("rematch: room %s, the board plays %s there" % (msg["room"], msg.get("seat")))
+            self.room, self.token = msg["room"], msg["token"]
+            self.game, self.seat, self.over = None, None, False
+            self.base, self.board_moves, self.shown, self.sent, self.refusals = 0, [], -1, set(), 0
+            self._fresh = self._moved = True
         elif op == "error":
             self.log("the relay refused: %s" % msg.get("reason"))
             if self.sent:
@@ -585,6 +600,9 @@ class Bridge:
                             self.log("the board did not answer: %s" % e)
                         except (KeyError, TypeError, ValueError) as e:
                             self.log("a message from the relay made no sense (%s): %r" % (e, raw[:200]))
+                        if self._moved:
+                            self._moved = False
+                            return  # (the run's loop joins the rematch's room)
                     recv = asyncio.ensure_future(ws.recv())
         finally:
             recv.cancel()

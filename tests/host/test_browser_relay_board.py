@@ -288,6 +288,22 @@ def test_nehren_page_against_the_simulator_page(browser):
         again = Client(relay.url).watch(new_room)
         assert again["moves"] == [] and again["position"] == st["position"] and new_room != room
         assert "#token=" in page.locator('.seat-link[data-side="w"]').input_value()
+        # The simulator's board goes along (the same people, its new token
+        # came to its own connection): it plays White in the new room, the
+        # room's start loaded to set up as lit; its first move there reaches
+        # the page.
+        simpage.wait_for_function("r => { const t = document.querySelector('#relay-now').textContent;"
+                                  " return t.includes('Room ' + r + ' ') && t.includes('this board plays White'); }",
+                                  arg=new_room)
+        board_in_room(simpage, start)
+        page.wait_for_selector('#seats li[data-side="w"][data-connected="true"]')
+        pos = G.parse_position(start)
+        first = rules.Game("nehren", start).legal()[0]
+        simpage.evaluate("window.scrollTo(0, 0)")
+        play(simpage, G, pos, G.parse_move(pos, first))
+        wait_shown(page, 1, spots_of(G, first)[1])
+        assert Client(relay.url).watch(new_room)["moves"] == [first]
+        assert Client(relay.url).watch(room)["moves"] == mirror.moves  # (the old room untouched)
         page.close()
         simpage.close()
     finally:
