@@ -93,3 +93,16 @@ def _cursor(pg):
     """The spot under the keyboard's cursor (None before the first key)."""
     return pg.evaluate("() => { const id = document.querySelector('#board').getAttribute('aria-activedescendant');"
                        " const e = id && document.getElementById(id); return e ? e.dataset.spot : null; }")
+
+
+def wait_held(pg, ply, face, pos):
+    """The page shows move `ply` and its board holds a piece on exactly the
+    spots that hold one in `pos` (a Triad's removal may empty the very spot
+    a die was put on)."""
+    held = sorted(face.SITE_NAMES[i] for i in range(face.N_SITES) if face.owner(pos, i) >= 0)
+    pg.wait_for_function(
+        """([p, want]) => { const v = window.triadRelay.view;
+             const got = [...document.querySelectorAll('#board [data-spot]')].filter(e => e.dataset.piece)
+               .map(e => e.dataset.spot).sort();
+             return v && v.ply === p && JSON.stringify(got) === JSON.stringify(want); }""",
+        arg=[ply, held])

@@ -17,7 +17,8 @@ from browser_kit import ROOT, WAIT_MS, chromium  # (skips without a browser)
 from host_tools.relay import rules
 from host_tools.relay.client import Client
 from relay_kit import Relay
-from relay_page_kit import base, click_turn, open_seat, piece_at, seat_url, spots_of, wait_my_turn, wait_shown
+from relay_page_kit import (base, click_turn, open_seat, piece_at, seat_url, spots_of, wait_held, wait_my_turn,
+                            wait_shown)
 
 
 def room_view(relay_url, room):
@@ -223,61 +224,63 @@ def test_browne_two_pages_and_a_terminal(browser):
 
 
 def test_nehren_page_against_the_simulator_page(browser):
-    # A whole game, from the room's start to its end: White on the relay's
+    # A whole game, from the game's start to its end: White on the relay's
     # page, Black on the simulator's page (`python -m simulator --relay`),
     # whose board plays the seat as `host_tools online` makes a real board
-    # do; White's move is lit there and said in words, the simulated person
-    # carries it out, and Black's winning Triad ends the room. The room starts
-    # near the end (two Triads each) to keep the suite short.
+    # do; each of White's moves is lit there and said in words, and the
+    # simulated person carries it out. A short game (found among random
+    # ones, not assumed) keeps the suite short. Then a rematch: the same two
+    # go on in a new room, the sides rotated.
     from browser_kit import Spawned, open_page, play, wait_state, wait_text
 
     G = rules.load_game("nehren")
-    start = "....../....../..b1.../....../w2b2..../.....w1 w 2 2"
-    mirror = rules.Game("nehren", start)
-    # White's move after which Black has a winning one (found, not assumed).
-    white = black = None
-    for w in mirror.legal():
-        after = rules.Game("nehren", start, None, [w])
-        if after.over():
-            continue
-        for b in after.legal():
-            if rules.Game("nehren", start, None, [w, b]).result() == "b":
-                white, black = w, b
-                break
-        if white:
+    game = None
+    for seed in range(500):
+        g, rng = rules.Game("nehren"), random.Random(seed)
+        while not g.over() and len(g.moves) < 12:
+            g.play(rng.choice(g.legal()))
+        if g.over() and "w" in g.seats:
+            game = g
             break
-    assert white and black
+    assert game is not None
+    start = game.start
     relay = Relay(store=":memory:")
     sim = None
     try:
-        made = Client(relay.url).create("nehren", position=start)
+        made = Client(relay.url).create("nehren")
         room, seats = made["room"], made["seats"]
         sim = Spawned("nehren", extra=["--relay", relay.url, "--room", room, "--token", seats["b"]])
         simpage = open_page(browser, sim.url)
         # The room's position goes onto the board: set up as lit, then play.
         wait_text(simpage, "#relay-now", "this board plays Black")
-        board_in_room(simpage, Client(relay.url).watch(room)["position"])
+        board_in_room(simpage, start)
         page = open_seat(browser, relay.url, room, seats["w"])
         page.wait_for_selector('#seats li[data-side="b"][data-connected="true"]')  # the board is in the room
-        wait_my_turn(page, 0)
-        click_turn(page, G, white)
-        mirror.play(white)
-        fr, to = spots_of(G, white)[:2]
-        # On the simulator's page: lit and said in words, then carried out.
-        wait_text(simpage, "#turn", "White's move, from afar")
-        assert simpage.inner_text("#opponent") == "White plays from afar: their moves light up here to carry out."
-        wait_text(simpage, "#msg", "White's move, from afar: lift %s, put it on %s" % (fr, to))
-        simpage.evaluate("window.scrollTo(0, 0)")  # (the board whole in the window for the hands)
-        play(simpage, G, G.parse_position(start), G.parse_move(G.parse_position(start), white))
-        wait_text(simpage, "#turn", "Black to move")
-        pos = rules.Game("nehren", start, None, [white]).pos
-        play(simpage, G, pos, G.parse_move(pos, black))
-        mirror.play(black)
-        # The room has Black's winning move: both pages say so.
-        wait_text(page, "#status", "Game over: Black wins")
-        wait_shown(page, 2, spots_of(G, black)[1])
+        mirror = rules.Game("nehren")
+        for ply, text in enumerate(game.moves):
+            pos = mirror.pos
+            m = G.parse_move(pos, text)
+            fr, to = spots_of(G, text)[:2]
+            simpage.evaluate("window.scrollTo(0, 0)")  # (the board whole in the window for the hands)
+            if mirror.to_move() == "w":
+                wait_my_turn(page, ply)
+                click_turn(page, G, text)
+                # On the simulator's page: lit and said in words, then carried out.
+                wait_text(simpage, "#turn", "White's move, from afar")
+                assert simpage.inner_text("#opponent") == "White plays from afar: their moves light up here to carry out."
+                wait_text(simpage, "#msg", "White's move, from afar: lift %s, put it on %s" % (fr, to))
+                play(simpage, G, pos, m)
+            else:
+                wait_text(simpage, "#turn", "Black to move")
+                play(simpage, G, pos, m)
+            mirror.play(text)
+            wait_held(page, ply + 1, G, mirror.pos)
+            assert ("lift %s, put it on %s" % (fr, to)) in page.inner_text("#last")
+        # The game's end: both pages say so, the room has every move.
+        winner = G.SIDE_NAMES[G.SIDES.index(mirror.result())]
+        wait_text(page, "#status", "Game over: %s wins" % winner)
         st = Client(relay.url).watch(room)
-        assert st["moves"] == mirror.moves and st["result"] == "b"
+        assert st["moves"] == game.moves and st["result"] == game.result()
         wait_state(simpage, "over")
         # A rematch: a new room, the same game and start, the sides rotated:
         # White's player plays Black there, with White's link to pass on.
@@ -290,20 +293,19 @@ def test_nehren_page_against_the_simulator_page(browser):
         assert "#token=" in page.locator('.seat-link[data-side="w"]').input_value()
         # The simulator's board goes along (the same people, its new token
         # came to its own connection): it plays White in the new room, the
-        # room's start loaded to set up as lit; its first move there reaches
-        # the page.
+        # room's start loaded to set up as lit; the page's first move there
+        # is lit and said on it.
         simpage.wait_for_function("r => { const t = document.querySelector('#relay-now').textContent;"
                                   " return t.includes('Room ' + r + ' ') && t.includes('this board plays White'); }",
                                   arg=new_room)
         board_in_room(simpage, start)
         page.wait_for_selector('#seats li[data-side="w"][data-connected="true"]')
-        pos = G.parse_position(start)
-        first = rules.Game("nehren", start).legal()[0]
-        simpage.evaluate("window.scrollTo(0, 0)")
-        play(simpage, G, pos, G.parse_move(pos, first))
-        wait_shown(page, 1, spots_of(G, first)[1])
+        first = rules.Game("nehren").legal()[0]
+        wait_my_turn(page, 0)
+        click_turn(page, G, first)
+        wait_text(simpage, "#msg", "Black's move, from afar: lift %s, put it on %s" % tuple(spots_of(G, first)[:2]))
         assert Client(relay.url).watch(new_room)["moves"] == [first]
-        assert Client(relay.url).watch(room)["moves"] == mirror.moves  # (the old room untouched)
+        assert Client(relay.url).watch(room)["moves"] == game.moves  # (the old room untouched)
         page.close()
         simpage.close()
     finally:
