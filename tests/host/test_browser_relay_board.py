@@ -159,6 +159,9 @@ def test_nehren_relay_killed_and_restarted(browser):
             # The other seat's page: the destination holds the die, the origin is empty.
             assert piece_at(other, fr) == "" and piece_at(other, to)[0] == before[0]
             assert ("from afar: lift %s, put it on %s" % (fr, to)) in other.inner_text("#last")
+            # The last move lit (amber) on the board: where it came from, where it went.
+            for spot in (fr, to):
+                assert other.get_attribute('#board [data-spot="%s"]' % spot, "data-light") == "last"
         assert Client(relay.url).watch(room)["moves"] == mirror.moves
         for pg in pages.values():
             assert pg.eval_on_selector_all("#moves li", "ls => ls.map(l => l.textContent)") == mirror.moves
