@@ -174,6 +174,12 @@ def main(argv=None):
     try:
         parser = build_parser()
         argv = list(sys.argv[1:] if argv is None else argv)
+        if argv[:1] == ["sim-seat"]:
+            # (not for people: `python -m simulator --relay ...` runs it, with
+            # the simulator's own arguments: host_tools/relay/sim_seat.py)
+            from host_tools.relay.sim_seat import cmd_sim_seat
+
+            return cmd_sim_seat(argv[1:])
         args = parser.parse_args(_glue_dash_values(parser, argv))
         return args.fn(args)
     except KeyboardInterrupt:

@@ -142,9 +142,11 @@ def _act1(ws, a):
         return board
     if op == "relay":
         # Play someone not here: the board as a seat of a relay's room.
-        from simulator import relay_seat
+        from simulator.choice import board_for_game
+        from simulator.game import GAME
+        from simulator.invitation import page_action
 
-        return relay_seat.page_action(ws, a)
+        return page_action(ws, a, board_for_game(GAME.NAME))
     if op == "serial":
         line = str(a["line"]).strip()
         if not line:

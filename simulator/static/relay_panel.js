@@ -1,7 +1,9 @@
 // "Play someone not here" (issue 43): the board as a seat of a relay's
 // room. Make a room on a relay (this board plays its first seat; the
 // others' invitations are shown to pass on) or paste a seat's invitation;
-// then the room, this board's seat and who is connected (simulator/relay_seat.py).
+// then the room, this board's seat and who is connected. The seat is played
+// by a host tool (host_tools/relay/sim_seat.py): the simulator restarts as
+// that seat's, on the same address, and the page reloads into it.
 import { $, SIDE_NAME } from "./layout.js";
 import { act } from "./net.js";
 
@@ -19,29 +21,38 @@ function linkRow(label, url) {
   return row;
 }
 
-async function restarted(game) {
-  // The room plays another game: the simulator restarts as its board (as
-  // the game menu does); the page reloads once it serves that board.
-  $("relay-now").textContent = "The room plays another game: the simulator restarts as its board…";
+async function restarted() {
+  // The simulator restarts as the seat's (on the room's game's board); the
+  // page reloads once the new process answers with its room (the old one,
+  // which plays none, may answer until it stops, 0.3 s or more after the reply).
+  restarted.busy = true;
+  $("relay-now").textContent = "Joining the room: the simulator restarts as that seat's board…";
   for (let k = 0; k < 120; k++) {
     await new Promise((res) => setTimeout(res, 500));
-    try { const l = await (await fetch("/api/layout")).json(); if (l.game === game) { location.reload(); return; } } catch (e) { /* not yet */ }
+    try { const f = await (await fetch("/api/state")).json(); if (f.relay) { location.reload(); return; } } catch (e) { /* not yet */ }
   }
 }
 
 function shown(r) {
   if (!r || !r.results) return;
   const made = r.results[0];
-  if (made && made.restart) return restarted(made.restart);
-  if (!made || !made.invite) return;
-  const box = $("relay-links"); box.innerHTML = "";
-  for (const [side, url] of Object.entries(made.invite)) {
+  if (made && made.restart) restarted();
+}
+
+function invitations(inv) {
+  // A room made here: the other seats' links and the watch link, to pass on.
+  const box = $("relay-links");
+  const key = JSON.stringify(inv || null);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key; box.innerHTML = "";
+  if (!inv) return;
+  for (const [side, url] of Object.entries(inv.seats)) {
     const row = linkRow((SIDE_NAME[side] || side) + "'s link", url);
     row.querySelector("input").dataset.side = side;
     row.querySelector("input").className = "relay-seat-link";
     box.appendChild(row);
   }
-  box.appendChild(linkRow("watch link", made.watch));
+  box.appendChild(linkRow("watch link", inv.watch));
 }
 
 export function initRelayPanel() {
@@ -53,9 +64,11 @@ export function initRelayPanel() {
 
 export function renderRelay(f) {
   const r = f.relay;
-  $("relay-forms").hidden = !!r;
-  if (!r) { $("relay-now").textContent = ""; return; }
+  $("relay-forms").hidden = !!(r && r.room);
+  invitations(r && r.invite);
+  if (!r) { if (!restarted.busy) $("relay-now").textContent = ""; return; }
   if (!renderRelay.opened) { renderRelay.opened = true; $("relay-card").open = true; }
+  if (r.error) { $("relay-now").textContent = r.error; return; }
   const seat = r.seat ? SIDE_NAME[r.seat] || r.seat : "…";
   const last = (r.lines || []).slice(-1)[0] || "";
   const text = "Room " + r.room + " at " + r.server + ": this board plays " + seat + "." + (last ? " " + last : "");

@@ -344,6 +344,11 @@ def test_the_simulator_page_makes_a_room(browser):
         assert simpage.inner_text("#relay-open") == "play someone not here"
         simpage.click("#relay-open")
         assert "host_tools serve" in simpage.inner_text("#relay-card")  # how, in a line
+        # No relay there: said in one line, the board as it was.
+        simpage.fill("#relay-url", "ws://127.0.0.1:9/play")
+        simpage.click("#relay-make")
+        wait_text(simpage, "#toast", "the relay at ws://127.0.0.1:9/play cannot be reached")
+        assert simpage.evaluate("() => window.triadSim.frame.relay") is None
         simpage.fill("#relay-url", relay.url)
         simpage.click("#relay-make")
         wait_text(simpage, "#relay-now", "this board plays Black")
