@@ -16,7 +16,7 @@ def open_seat(browser, relay_url, room, token=None, width=1280, height=860):
     pg = browser.new_page(viewport={"width": width, "height": height})
     pg.set_default_timeout(WAIT_MS)
     pg.goto(seat_url(relay_url, room, token) if token else "%s/?room=%s" % (base(relay_url), room))
-    pg.wait_for_function("() => document.querySelectorAll('#board [data-spot]').length > 0 && window.triadRelay.view")
+    pg.wait_for_function("() => document.querySelectorAll('#board [data-spot]').length > 0 && window.triadRelay?.view")
     return pg
 
 
@@ -36,7 +36,7 @@ def spots_of(face, text):
 
 def wait_my_turn(pg, ply):
     """The page's seat to move at ply (the room has ply moves)."""
-    pg.wait_for_function("p => { const t = window.triadRelay.told; return t && t.ply === p && t.legal && "
+    pg.wait_for_function("p => { const t = window.triadRelay?.told; return t && t.ply === p && t.legal && "
                          "t.to_move !== null; }", arg=ply)
 
 
@@ -58,7 +58,7 @@ def piece_at(pg, spot):
 def wait_shown(pg, ply, dest):
     """The page shows move `ply`: a piece on its destination, the words name it."""
     pg.wait_for_function(
-        """([p, d]) => { const v = window.triadRelay.view; const e = document.querySelector(`#board [data-spot="${d}"]`);
+        """([p, d]) => { const v = window.triadRelay?.view; const e = document.querySelector(`#board [data-spot="${d}"]`);
              return v && v.ply === p && e.dataset.piece !== '' && document.querySelector('#last').textContent.includes(d); }""",
         arg=[ply, dest])
 
@@ -101,7 +101,7 @@ def wait_held(pg, ply, face, pos):
     a die was put on)."""
     held = sorted(face.SITE_NAMES[i] for i in range(face.N_SITES) if face.owner(pos, i) >= 0)
     pg.wait_for_function(
-        """([p, want]) => { const v = window.triadRelay.view;
+        """([p, want]) => { const v = window.triadRelay?.view;
              const got = [...document.querySelectorAll('#board [data-spot]')].filter(e => e.dataset.piece)
                .map(e => e.dataset.spot).sort();
              return v && v.ply === p && JSON.stringify(got) === JSON.stringify(want); }""",

@@ -289,7 +289,7 @@ def test_nehren_page_against_the_simulator_page(browser):
         # White's player plays Black there, with White's link to pass on.
         page.click("#rematch")
         wait_text(page, "#title", "you play Black")
-        page.wait_for_function("r => window.triadRelay.view && window.triadRelay.view.room !== r", arg=room)
+        page.wait_for_function("r => window.triadRelay?.view && window.triadRelay.view.room !== r", arg=room)
         new_room = page.evaluate("() => window.triadRelay.view.room")
         again = Client(relay.url).watch(new_room)
         assert again["moves"] == [] and again["position"] == st["position"] and new_room != room
@@ -479,7 +479,7 @@ def test_rematch_two_pages(browser):
         assert watch.is_hidden("#rematch")  # (a watcher cannot ask for one)
         first.click("#rematch")
         for pg, now in ((first, "White"), (second, "Black")):
-            pg.wait_for_function("r => window.triadRelay.view && window.triadRelay.view.room !== r", arg=room)
+            pg.wait_for_function("r => window.triadRelay?.view && window.triadRelay.view.room !== r", arg=room)
             pg.wait_for_function("s => document.querySelector('#title').textContent.includes('you play ' + s)", arg=now)
             assert "token" not in pg.url
         new_room = first.evaluate("() => window.triadRelay.view.room")
@@ -494,7 +494,7 @@ def test_rematch_two_pages(browser):
         first.wait_for_function("() => [...document.querySelectorAll('.linkrow button')].some(b => b.textContent === 'copied')")
         assert first.evaluate("() => navigator.clipboard.readText()") == link
         # The watcher's page follows the room to the rematch, watching.
-        watch.wait_for_function("r => window.triadRelay.view && window.triadRelay.view.room === r", arg=new_room)
+        watch.wait_for_function("r => window.triadRelay?.view && window.triadRelay.view.room === r", arg=new_room)
         assert "watching" in watch.inner_text("#title")
         again = Client(relay.url).watch(new_room)
         assert again["moves"] == [] and again["position"] == rules.Game("nehren", start).start
