@@ -258,7 +258,11 @@ def serve(args, seat=None):
              "--state-dir", state_dir, "--no-browser"]
         if getattr(args, "seed", None) is not None:
             argv += ["--seed", str(args.seed)]
-        # (a seat of a relay's room stays that seat on the new board)
+        # (a seat of a relay's room stays that seat on the new board: the
+        # room it plays now, which a rematch may have changed)
+        b = getattr(getattr(ws, "relay_seat", None), "bridge", None)
+        if b is not None:
+            args.room, args.token = b.room, b.token
         relay = list(extra) or (["--relay", args.relay, "--room", args.room, "--token", args.token]
                                 if getattr(args, "relay", None) and args.room and args.token else [])
         os.execv(sys.executable, argv + relay)
