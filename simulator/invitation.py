@@ -49,6 +49,13 @@ def page_action(ws, a, board):
 
     from simulator.hardware import SimError
 
+    if a.get("rematch"):
+        # The game over, the next one with the same people, the sides
+        # rotated: asked of the room by the seat's player (its host tool).
+        if getattr(ws, "relay_seat", None) is None:
+            raise SimError("the board plays no seat of a room: there is no rematch to ask for")
+        ws.relay_seat.rematch()
+        return {"rematch": True}
     if getattr(ws, "relay", None):
         raise SimError("the board already plays a seat of room %s" % ws.relay["room"])
     if ws.restart is None:

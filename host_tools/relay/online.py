@@ -232,6 +232,7 @@ class Bridge:
         self.follow_rematch = False
         self._fresh = False  # (the board's game is the old room's: the new room's start goes on it)
         self._moved = False  # (to the rematch's room: join it)
+        self.rematch_seats = None  # (a rematch asked here: every new seat's token, to pass on)
 
     # -- the relay -----------------------------------------------------------
 
@@ -472,6 +473,7 @@ class Bridge:
         elif op == "rematch" and self.follow_rematch and msg.get("token") and msg.get("room"):
             self.log("rematch: room %s, the board plays %s there" % (msg["room"], msg.get("seat")))
             self.room, self.token = msg["room"], msg["token"]
+            self.rematch_seats = msg.get("seats")
             self.game, self.seat, self.over = None, None, False
             self.base, self.board_moves, self.shown, self.sent, self.refusals = 0, [], -1, set(), 0
             self._fresh = self._moved = True

@@ -84,6 +84,7 @@ class RelaySeat:
         self.stopping = False
         self.bridge = None
         self.invite = None  # a room made here: the other seats' links and the watch link, to pass on
+        self.loop = None  # the bridge's event loop (its thread's)
         websim.relay = self.shown()
 
     def log(self, text):
@@ -94,7 +95,13 @@ class RelaySeat:
     def shown(self):
         b = self.bridge
         if b is not None and b.room != self.room:
-            self.room, self.invite = b.room, None  # (a rematch moves the seat to a new room)
+            # (a rematch moves the seat to a new room; asked here, the other
+            # seats' new links are to pass on)
+            self.room, self.invite = b.room, None
+            if b.rematch_seats:
+                self.invite = {"seats": {s: seat_link(self.server, b.room, t) for s, t in b.rematch_seats.items()
+                                         if t != b.token},
+                               "watch": page_base(self.server) + "/?room=" + b.room}
         return {"server": self.server, "room": self.room, "page": page_base(self.server) + "/?room=" + self.room,
                 "seat": b.seat if b is not None else None, "lines": list(self.lines),
                 "seats": (self.view or {}).get("seats"), "watchers": (self.view or {}).get("watchers"),
@@ -114,9 +121,24 @@ class RelaySeat:
         threading.Thread(target=self._watch, name="relay-view", daemon=True).start()
         return self
 
+    def rematch(self):
+        """Ask the room for a rematch (the page's button): the relay's
+        answer, a new room or a refusal, comes to the bridge."""
+        from simulator.hardware import SimError  # (what the page's actions say in one line)
+
+        loop, b = self.loop, self.bridge
+        if loop is None or b is None or b.ws is None:
+            raise SimError("not connected to the relay now: ask again in a moment")
+        asyncio.run_coroutine_threadsafe(b._send({"op": "rematch"}), loop)
+        self.log("asked the room for a rematch")
+
     def _run(self):
+        async def run():
+            self.loop = asyncio.get_running_loop()
+            return await self.bridge.run(until=lambda b: self.stopping)
+
         try:
-            asyncio.run(self.bridge.run(until=lambda b: self.stopping))
+            asyncio.run(run())
         except (Exception, SystemExit) as e:  # (said on the page, never a silent end)
             self.log("the link to the room stopped: %s: %s" % (type(e).__name__, e))
 

@@ -60,6 +60,7 @@ export function initRelayPanel() {
   $("relay-open").addEventListener("click", () => { $("relay-card").open = true; $("relay-card").scrollIntoView({ block: "start" }); });
   $("relay-make").addEventListener("click", () => act({ op: "relay", make: $("relay-url").value.trim() }).then(shown));
   $("relay-join").addEventListener("click", () => act({ op: "relay", invitation: $("relay-invite").value.trim() }).then(shown));
+  $("relay-rematch").addEventListener("click", () => act({ op: "relay", rematch: true }));
 }
 
 export function renderRelay(f) {
@@ -69,6 +70,7 @@ export function renderRelay(f) {
   if (!r) { if (!restarted.busy) $("relay-now").textContent = ""; return; }
   if (!renderRelay.opened) { renderRelay.opened = true; $("relay-card").open = true; }
   if (r.error) { $("relay-now").textContent = r.error; return; }
+  $("relay-rematch").hidden = !r.over;
   const seat = r.seat ? SIDE_NAME[r.seat] || r.seat : "…";
   const last = (r.lines || []).slice(-1)[0] || "";
   const text = "Room " + r.room + " at " + r.server + ": this board plays " + seat + "." + (last ? " " + last : "");

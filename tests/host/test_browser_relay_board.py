@@ -285,22 +285,26 @@ def test_nehren_page_against_the_simulator_page(browser):
         st = Client(relay.url).watch(room)
         assert st["moves"] == game.moves and st["result"] == game.result()
         wait_state(simpage, "over")
-        # A rematch: a new room, the same game and start, the sides rotated:
-        # White's player plays Black there, with White's link to pass on.
-        page.click("#rematch")
+        # A rematch, asked on the simulator's page: a new room, the same game
+        # and start, the sides rotated. The simulator's board goes on to it
+        # (it plays White there, the room's start loaded to set up as lit),
+        # with Black's new link to pass on; the relay's page goes along
+        # too, its seat's new token come to its own connection.
+        assert simpage.is_visible("#relay-rematch")
+        simpage.click("#relay-rematch")
+        simpage.wait_for_function("r => { const t = document.querySelector('#relay-now').textContent;"
+                                  " return !t.includes('Room ' + r + ' ') && t.includes('this board plays White'); }",
+                                  arg=room)
         wait_text(page, "#title", "you play Black")
         page.wait_for_function("r => window.triadRelay?.view && window.triadRelay.view.room !== r", arg=room)
         new_room = page.evaluate("() => window.triadRelay.view.room")
+        assert new_room in simpage.inner_text("#relay-now")
         again = Client(relay.url).watch(new_room)
         assert again["moves"] == [] and again["position"] == st["position"] and new_room != room
-        assert "#token=" in page.locator('.seat-link[data-side="w"]').input_value()
-        # The simulator's board goes along (the same people, its new token
-        # came to its own connection): it plays White in the new room, the
-        # room's start loaded to set up as lit; the page's first move there
-        # is lit and said on it.
-        simpage.wait_for_function("r => { const t = document.querySelector('#relay-now').textContent;"
-                                  " return t.includes('Room ' + r + ' ') && t.includes('this board plays White'); }",
-                                  arg=new_room)
+        link = simpage.locator('.relay-seat-link[data-side="b"]').input_value()
+        assert link.startswith(base(relay.url) + "/?room=%s#token=" % new_room)
+        # (the link holds the seat the page plays: its own new token)
+        assert link.split("#token=")[1] == page.evaluate("r => sessionStorage.getItem('triad-relay-token-' + r)", new_room)
         board_in_room(simpage, start)
         page.wait_for_selector('#seats li[data-side="w"][data-connected="true"]')
         first = rules.Game("nehren").legal()[0]
