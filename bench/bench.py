@@ -10,6 +10,9 @@
 #   cpy.   CPython (the simulator's and the host tools' runtime)
 #   online. issue 38: a move committed on one simulated board to its light
 #          on the other, through a relay on loopback (bench/online_latency.py)
+#   relay_page. issue 43: a move's last click on one seat's relay page to
+#          the other seat's page drawing it (bench/page_latency.py; skipped
+#          without Playwright or Chromium)
 #   ladder. the engine's level ladder at the chip's node budget (issue 15:
 #          bench/ladder.py on the unix port, 4 x 200 games, about a minute;
 #          skipped with --quick); ladder.browne_* / ladder.cornelson_*:
@@ -382,8 +385,18 @@ def runner_relay(args):
         yield fig
 
 
+def runner_relay_page(args):
+    """Issue 43: a move's last click on one seat's relay page to the other
+    seat's page drawing it, two pages of Chromium through a relay on
+    loopback (bench/page_latency.py: three games, under a minute; skipped
+    without Playwright or Chromium). Figures only."""
+    for fig in parse(run([sys.executable, "bench/page_latency.py"], timeout=900), ""):
+        yield fig
+
+
 RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_pico_thinking, runner_pico_board, runner_cpython,
-           runner_online, runner_ladder, runner_ladder_faces, runner_uct, runner_pico_browne_hope, runner_relay]
+           runner_online, runner_ladder, runner_ladder_faces, runner_uct, runner_pico_browne_hope, runner_relay,
+           runner_relay_page]
 
 
 def ladder_target(figs):

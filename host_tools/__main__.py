@@ -1,9 +1,17 @@
 """python -m host_tools {perft,moves,show,play,match,monitor,record,replay,flash,firmware,serve,online} ..."""
 import argparse
+import os
 import sys
 
-import host_tools  # noqa: F401  (puts firmware/ on the path)
-from host_tools import games
+if not __package__:
+    # Run as a folder (python /path/to/host_tools ...: an invitation's line,
+    # from any folder): the project, not this folder, on the path.
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+    sys.path.insert(0, os.path.dirname(_here))
+
+import host_tools  # noqa: F401,E402  (puts firmware/ on the path)
+from host_tools import games  # noqa: E402
 
 
 def _position(args):
@@ -166,6 +174,12 @@ def main(argv=None):
     try:
         parser = build_parser()
         argv = list(sys.argv[1:] if argv is None else argv)
+        if argv[:1] == ["sim-seat"]:
+            # (not for people: `python -m simulator --relay ...` runs it, with
+            # the simulator's own arguments: host_tools/relay/sim_seat.py)
+            from host_tools.relay.sim_seat import cmd_sim_seat
+
+            return cmd_sim_seat(argv[1:])
         args = parser.parse_args(_glue_dash_values(parser, argv))
         return args.fn(args)
     except KeyboardInterrupt:

@@ -140,6 +140,13 @@ def _act1(ws, a):
         ws.add_log("· switch to %s (board %s)" % (name, board))
         threading.Timer(0.3, ws.restart, args=(board,)).start()
         return board
+    if op == "relay":
+        # Play someone not here: the board as a seat of a relay's room.
+        from simulator.choice import board_for_game
+        from simulator.game import GAME
+        from simulator.invitation import page_action
+
+        return page_action(ws, a, board_for_game(GAME.NAME))
     if op == "serial":
         line = str(a["line"]).strip()
         if not line:

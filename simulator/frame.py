@@ -182,6 +182,12 @@ def frame(ws):
         "state_dir": ws.state_dir,
         "boots": sim.boots,
     }
+    # A seat played from afar (a relay's room): its move, lit to carry out, in words.
+    remote = fw.get("remote") or {}
+    f["remote_seats"] = remote.get("seats", "") if sim.running else ""
+    f["remote_move"] = remote.get("move") if sim.running and (state == "play" or state in GAME.PHASE_NAMES) else None
+    f["remote_words"] = move_words(pos, f["remote_move"]) if f["remote_move"] else None
+    f["relay"] = getattr(ws, "relay", None)  # the room this board plays at (host_tools/relay/sim_seat.py)
     # The hint in words while its light shows (the cyan HINT light: issue 35.7).
     hint = ev.get("hint")
     f["hint_words"] = ("Hint: " + move_words(pos, hint[0]) + "." if hint and hint[1] == pos and "hint" in f["names"]

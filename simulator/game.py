@@ -66,14 +66,12 @@ def _has_board(game):
 
 
 def layout():
-    """What the page needs to draw this board: sites, sides, status LEDs."""
-    sites = []
-    for i in range(N_SITES):
-        x, y = GAME.site_xy(i)
-        sites.append({"name": GAME.SITE_NAMES[i], "kind": games.KIND_NAMES[GAME.SITE_KIND[i]],
-                      "x": x, "y": y, "shape": GAME.site_shape(i),
-                      # the side the site belongs to (its colour on the board), -1 none
-                      "owner": GAME.site_owner(i)})
+    """What the page needs to draw this board: the game's drawing (sites,
+    sides: simulator/drawing.py, shared with the relay's page), and the
+    board's own: status LEDs, words, legend, lessons."""
+    from simulator.drawing import board_drawing
+
+    drawing = board_drawing(GAME)
     n_sides = len(GAME.SIDES)
     status = []
     for p in range(n_sides):
@@ -81,27 +79,19 @@ def layout():
                        "turn": N_SITES + DESC.STATUS_TURN[p],
                        "score": [N_SITES + s for s in DESC.STATUS_SCORE[p]]})
     extra = getattr(DESC, "STATUS_GAME", b"")
-    return {
+    return dict(drawing, **{
         "status_game": [DESC.N_SITES + s for s in extra],
-        "game": GAME.NAME,
         "games": [g for g in games.NAMES if _has_board(g)],
         # The games' titles for the page's menu (its names are ids).
         "game_titles": {g: games.load(g).TITLE for g in games.NAMES if _has_board(g)},
-        "title": GAME.TITLE,
-        "sides": [{"letter": GAME.SIDES[p], "name": GAME.SIDE_NAMES[p], "rgb": list(GAME.SIDE_RGB[p])}
-                  for p in range(n_sides)],
-        "sites": sites,
         "status": status,
         "state_text": dict(game_text.words(GAME, "STATE_TEXT", {})),
-        "labels": list(GAME.LABELS),
         "rules": game_text.words(GAME, "RULES", ""),
         "notice_text": dict(game_text.words(GAME, "NOTICE_TEXT", {})),
         # The game's own legend (its words.py LEGEND: [colours, look, words]),
         # or None: the page's list of the board's lights.
         "legend": _legend(),
         "finish_event": GAME.FINISH_EVENT,
-        # Words for people, the game's own: never a die where there are none.
-        "piece": [PIECE, PIECES],
         "score_word": SCORE_WORD,
         "marks_text": GAME.MARKS_TEXT,
         "start": GAME.START if isinstance(GAME.START, str) else GAME.format_position(GAME.START),
@@ -113,7 +103,7 @@ def layout():
         "buzzer": getattr(DESC, "BUZZER_PIN", None) is not None,
         # The teaching mode's lessons (their goals; started by `lesson <n>`).
         "lessons": [item[0] for item in GAME.LESSONS()],
-    }
+    })
 
 
 def _legend():
@@ -202,16 +192,22 @@ def move_words(pos_text, move_text, game=None):
     with its side ("put a new North gem on A1"), a piece taken off or
     replaced in place says whose it was ("replace the North gem on A3 with
     a South gem"). game: another game's face (tests), else the board's."""
-    from array import array
-
-    from triad.games import LIFT, PLACE, TOUCH, ROLE_GAME, ROLE_SOURCE
-
     g = game or GAME
     try:
         pos = g.parse_position(pos_text)
         m = g.parse_move(pos, move_text)
     except ValueError:
         return move_text
+    return move_words_of(g, pos, m) or move_text
+
+
+def move_words_of(g, pos, m):
+    """move_words for move m of game face g in position pos (a position
+    object: a mode applied to it stays), "" if it has no steps."""
+    from array import array
+
+    from triad.games import LIFT, PLACE, TOUCH, ROLE_GAME, ROLE_SOURCE
+
     fp = array("i", bytes(4 * 32))
     n = g.footprint(pos, m, fp)
     after = pos.copy()
@@ -263,7 +259,7 @@ def move_words(pos_text, move_text, game=None):
                 out.append("replace the %s%s on %s with a %s%s" % (before, called(site), name, now, called(site)))
             else:
                 out.append("lift %s and put it back%s" % (name, shown))
-    return ", ".join(out) or move_text
+    return ", ".join(out)
 
 
 _fix_cache = {}

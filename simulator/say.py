@@ -128,6 +128,15 @@ def page_words(f):
         msg = ("Now carry out its move for it: %s (%s)." % (f.get("engine_words"), f.get("engine_move"))
             if f.get("engine_move") else
             "The board is choosing " + _side_name(side) + "'s move (a blue light circles the centre)…")
+    far = f.get("remote_seats") or ""
+    if f.get("power") and side and side in far and (state == "play" or state in GAME.PHASE_NAMES):
+        # A seat played from afar (issue 43): its move, once it has come,
+        # said in the words of its lights; before, that it is awaited.
+        turn = _side_name(side) + "'s move, from afar"
+        msg = ("%s's move, from afar: %s. Carry it out on the board (%s)."
+               % (_side_name(side), f.get("remote_words"), f.get("remote_move"))
+               if f.get("remote_move") else
+               "Waiting for %s's move from afar: the board takes no move for that seat until it comes." % _side_name(side))
     les = f.get("lesson")
     if les and les.get("status") != "done" and state != "over":
         lt = lesson_text(les)

@@ -86,6 +86,11 @@ class Tracker:
             fw["position"] = parts[3]
         if sp.startswith("ok start "):
             fw["start"] = sp[len("ok start ") :]
+        # The remote seats (played from afar over a relay: docs/protocol.md)
+        # and the remote move waiting to be carried out: said in words.
+        rm = command("remote", quiet=True).split()
+        if len(rm) == 4 and rm[:2] == ["ok", "remote"]:
+            fw["remote"] = {"seats": "" if rm[2] == "off" else rm[2], "move": None if rm[3] == "-" else rm[3]}
         gt = command("get", quiet=True)
         if gt.startswith("ok get "):
             fw["settings"] = dict(w.split("=", 1) for w in gt[len("ok get ") :].split() if "=" in w)

@@ -228,15 +228,20 @@ def _has_display():
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def serve(args):
+def serve(args, seat=None):
+    """seat: with --relay, the host tool that plays the room's seat with the
+    board (host_tools/relay/sim_seat.py: python -m simulator runs it)."""
     state_dir = getattr(args, "state_dir", None) or default_state_dir()
+    if getattr(args, "relay", None) and args.room and not getattr(args, "state_dir", None):
+        # A room's game on a flash of its own: the saved game of `make sim` is kept.
+        state_dir = os.path.join(state_dir, "room-" + "".join(c for c in args.room if c.isalnum() or c in "-_"))
     try:
         ws = WebSim(state_dir=state_dir, seed=getattr(args, "seed", None))
         server = make_server(args.host, args.port, ws, fd=getattr(args, "listen_fd", None))
     except OSError as e:
         print("simulator: %s" % e, file=sys.stderr)
         return 2
-    def restart(board):
+    def restart(board=None, extra=()):
         # The listening socket goes to the new process as it is: the page's
         # address stays, and no other program can take the port meanwhile.
         server.stopping = True
@@ -246,17 +251,38 @@ def serve(args):
             ws.stop()
         except Exception:
             pass  # the flash folder is saved move by move; nothing to lose
-        argv = [sys.executable, "-m", "simulator", "serve", "--board", board, "--host", args.host,
-                "--port", str(server.server_address[1]), "--listen-fd", str(fd),
-                "--state-dir", state_dir, "--no-browser"]
+        # (the simulator by its folder: it restarts from any folder)
+        argv = [sys.executable, os.path.dirname(os.path.abspath(__file__)), "serve"] + \
+            (["--board", board] if board else []) + \
+            ["--host", args.host, "--port", str(server.server_address[1]), "--listen-fd", str(fd),
+             "--state-dir", state_dir, "--no-browser"]
         if getattr(args, "seed", None) is not None:
             argv += ["--seed", str(args.seed)]
-        os.execv(sys.executable, argv)
+        # (a seat of a relay's room stays that seat on the new board: the
+        # room it plays now, which a rematch may have changed)
+        b = getattr(getattr(ws, "relay_seat", None), "bridge", None)
+        if b is not None:
+            args.room, args.token = b.room, b.token
+        relay = list(extra) or (["--relay", args.relay, "--room", args.room, "--token", args.token]
+                                if getattr(args, "relay", None) and args.room and args.token else [])
+        os.execv(sys.executable, argv + relay)
 
     ws.restart = restart
     ws.start()
     url = server.url
     print("Triad board simulator running at %s" % url, flush=True)
+    if getattr(args, "relay", None) and seat is not None:
+        # The board plays a seat of a relay's room (host_tools/relay/sim_seat.py).
+        if getattr(args, "make_room", False):
+            from simulator.game import GAME
+
+            args.room = seat.make(ws, args.relay, GAME.NAME)
+        else:
+            seat.start(ws, args.relay, args.room, args.token)
+        if ws.relay_seat is not None:
+            args.room, args.token = ws.relay_seat.room, ws.relay_seat.token  # (a restart keeps the seat)
+        if args.room:
+            print("  plays a seat of room %s at %s" % (args.room, args.relay), flush=True)
     print("  flash (saved game): %s   seed: %d   Ctrl-C stops" % (state_dir, ws.seed), flush=True)
     if not getattr(args, "no_browser", False) and _has_display():
         try:

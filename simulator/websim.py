@@ -50,6 +50,8 @@ class WebSim:
 
     def __init__(self, state_dir=None, seed=None, speed=1.0):
         self.restart = None  # serve(): restart the process as another board
+        self.relay = None  # the relay's room this board plays a seat of, as the page shows it
+        self.relay_seat = None  # (host_tools/relay/sim_seat.py)
         if seed is None:
             seed = random.SystemRandom().randrange(1, 1 << 30)
         self.state_dir = state_dir or default_state_dir()

@@ -92,7 +92,8 @@ class BoardThread:
 
     def _open(self):
         try:
-            link = open_link(self.spec)
+            # (a callable: a link of the caller's, e.g. the simulator page's own board)
+            link = self.spec() if callable(self.spec) else open_link(self.spec)
             link.hello()
         except (LinkError, OSError) as e:
             self.log("the board at %s cannot be reached (%s): trying again" % (self.spec, e))
@@ -225,6 +226,13 @@ class Bridge:
         self.over = False
         self.stats = []  # (ply, event, time.monotonic()): "lit" for remote moves lit, "commit" for the table's
         self.on_event = None  # (tests) called with each board event line
+        # A rematch asked in the room (host_tools/relay/rematch.py): followed
+        # by a board that stays when the game is over (the simulator's seat),
+        # into the new room with this seat's new token.
+        self.follow_rematch = False
+        self._fresh = False  # (the board's game is the old room's: the new room's start goes on it)
+        self._moved = False  # (to the rematch's room: join it)
+        self.rematch_seats = None  # (a rematch asked here: every new seat's token, to pass on)
 
     # -- the relay -----------------------------------------------------------
 
@@ -282,9 +290,12 @@ class Bridge:
         start = _canon_position(g, st.get("start", ""))
         self.board_start = start
         bmoves = self._turns(st.get("moves", []))
-        if bmoves is None or self.refusals >= 2:
-            bmoves, start = [], None  # (unreadable, or the room refuses its moves: the room's game goes on it)
+        if bmoves is None or self.refusals >= 2 or self._fresh:
+            # (unreadable, the room refuses its moves, or a rematch: the board's
+            # moves are another room's; the room's game goes on it)
+            bmoves, start = [], None
         self.refusals = 0
+        self._fresh = False
         R = self.game.moves
         positions = self._positions()
         base = None
@@ -359,6 +370,11 @@ class Bridge:
             self.shown = n
             self.stats.append((n + 1, "lit", time.monotonic()))
             self.log("move %d of %s lit on the board: %s" % (n + 1, seat, text))
+            words = self.words(n)
+            if words:
+                # (the words the simulator's page and the relay's page say of it)
+                self.log("%s's move, from afar: %s" % (self.game.game.SIDE_NAMES[self.game.game.SIDES.index(seat)],
+                                                       words))
             if self.hand is not None:
                 self.hand.lit = text
         elif r.startswith("err turn") and seat == self.seat:
@@ -366,6 +382,19 @@ class Bridge:
             self.log("the room has the table's move %d %s (lost on the board): play it at the table" % (n + 1, text))
         elif not r.startswith("err busy"):
             self.log("the board refused the room's move %s: %s" % (text, r))
+
+    def words(self, n):
+        """The room's move n (from 0) in words, step by step as its lights
+        show it ("lift c1, put it on c4 showing 3"), or "" if they cannot be
+        made."""
+        try:
+            from host_tools.relay.rules import Game
+            from simulator.game import move_words_of
+
+            g = Game(self.game.name, self.game.start, self.game.mode, self.game.moves[:n])
+            return move_words_of(g.game, g.pos, g.game.parse_move(g.pos, self.game.moves[n]))
+        except Exception:  # (words are a courtesy: the move is lit whatever they say)
+            return ""
 
     async def on_board(self, ev):
         if self.on_event is not None:
@@ -446,6 +475,13 @@ class Bridge:
             # nothing restarted): said, and the join again is refused.
             self.log("the relay says: %s" % msg.get("reason", "the room is gone"))
             await self._close_ws()
+        elif op == "rematch" and self.follow_rematch and msg.get("token") and msg.get("room"):
+            self.log("rematch: room %s, the board plays %s there" % (msg["room"], msg.get("seat")))
+            self.room, self.token = msg["room"], msg["token"]
+            self.rematch_seats = msg.get("seats")
+            self.game, self.seat, self.over = None, None, False
+            self.base, self.board_moves, self.shown, self.sent, self.refusals = 0, [], -1, set(), 0
+            self._fresh = self._moved = True
         elif op == "error":
             self.log("the relay refused: %s" % msg.get("reason"))
             if self.sent:
@@ -571,6 +607,9 @@ class Bridge:
                             self.log("the board did not answer: %s" % e)
                         except (KeyError, TypeError, ValueError) as e:
                             self.log("a message from the relay made no sense (%s): %r" % (e, raw[:200]))
+                        if self._moved:
+                            self._moved = False
+                            return  # (the run's loop joins the rematch's room)
                     recv = asyncio.ensure_future(ws.recv())
         finally:
             recv.cancel()

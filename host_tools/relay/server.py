@@ -685,6 +685,18 @@ class Relay:
             resp = plain(connection, HTTPStatus.OK, self.metrics_text())
             set_header(resp, "Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             return resp
+        if path.startswith(("/static/", "/api/")):
+            # The page's script, style and board drawing, and what it draws
+            # of a room (host_tools/relay/view.py), with the page's headers.
+            from host_tools.relay import view
+
+            try:
+                resp = await view.respond(self, connection, request)
+            except StoreError as e:
+                return plain(connection, HTTPStatus.SERVICE_UNAVAILABLE, "the store failed: %s\n" % self.store_failed(e))
+            for name, value in SECURITY_HEADERS:
+                resp.headers[name] = value
+            return resp
         return plain(connection, HTTPStatus.NOT_FOUND,
                      "not found: the page is /, the relay is %s (and /healthz, /metrics)\n" % PATH)
 
@@ -803,6 +815,15 @@ OPS = {
     "board": Relay.op_board,
     "games": Relay.op_games,
 }
+
+
+async def _op_rematch(relay, conn, msg):
+    from host_tools.relay.rematch import op_rematch  # (issue 43: the next game, sides rotated)
+
+    await op_rematch(relay, conn, msg)
+
+
+OPS["rematch"] = _op_rematch
 
 
 class StartError(Exception):

@@ -18,6 +18,7 @@ import time
 from host_tools import games
 from host_tools.relay import rules
 from host_tools.relay.client import Client, RelayError
+from host_tools.relay.invite import tool
 
 COMMANDS = "commands: show, moves, legal, help, quit"
 
@@ -393,14 +394,16 @@ def create(url, game, position=None, mode=None, out=print):
     for side, token in made["seats"].items():
         out("")
         out("%s (%s): token %s" % (g.SIDE_NAMES[g.SIDES.index(side)], side, token))
-        out("  page:     %s?room=%s#token=%s" % (page, room, token))
-        out("  terminal: python -m host_tools play --server %s --room %s --token %s" % (url, room, token))
-        out("  board:    python -m host_tools online --port /dev/ttyACM0 --server %s --room %s --token %s"
-            % (url, room, token))
+        # (each line runs as printed, from any folder: host_tools.relay.invite)
+        out("  page:      %s?room=%s#token=%s" % (page, room, token))
+        out("  terminal:  %s play --server %s --room %s --token %s" % (tool(), url, room, token))
+        out("  board:     %s online --port /dev/ttyACM0 --server %s --room %s --token %s"
+            % (tool(), url, room, token))
+        out("  simulator: %s --relay %s --room %s --token %s" % (tool("simulator"), url, room, token))
     out("")
     out("Anyone may watch:")
-    out("  page:     %s?room=%s" % (page, room))
-    out("  terminal: python -m host_tools play --server %s --room %s --watch" % (url, room))
+    out("  page:      %s?room=%s" % (page, room))
+    out("  terminal:  %s play --server %s --room %s --watch" % (tool(), url, room))
     return 0
 
 

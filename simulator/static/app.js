@@ -7,7 +7,7 @@
 // changes), words.js, pieces.js, build.js (the page built from the layout),
 // net.js (actions, in order), render.js (a frame drawn), sound.js, log.js,
 // hands.js (pointer), keys.js (keyboard), panel.js (developer panel),
-// fit.js (the cell size).
+// fit.js (the cell size), relay_panel.js (play someone not here).
 import { $ } from "./layout.js";
 import { ui } from "./ui.js";
 import { applyWords } from "./words.js";
@@ -20,6 +20,7 @@ import { initHands } from "./hands.js";
 import { initPanel } from "./panel.js";
 import { initKeys } from "./keys.js";
 import { initFit } from "./fit.js";
+import { initRelayPanel, renderRelay } from "./relay_panel.js";
 
 applyWords();
 buildPage();
@@ -29,7 +30,7 @@ initSound();
 function connect() {
   const es = new EventSource("/events");
   es.addEventListener("open", () => { quietFor(800); $("conn").dataset.state = "live"; $("conn").textContent = "live"; });
-  es.addEventListener("frame", (e) => render(JSON.parse(e.data)));
+  es.addEventListener("frame", (e) => { const f = JSON.parse(e.data); render(f); renderRelay(f); });
   es.addEventListener("log", (e) => addLog(JSON.parse(e.data)));
   es.addEventListener("error", () => { $("conn").dataset.state = "lost"; $("conn").textContent = "reconnecting…"; });
 }
@@ -38,5 +39,6 @@ initHands();
 initPanel();
 initKeys();
 initFit();
+initRelayPanel();
 
 window.triadSim = { act, cues, get frame() { return ui.frame; } };

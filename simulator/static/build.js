@@ -2,7 +2,8 @@
 // chooser, the board's sites with their LEDs, the row and column labels,
 // the status LEDs, the buttons, the switch matrix, the legend, the rules,
 // the lessons and the box of pieces.
-import { LAYOUT, $, SITES, BUTTONS, cellName, ORDER, XS, YS, GRID, SIZE, minX, minY, maxX, maxY, u, LESSONS, LABELS } from "./layout.js";
+import { LAYOUT, $, SITES, BUTTONS, cellName, ORDER, XS, YS, GRID, LESSONS, LABELS } from "./layout.js";
+import { drawBoard } from "./board_draw.js";
 import { ui, board, device, cellEls, ledEls, statusEls, btnEls, matrixEls } from "./ui.js";
 import { dieEl } from "./pieces.js";
 import { LEGEND } from "./words.js";
@@ -71,57 +72,13 @@ export function buildPage() {
     head.appendChild(th);
   }
 
-  // ---- build the board ---------------------------------------------------------
-  if (GRID) {
-    board.style.gridTemplateColumns = "repeat(" + XS.length + ", var(--cell))";
-    board.style.gridTemplateRows = "repeat(" + YS.length + ", var(--cell))";
-  } else {
-    board.classList.add("free");
-    device.classList.add("free");
-    board.style.width = u(maxX - minX + 1.2);
-    board.style.height = u(maxY - minY + 1.3);
-  }
-  // Drawn under the smaller spots: treys and hexagons first, posts last.
-  const LAYER = { "tri-up": 0, "tri-down": 0, hex: 0, square: 1, circle: 2 };
-  const DRAW = GRID ? ORDER : ORDER.slice().sort((a, b) => LAYER[SITES[a].shape] - LAYER[SITES[b].shape]);
-  for (const i of DRAW) {
-    const c = document.createElement("div");
-    c.className = "cell " + SITES[i].shape;
-    c.dataset.cell = cellName(i);
-    c.dataset.kind = SITES[i].kind;
-    c.dataset.die = "";
+  // ---- build the board: the shared drawing (board_draw.js) ----------------------
+  if (!GRID) device.classList.add("free");
+  const els = drawBoard(board, LAYOUT);
+  els.forEach((c, i) => {
     c.setAttribute("role", "gridcell");
-    // A site that belongs to a side (Browne's tricoloured cells) in its
-    // colour, darkened so the LEDs and pieces stay readable over it.
-    const own = LAYOUT.sides[SITES[i].owner];
-    if (own) {
-      c.classList.add("owned");
-      c.dataset.owner = own.letter;
-      c.style.setProperty("--own", "rgb(" + own.rgb.join(",") + ")");
-    }
-    if (GRID) {
-      c.style.gridColumn = String(XS.indexOf(SITES[i].x) + 1);
-      c.style.gridRow = String(YS.indexOf(SITES[i].y) + 1);
-    } else {
-      const [w, h] = SIZE[SITES[i].shape] || SIZE.square;
-      // A triangle's centre (its centroid) sits a third of its height from its base.
-      const cy = SITES[i].shape === "tri-up" ? (2 * h) / 3 : SITES[i].shape === "tri-down" ? h / 3 : h / 2;
-      c.style.left = u(SITES[i].x - minX + 0.6 - w / 2);
-      c.style.top = u(SITES[i].y - minY + 0.65 - cy);
-      c.style.width = u(w);
-      c.style.height = u(h);
-    }
-    const led = document.createElement("div");
-    led.className = "led";
-    led.dataset.rgb = "0,0,0";
-    led.dataset.led = "off";
-    const nm = document.createElement("span");
-    nm.className = "name";
-    nm.textContent = cellName(i);
-    c.append(led, nm);
-    board.appendChild(c);
-    cellEls[i] = c; ledEls[i] = led;
-  }
+    cellEls[i] = c; ledEls[i] = c.querySelector(".led");
+  });
   // Row and column labels: the names' shared parts along each edge (a grid
   // board's; the others carry their names on every spot).
   const ranks = document.querySelector(".ranks"), files = document.querySelector(".files");

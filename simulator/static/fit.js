@@ -1,15 +1,12 @@
 // The cell size follows the window's width and height.
-import { $, GRID, XS, YS, FREE_UNIT, SIZE, SITES, minX, minY, maxX, maxY } from "./layout.js";
+import { $, GRID, XS, UNITS_W, UNITS_H, SMALLEST } from "./layout.js";
 
 // The smallest site's size in cells (Cornelson's posts: 0.42 of a unit,
 // a unit a half cell): a site a finger cannot hit at a phone's width gets a
 // zoom (the board twice or more as large, panned in its frame).
-const SMALLEST = Math.min(...SITES.map((s) => Math.min(...(SIZE[s.shape] || SIZE.square)))) * (GRID ? 1 : FREE_UNIT);
 const TAP_PX = 30;  // a fingertip's target (WCAG's 24 px and some)
 let zoomed = false;
 
-const UNITS_W = GRID ? XS.length : FREE_UNIT * (maxX - minX + 1.2);
-const UNITS_H = GRID ? YS.length : FREE_UNIT * (maxY - minY + 1.3);
 function fit() {
   const w = document.documentElement.clientWidth, h = window.innerHeight;
   const small = w < 700;

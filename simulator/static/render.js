@@ -3,34 +3,18 @@
 import { LAYOUT, $, N, BUTTONS, SPEEDS, PIECE, cellName, LESSONS } from "./layout.js";
 import { ui, device, cellEls, ledEls, statusEls, btnEls, matrixEls } from "./ui.js";
 import { dieEl, dieKey } from "./pieces.js";
+import { setPiece, setLight } from "./board_draw.js";
 import { lessonText, oppText } from "./words.js";
 
-function setLed(el, raw, glow, name) {
-  el.dataset.rgb = raw.join(",");
-  el.dataset.led = name;
-  const lit = raw[0] + raw[1] + raw[2] > 0;
-  // Shown as the colour the firmware asked for (raw / brightness), with
-  // its intensity as opacity: dim colours stay dim, ratios are kept.
-  const mx = Math.max(glow[0], glow[1], glow[2], 1);
-  const c = "rgb(" + glow.map((v) => Math.round((v * 255) / mx)).join(",") + ")";
-  const o = lit ? Math.max(0.14, Math.min(1, mx / 255)) : 0;
-  el.style.setProperty("--c", c);
-  el.style.setProperty("--o", o.toFixed(3));
-  el.classList.toggle("lit", lit);
-}
+const setLed = setLight;
 
 export function render(f) {
   ui.frame = f;
   device.dataset.power = f.power ? "on" : "off";
   const hidden = ui.drag && ui.drag.moved ? new Set([ui.drag.start, ui.drag.on].filter(Boolean)) : null;
   for (let i = 0; i < N; i++) {
-    const c = cellEls[i], d = f.cells[i], key = dieKey(d);
-    if (c.dataset.die !== key) {
-      const old = c.querySelector(".die");
-      if (old) old.remove();
-      if (d) c.appendChild(dieEl(d));
-      c.dataset.die = key;
-    }
+    const c = cellEls[i];
+    setPiece(c, LAYOUT, f.cells[i]);
     c.classList.toggle("hide-die", !!(hidden && hidden.has(cellName(i))));
     setLed(ledEls[i], f.leds[i], f.glow[i], f.names[i]);
     matrixEls[i].textContent = f.matrix[i];

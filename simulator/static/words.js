@@ -50,6 +50,11 @@ export function lessonText(l) {
 
 // (The line in words, a fault's included, is the server's: simulator/say.py.)
 export function oppText(f) {
+  if (f.power && f.remote_seats && !f.opponent) {
+    // Seats played from afar (a relay's room): who, not "nobody".
+    const far = f.remote_seats.split("").map((l) => SIDE_NAME[l] || l).join(" and ");
+    return far + " " + (f.remote_seats.length > 1 ? "play" : "plays") + " from afar: their moves light up here to carry out.";
+  }
   if (!f.power || !f.opponent) return f.power && f.level ? "The board plays nobody (hold hint to let it play a seat)." : "";
   // The seats the board plays: "w", or two of three ("gb").
   const seats = f.opponent.split("").map((l) => SIDE_NAME[l]).join(" and ");

@@ -37,11 +37,11 @@ class Spawned:
     """`python -m simulator --game GAME` in a process of its own, on a free
     port with a fresh flash (removed by stop())."""
 
-    def __init__(self, game="nehren", seed=5):
+    def __init__(self, game="nehren", seed=5, extra=()):
         self.state = tempfile.mkdtemp(prefix="triad-browser-%s-" % game)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "simulator", "--game", game, "--no-browser", "--port", "0",
-             "--state-dir", self.state, "--seed", str(seed)],
+             "--state-dir", self.state, "--seed", str(seed)] + list(extra),
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.url = None
         end = time.monotonic() + 60

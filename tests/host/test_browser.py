@@ -517,6 +517,13 @@ def test_phone_width(server, browser, game):
         pg.set_default_timeout(WAIT_MS)
         pg.goto(url)
         pg.wait_for_selector("#conn[data-state=live]")
+        # Issue 43's contract: every spot an element [data-spot] named as the
+        # game's notation names it, drawn by the drawing the relay's page shares.
+        from triad.games import load as load_game
+
+        spots = pg.eval_on_selector_all("#board [data-spot]", "es => es.map(e => e.dataset.spot)")
+        assert len(spots) == {"nehren": 36, "browne": 61, "cornelson": 109}[game]
+        assert sorted(spots) == sorted(load_game(game).SITE_NAMES)
         assert fits(pg, 390) == []
         assert pg.evaluate("document.documentElement.scrollWidth") <= 390
         assert pg.get_attribute("#dev", "open") is None  # the developer panel starts collapsed
@@ -746,6 +753,14 @@ def test_other_games_never_speak_of_dice(browser, game):
         pg.click("#setup-dice")
         wait_state(pg, "play", timeout=WAIT_MS)
         seen.append(pg.evaluate(_PAGE_WORDS))
+        # Issue 43: a spot holding a piece carries a non-empty data-piece, the others none.
+        from triad.games import load as load_game
+
+        held = pg.eval_on_selector_all("#board [data-spot]", "es => es.map(e => [e.dataset.spot, e.dataset.piece])")
+        G = load_game(game)
+        pos = G.parse_position(pg.evaluate("() => window.triadSim.frame.position"))
+        want = {G.SITE_NAMES[i] for i in range(G.N_SITES) if G.owner(pos, i) >= 0}
+        assert want and {name for name, key in held if key} == want
         src, wrong = _a_wrong_site(game)
         click(pg, src)  # into the hand
         click(pg, wrong)  # put down where no move goes

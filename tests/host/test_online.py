@@ -116,6 +116,26 @@ def test_a_whole_game_between_simulated_boards_through_the_relay(relay, game):
         lit = [ln for ln in out.splitlines() if " lit on the board: " in ln]
         theirs = [m for m, s in zip(st["moves"], _movers(st)) if s != side]
         assert len(lit) >= len(theirs) - 1, (side, len(lit), len(theirs))
+        # Each is said in words too, the words the relay's page says of it
+        # (issue 43.5): "Black's move, from afar: lift c1, put it on c4 showing 3".
+        lines = out.splitlines()
+        for k, ln in enumerate(lines):
+            if " lit on the board: " in ln:
+                ply = int(ln.split("move ", 1)[1].split(" ", 1)[0])
+                assert lines[k + 1] == "online: " + _page_says(relay.url, room, st, ply), lines[k:k + 2]
+
+
+def _page_says(url, room, st, ply):
+    """What the relay's page says of the room's move `ply` (from 1) to the
+    seats that did not make it (host_tools/relay/view.py, relay.js)."""
+    import types
+
+    from host_tools.relay import view
+    from host_tools.relay.rules import Game
+
+    g = Game(st["game"], st["position"], st.get("mode"), st["moves"][:ply])
+    last = view.room_view(types.SimpleNamespace(id=room, game=g, conns=[]))["last"]
+    return "%s's move, from afar: %s" % (g.game.SIDE_NAMES[g.game.SIDES.index(last["seat"])], last["words"])
 
 
 def _movers(st):

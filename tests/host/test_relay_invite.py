@@ -210,12 +210,18 @@ def test_the_readme_commands_start_invite_and_join(tmp_path):
         base = url.replace("ws://", "http://").rsplit("/", 1)[0]
         for side, token in seats.items():
             # Each seat's lines are the README's commands filled in.
+            # (each line starts with this Python's full path and the tool's
+            # folder, so that it runs as printed from any folder: issue 43)
             for kind, line in (("terminal", term[0]), ("board", device[0])):
-                shown = re.search(r"^  %s: +(python .*--token %s)$" % (kind, re.escape(token)), made.stdout, re.M)
+                shown = re.search(r"^  %s: +(\S+ \S+ .*--token %s)$" % (kind, re.escape(token)), made.stdout, re.M)
                 assert shown, (kind, side, made.stdout)
-                assert shlex.split(shown.group(1))[1:] == argv_of(line, url, room, token)[1:]
-            link = "%s/?room=%s#token=%s" % (base, room, token)
-            assert link in made.stdout  # the token in the fragment: no server or proxy logs it
+                words = shlex.split(shown.group(1))
+                assert words[:2] == [PY, os.path.join(ROOT, "host_tools")]
+                assert words[2:] == argv_of(line, url, room, token)[3:]
+            sim = re.search(r"^  simulator: +(.*--token %s)$" % re.escape(token), made.stdout, re.M)
+            assert shlex.split(sim.group(1)) == [PY, os.path.join(ROOT, "simulator"), "--relay", url, "--room", room,
+                                                 "--token", token]
+            assert "%s/?room=%s#token=%s" % (base, room, token) in made.stdout  # (the token in the fragment)
         for line in made.stdout.splitlines():
             assert "token=" not in line.split("#")[0], line
         assert "%s/?room=%s\n" % (base, room) in made.stdout
@@ -255,6 +261,13 @@ def test_the_readme_commands_start_invite_and_join(tmp_path):
             if side == "g":
                 assert ev["move"] == text
             mirror.play(ev["move"])
+        # A printed line run as printed from another folder, with none of
+        # the project's environment (no venv on the PATH): the watcher's.
+        line = re.search(r"^  terminal: +(.*--watch)$", made.stdout, re.M).group(1)
+        bare = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+        far = subprocess.run(shlex.split(line) + ["--until-ply", "1", "--color", "never"], cwd=str(tmp_path),
+                             capture_output=True, text=True, timeout=60, env=bare)
+        assert far.returncode == 0 and "1. Red " + mirror.moves[0] in far.stdout, far.stdout + far.stderr
         plies = len(mirror.moves)
         green.stdin.write("quit\n")  # Green's turn again: the terminal leaves
         green.stdin.flush()
@@ -277,6 +290,21 @@ def test_the_readme_commands_start_invite_and_join(tmp_path):
         for ply in range(1, plies + 1):
             if mirror.seats[ply - 1] != "r":
                 assert "move %d carried out: %s" % (ply, mirror.moves[ply - 1]) in r_out, r_out[-2000:]
+        # Red's simulator line, run as printed from another folder (without
+        # opening a browser): the simulator's board takes Red's seat.
+        end = time.monotonic() + 30
+        while room_seat_connected(base, room, "r"):  # (the board's bridge gone first)
+            assert time.monotonic() < end, "Red's board still counted connected"
+            time.sleep(0.2)
+        line = re.search(r"^  simulator: +(.*--token %s)$" % re.escape(seats["r"]), made.stdout, re.M).group(1)
+        sim = subprocess.Popen(shlex.split(line) + ["--no-browser", "--port", "0", "--state-dir", str(tmp_path / "sim")],
+                               cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=bare)
+        procs.append(sim)
+        wait_line(sim, "plays a seat of room %s at %s" % (room, url), 60)
+        end = time.monotonic() + 60
+        while not room_seat_connected(base, room, "r"):
+            assert time.monotonic() < end and sim.poll() is None, "the simulator did not take Red's seat"
+            time.sleep(0.3)
     finally:
         for p in procs:
             if p.poll() is None:
@@ -286,3 +314,12 @@ def test_the_readme_commands_start_invite_and_join(tmp_path):
                 except subprocess.TimeoutExpired:
                     p.kill()
                     p.communicate()
+
+
+def room_seat_connected(base, room, side):
+    """Whether the relay counts `side` of `room` connected (GET /api/room)."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen("%s/api/room?room=%s" % (base, room), timeout=10) as r:
+        return any(s["side"] == side and s["connected"] for s in json.loads(r.read())["seats"])
