@@ -113,3 +113,24 @@ def test_online_says_a_remote_move_in_words():
     assert b.words(0) == "lift a1, put it on a3 showing 2"
     assert b.words(1) == "lift a6, put it on a4 showing 2"
     assert b.words(2) == ""  # (no such move)
+
+
+def test_a_rematch_counts_against_its_askers_rooms_an_hour():
+    # A rematch makes a room: were it free, two people could chain won games
+    # and rematches past --rooms-per-hour. With 1 room an hour, the room made
+    # by `create` uses the hour, and the rematch is refused with the create's
+    # reason; the room's game and the connections are unchanged.
+    r = Relay(extra=["--rooms-per-hour", "1"])
+    try:
+        start = "....../....../..b1.../....../w2b2..../.....w1 b 2 2"
+        game = rules.Game("nehren", start)
+        win = next(m for m in game.legal() if rules.Game("nehren", start, None, [m]).result() == "b")
+        made = Client(r.url).create("nehren", position=start)
+        b = Client(r.url)
+        b.join(made["room"], made["seats"]["b"])
+        b.move(win)
+        with pytest.raises(RelayError, match="too many rooms"):
+            b.request({"op": "rematch"})
+        assert Client(r.url).watch(made["room"])["moves"] == [win]
+    finally:
+        r.stop()
