@@ -99,6 +99,14 @@ class Review:
             pass
         return self
 
+    def allows_win(self, pos, m):
+        """The next player's winning reply after m on pos, or 0 (all at
+        once: pos is as it was after)."""
+        for r in self._reply_win(pos, m):
+            if r >= 0:
+                return r
+        return 0
+
     def mark_at(self, ply):
         """The mark of move `ply` (1-based), or None."""
         for mk in self.marks:
