@@ -55,6 +55,8 @@ class ReviewMode:
         self.ply = 0
         self.n = 0
         self.texts = []
+        self.hist = []  # the moves (ints) reviewed
+        self.m = 0  # the move shown
         self.start_text = ""
         self.meta = ""
         self.analysis = None
@@ -105,6 +107,7 @@ class ReviewMode:
             texts.append(g.format_move(pos, m))
             pos.make(m)
         self.texts = texts
+        self.hist = hist
         self.n = len(hist)
         ctl.seats.stop()
         self._lent = ctl.lend()
@@ -172,12 +175,13 @@ class ReviewMode:
             ply = 1
         if ply > self.n:
             ply = self.n
-        g = self.ctl.game
         pos = self._start_pos()
+        hist = self.hist
         for k in range(ply - 1):
-            pos.make(g.parse_move(pos, self.texts[k]))
+            pos.make(hist[k])
         self.pos = pos
         self.ply = ply
+        self.m = hist[ply - 1]
         self.told = -1
         self.events.event("review", "move %d %s" % (ply, self.texts[ply - 1]))
         self._tell_mark()
@@ -382,11 +386,10 @@ class ReviewMode:
             frame[i] = 0
         g = self.ctl.game
         pos = self.pos
-        m = g.parse_move(pos, self.texts[self.ply - 1])
         mk = self.mark()
         on = mk is None or (now // BLINK_MS) & 1 == 0
         if on:
-            self._draw(frame, pos, m, g.SIDE_RGB[pos.side])
+            self._draw(frame, pos, self.m, g.SIDE_RGB[pos.side])
         if mk is not None:
             self._draw(frame, pos, mk[3], pal.HINT)
 
