@@ -59,8 +59,8 @@ class ReviewMode:
         self.m = 0  # the move shown
         self.start_text = ""
         self.meta = ""
-        self.analysis = None
-        self.pos = None  # the position before move `ply` (STEP)
+        self.analysis = _unset()  # board/review.Review while the review runs
+        self.pos = _unset()  # the position before move `ply` (STEP)
         self.wrong = 0
         self.last = ""  # the last try's outcome, for the status ("good c1c4")
         self.told = -1  # the ply whose mark was last said
@@ -68,7 +68,7 @@ class ReviewMode:
         self.now = 0
         self.nodes = BOARD_NODES
         self._lent = None
-        self._fp = None
+        self._fp = _unset()
 
     @property
     def holds(self):
@@ -322,7 +322,7 @@ class ReviewMode:
             if self.analysis is not a:
                 return False  # (left from a tick inside a search)
             k += 1
-            if k >= SLICES or clock is None or ticks_diff(clock(), t0) >= SLICE_MS:
+            if k >= SLICES or (clock is not None and ticks_diff(clock(), t0) >= SLICE_MS):
                 return True
 
     def _clock(self):
@@ -432,3 +432,8 @@ def _set(frame, slot, rgb):
     frame[j] = rgb[0]
     frame[j + 1] = rgb[1]
     frame[j + 2] = rgb[2]
+
+
+def _unset():
+    # None, typed as anything: the attribute is set later (mypy, untyped def).
+    return None
