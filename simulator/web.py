@@ -20,6 +20,8 @@
 #                        finish_text (the game's words for a move partly
 #                        done, by its finish event), fix (a mismatch's
 #                        smallest correction)
+#   GET  /api/review     the board's game looked back on (simulator/review.py):
+#                        its moves, marks and words, one evaluation a turn
 #   GET  /api/layout     the board the firmware runs: the game's sites with
 #                        their kind and drawing position, its sides, and the
 #                        status LEDs of each side (the page draws from it)
@@ -83,6 +85,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(200, self.ws.frame_json())
         if path == "/api/layout":
             return self._send(200, _LAYOUT_JSON)
+        if path == "/api/review":
+            return self._send(200, json.dumps(self.ws.review()))
         if path == "/favicon.ico":
             path = "/static/favicon.svg"
         if path.startswith("/static/"):

@@ -229,6 +229,26 @@ class WebSim:
         """What the page shows now (frame.frame)."""
         return frame(self)
 
+    def review(self):
+        """The board's game looked back on (simulator/review.py), for the
+        page: {ok, moves, evals, marks} or {ok: false, error}. The last
+        answer is kept for the same game."""
+        from simulator import review
+
+        fw = self.track.fw
+        key = (fw.get("start", ""), tuple(fw.get("moves", [])), tuple(sorted((fw.get("settings") or {}).items())))
+        cached = getattr(self, "_review_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        if not key[1]:
+            return {"ok": False, "error": "no moves to review"}
+        try:
+            out = dict(review.analyse(key[0], list(key[1]), fw.get("settings") or {}), ok=True)
+        except (ValueError, IndexError) as e:  # (the game's NotationError: the page's copy out of step)
+            return {"ok": False, "error": str(e)}
+        self._review_cache = (key, out)
+        return out
+
     def poll_soon(self):
         """Ask the firmware for its state now (not at the next POLL_S)."""
         self._poll_now.set()

@@ -20,6 +20,7 @@ import { initHands } from "./hands.js";
 import { initPanel } from "./panel.js";
 import { initKeys } from "./keys.js";
 import { initFit } from "./fit.js";
+import { initReview } from "./review.js";
 
 applyWords();
 buildPage();
@@ -38,5 +39,6 @@ initHands();
 initPanel();
 initKeys();
 initFit();
+initReview();
 
 window.triadSim = { act, cues, get frame() { return ui.frame; } };

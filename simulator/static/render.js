@@ -4,6 +4,7 @@ import { LAYOUT, $, N, BUTTONS, SPEEDS, PIECE, cellName, LESSONS } from "./layou
 import { ui, device, cellEls, ledEls, statusEls, btnEls, matrixEls } from "./ui.js";
 import { dieEl, dieKey } from "./pieces.js";
 import { lessonText, oppText } from "./words.js";
+import { renderReview } from "./review.js";
 
 function setLed(el, raw, glow, name) {
   el.dataset.rgb = raw.join(",");
@@ -90,6 +91,7 @@ export function render(f) {
     if (f.lesson && !ui.lessonOpened) { ui.lessonOpened = true; $("lessons").open = true; }
     if (!f.lesson) ui.lessonOpened = false;
   }
+  renderReview(f);
   const seats = $("seats");
   const want = f.opponent || "off";
   if (document.activeElement !== seats && seats.value !== want && [...seats.options].some((o) => o.value === want)) seats.value = want;
