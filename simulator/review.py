@@ -2,15 +2,18 @@
 # (triad/board/review.py) of the game the simulated board holds, with the
 # host's effort, as the page draws it: each move with its side and the
 # position before it, the marks and their words (triad/games/review_text.py,
-# the terminal's too), and one evaluation point a turn for the graph.
+# the terminal's too), and one evaluation point a turn for the graph. The
+# effort is the board's (its review mode's), so the page and the board's
+# lights mark the same moves.
 from simulator.game import GAME
 from triad.board import review as R
+from triad.board.review_mode import BOARD_NODES, ENGINE_TT
 from triad.games import review_text
 
 GRAPH_CAP = 2000  # a won game's point sits at the graph's edge
 
 
-def analyse(start, moves, settings=None, nodes=R.NODES):
+def analyse(start, moves, settings=None, nodes=BOARD_NODES):
     """{moves: [{ply, text, side, before, mark}], evals: [...], marks: n}
     for the game from `start` (a position text) through `moves` (texts)
     under `settings` ({wire name: word}, the board's `get` of the game's)."""
@@ -29,7 +32,10 @@ def analyse(start, moves, settings=None, nodes=R.NODES):
         befores.append(pos.copy())
         ints.append(m)
         pos.make(m)
-    rv = R.Review(g, first, ints, nodes=nodes).run()
+    # The board's effort and a fresh engine as the board's review makes one:
+    # the page marks exactly the moves the board's lights mark.
+    eng = g.new_engine(R.LEVEL, ENGINE_TT) if g.new_engine is not None and nodes else None
+    rv = R.Review(g, first, ints, nodes=nodes, engine=eng).run()
     out = []
     for k, m in enumerate(ints):
         before = befores[k]

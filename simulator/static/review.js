@@ -5,6 +5,7 @@
 // the frame's `review` (the board's `evt review` lines) says where it is.
 import { $, SIDE_NAME, LAYOUT } from "./layout.js";
 import { act } from "./net.js";
+import { ui } from "./ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 let data = null;  // the analysis (GET /api/review) of the game under review
@@ -31,6 +32,7 @@ async function load() {
     loading = false;
   }
   draw();
+  if (ui.frame) renderReview(ui.frame);  // (the words of the turn shown, now that they are known)
 }
 
 // The graph: one point a turn (the evaluation after it, from the first

@@ -37,6 +37,7 @@ NODES = const(1500)  # the default effort: nodes a position's search
 _BUDGET = const(1 << 24)  # ms: the search stops at its nodes, not the clock
 _WIN = const(20000)  # a won game's value (the engines' WIN)
 LEVEL = const(5)  # the engines' level without noise or random turns
+ENGINE_TT = const(512)  # its table, as the board's player makes it (board/player.py)
 
 
 def no_clock():
@@ -71,7 +72,7 @@ class Review:
         self.kind = ""
         self.margin = 0
         if nodes > 0 and engine is None and game.new_engine is not None:
-            self.engine = game.new_engine(LEVEL, 1024)
+            self.engine = game.new_engine(LEVEL, ENGINE_TT)
         if self.engine is not None and len(game.SIDES) == 2:
             self.kind = self.engine.REVIEW_KIND
             self.margin = self.engine.REVIEW_MARGIN

@@ -26,6 +26,7 @@ from triad.compat import const, ticks_add, ticks_diff
 from triad.board import palette as pal
 from triad.board import review as R
 from triad.board.lights import colour
+from triad.board.player import ENGINE_TT
 from triad.games import LIFT, PLACE, ROLE_GAME, ROLE_REMOVE
 from triad.games.face import MAX_STEPS
 
@@ -123,19 +124,17 @@ class ReviewMode:
         self.go(self.n)
 
     def _engine(self):
-        # The board's one engine (the player's), made now if it has none: a
-        # second would not fit the chip's RAM. None: no deeper marks.
+        # The review's engine (None: no deeper marks).
         g = self.ctl.game
         if g.new_engine is None or not self.nodes:
             return None
-        eng = self.ctl.seats.player.engine
-        if eng is None:
-            try:
-                eng = g.new_engine(R.LEVEL, 512)
-            except MemoryError:
-                return None
-        eng.set_level(R.LEVEL)
-        return eng
+        # A fresh one, as the page's review makes (the same marks as the
+        # board's lights): the player's, with its table, is given back first.
+        self.ctl.seats.player.release()
+        try:
+            return g.new_engine(R.LEVEL, ENGINE_TT)
+        except MemoryError:
+            return None
 
     def _start_pos(self):
         ctl = self.ctl
