@@ -249,6 +249,28 @@ class WebSim:
         self._review_cache = (key, out)
         return out
 
+    def review_record(self, text):
+        """A record opened on the page, looked back on (not the board's game)."""
+        from simulator import review
+
+        try:
+            start, moves, settings = review.read_record(text)
+            if not moves:
+                return {"ok": False, "error": "the record has no moves"}
+            return dict(review.analyse(start, moves, settings), ok=True, record=True)
+        except ValueError as e:  # RecordError, the game's NotationError
+            return {"ok": False, "error": str(e)}
+
+    def record(self):
+        """The board's game as a record file's text (docs/records.md)."""
+        import datetime
+
+        from simulator import review
+
+        fw = self.track.fw
+        date = datetime.datetime.now().astimezone().replace(microsecond=0).isoformat()
+        return review.record_text(fw.get("start", ""), list(fw.get("moves", [])), fw.get("settings") or {}, date)
+
     def poll_soon(self):
         """Ask the firmware for its state now (not at the next POLL_S)."""
         self._poll_now.set()

@@ -10,16 +10,45 @@ import { ui } from "./ui.js";
 const SVG = "http://www.w3.org/2000/svg";
 let data = null;  // the analysis (GET /api/review) of the game under review
 let loading = false;
+let fromRecord = false;  // data is a record opened on the page, not the board's game
+let recordPly = 0;  // the turn shown of an opened record
 
 export function initReview() {
   $("review-on").addEventListener("click", () => act({ op: "serial", line: "review on" }));
   $("review-off").addEventListener("click", () => act({ op: "serial", line: "review off" }));
   $("review-try").addEventListener("click", () => act({ op: "serial", line: "review try" }, { op: "setup" }));
   $("review-dice").addEventListener("click", () => act({ op: "setup" }));
+  $("review-open").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    e.target.value = "";
+    const r = await (await fetch("/api/review", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ record: text }) })).json();
+    if (!r.ok) { $("review-now").textContent = "Not opened: " + r.error; return; }
+    data = r; fromRecord = true; $("review").open = true;
+    draw();
+    showRecordTurn(r.moves.length);
+  });
 }
 
 function goTo(ply) {
-  act({ op: "serial", line: "review " + ply });
+  if (fromRecord) showRecordTurn(ply);
+  else act({ op: "serial", line: "review " + ply });
+}
+
+// A turn of an opened record: its move, the position before it, its mark.
+function showRecordTurn(ply) {
+  recordPly = ply;
+  const mv = data.moves[ply - 1];
+  let text = "Record, turn " + ply + " of " + data.moves.length + ": " + mv.text + " (before it: " + mv.before + ").";
+  if (mv.mark) text += " " + mv.mark.kind[0].toUpperCase() + mv.mark.kind.slice(1) + ": " + mv.mark.words + ".";
+  $("review-now").textContent = text;
+  $("review-now").dataset.last = "";
+  markNow(ply);
+}
+
+function markNow(ply) {
+  for (const el of document.querySelectorAll("#review-list li, #review-graph circle")) el.classList.toggle("now", el.dataset.ply === String(ply));
 }
 
 async function load() {
@@ -84,7 +113,10 @@ export function renderReview(f) {
   const r = f.review;
   $("review-on").hidden = !!r || !(f.moves && f.moves.length);
   $("review-off").hidden = !r;
+  $("review-save").hidden = !(f.moves && f.moves.length);
+  if (r && fromRecord) { fromRecord = false; data = null; }  // the board's review replaces an opened record
   if (!r) {
+    if (fromRecord) { $("review-try").hidden = true; $("review-dice").hidden = true; return; }
     if (data) { data = null; draw(); }
     $("review-try").hidden = true; $("review-dice").hidden = true;
     return;
@@ -105,5 +137,5 @@ export function renderReview(f) {
   now.dataset.last = last ? last.word : "";
   $("review-try").hidden = !(r.mark || (mv && mv.mark)) || r.trying;
   $("review-dice").hidden = !(r.trying && f.state === "setup");
-  for (const el of document.querySelectorAll("#review-list li, #review-graph circle")) el.classList.toggle("now", el.dataset.ply === String(r.ply));
+  markNow(r.ply);
 }

@@ -3,7 +3,8 @@
 the page lists its moves with the mark and its words, draws the evaluation
 graph (one point a turn, the marked turn red), a click on a point shows that
 turn on the board (the better move lit in cyan), and try again from there
-ends in the page's "as good as the better move"."""
+ends in the page's "as good as the better move"; the game saved as a record
+and opened again is reviewed on the page."""
 import pytest
 
 from browser_kit import WAIT_MS, Spawned, chromium, load, open_page, play, wait_state, wait_text  # (skips without a browser)
@@ -55,6 +56,17 @@ def test_a_game_reviewed_on_the_page(browser):
         wait_text(pg, "#review-now", "b2b5 is as good as the better move")
         pg.click("#review-off")
         pg.wait_for_function("() => document.querySelector('#review-graph').hasAttribute('hidden')")
+        # The game saved as a record, and opened again: reviewed on the page.
+        with pg.expect_download() as dl:
+            pg.click("#review-save")
+        path = dl.value.path()
+        with open(path) as f:
+            assert f.read().startswith("# triad-record 1\nGame: nehren\n")
+        pg.set_input_files("#review-open", str(path))
+        wait_text(pg, "#review-now", "Record, turn 2 of 2: a3b2xb1")
+        assert pg.locator("#review-graph circle").count() == 2
+        pg.click("#review-graph circle.marked")
+        wait_text(pg, "#review-now", "Record, turn 1 of 2: c3b3xb2 (before it: %s). Allows win: after c3b3xb2" % START)
     finally:
         pg.close()
         sim.stop()
