@@ -247,6 +247,21 @@ class Relay:
         room.catch_up(conn)
         conn.reply(room.board(conn.seat))
 
+    async def op_review(self, conn, msg):
+        """A finished game looked back on (issue 46): `python -m host_tools
+        review`'s lines, worked out once a room (off the event loop, at the
+        board's effort) and kept."""
+        room = await self._room(conn)
+        g = room.game
+        if not g.over():
+            raise rules.Refused("a game is reviewed once it is over")
+        key = len(g.moves)
+        cached = getattr(room, "review_lines", None)
+        if cached is None or cached[0] != key:
+            lines = await asyncio.get_running_loop().run_in_executor(None, _review_lines, g)
+            cached = room.review_lines = (key, lines)
+        conn.reply({"op": "review", "room": room.id, "lines": cached[1]})
+
     async def op_move(self, conn, msg):
         room = await self._room(conn)
         if conn.seat is None:
@@ -370,6 +385,16 @@ def request_id(raw):
     return rid
 
 
+def _review_lines(g):
+    """The review's lines of a room's finished game (rules.Game)."""
+    from host_tools import records, review
+    from triad.board.review_mode import BOARD_NODES
+
+    rec = records.Record(start=g.start, moves=list(g.moves), game=g.game,
+                         settings={"mode": g.mode} if g.mode else None)
+    return review.lines(rec, BOARD_NODES)
+
+
 def error(reason):
     return {"op": "error", "reason": reason}
 
@@ -382,6 +407,7 @@ OPS = {
     "state": Relay.op_state,
     "board": Relay.op_board,
     "games": Relay.op_games,
+    "review": Relay.op_review,
 }
 
 
