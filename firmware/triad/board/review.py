@@ -199,7 +199,12 @@ class Review:
                 break
             yield None
         if reply > 0:
+            # A safe move: the engine's when it is, else the first; one that
+            # ends the game lost for the mover (Browne: an elimination that
+            # leaves another ahead) allows no win either, but is offered only
+            # when nothing else is safe.
             safe = 0
+            lost = 0
             r = 0
             if eb and eb != m:
                 for r in self._reply_win(pos, eb):
@@ -207,7 +212,10 @@ class Review:
                         break
                     yield None
                 if r == 0:
-                    safe = eb
+                    if self._loses(pos, eb):
+                        lost = eb
+                    else:
+                        safe = eb
             if not safe:
                 for c in self._each(pos, self.mv):
                     if c == m:
@@ -217,8 +225,12 @@ class Review:
                             break
                         yield None
                     if r == 0:
-                        safe = c
-                        break
+                        if not self._loses(pos, c):
+                            safe = c
+                            break
+                        if not lost:
+                            lost = c
+            safe = safe or lost
             if safe:
                 yield (k + 1, ALLOWS, m, safe, reply)
                 return
@@ -237,6 +249,15 @@ class Review:
                 yield (k + 1, DEEP, m, eb, 0)
                 return
         yield None
+
+    def _loses(self, pos, m):
+        """Whether m ends the game on pos with another side the winner."""
+        g = self.game
+        me = pos.side
+        pos.make(m)
+        o = g.outcome(pos)
+        pos.unmake(m)
+        return 0 <= o < len(g.SIDES) and o != me
 
     def _each(self, pos, buf):
         """Yield every legal move of pos (which the caller gives back as it
