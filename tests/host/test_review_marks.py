@@ -11,7 +11,7 @@ import pytest
 from host_tools import games
 from triad.board import review as R
 
-SEEDS = (1, 2, 3, 4, 5, 6)
+SEEDS = (1, 2, 3)
 MAX_PLIES = 60
 
 
@@ -106,7 +106,7 @@ def test_engine_changes_only_the_better_move(name):
     (the engine picks among the better moves, adds its own deep marks)."""
     g = games.load(name)
     start, moves = random_game(g, SEEDS[0])
-    rv = R.Review(g, start, moves, nodes=200).run()
+    rv = R.Review(g, start, moves, nodes=100).run()
     _check(g, start, moves, rv)
     if len(g.SIDES) == 3:
         assert all(mk[1] != R.DEEP for mk in rv.marks)  # Browne's seats: no deeper marks
