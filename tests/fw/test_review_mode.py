@@ -166,3 +166,40 @@ def test_another_move_as_good_counts_and_a_game_in_play_is_not_reviewed_by_hint(
     r2 = Rig(START)
     rv2 = ReviewMode(r2.ctl, r2.events)
     assert rv2.button(C.BTN_HINT * 2, r2.now) == C.BTN_HINT * 2 and not rv2.active
+
+
+def test_the_serial_line_drives_the_review_and_refuses_what_does_not_fit():
+    from triad.board.protocol import Protocol
+
+    r, rv, store = _played(nodes=0)
+    out = []
+    p = Protocol(r.ctl, out.append)
+    p.review = rv
+
+    def cmd(line):
+        out.clear()
+        p.feed((line + "\n").encode())
+        return [ln for ln in out if not ln.startswith("evt ")][0].strip()
+
+    assert cmd("review") == "ok review off"
+    assert cmd("review 1") == "err busy review is off (review on)"
+    assert cmd("review on").startswith("ok review 2 of 2 a3b2xb1")
+    _step(r, rv, 300)
+    assert cmd("review 3") == "err value review is on, off, try or a move 1..2"
+    assert cmd("review x") == "err value review is on, off, try or a move 1..2"
+    assert cmd("review 2") == "ok review 2 of 2 a3b2xb1 analysed all"
+    assert cmd("review try") == "err value move 2 is not marked"
+    assert cmd("review 1") == "ok review 1 of 2 c3b3xb2 analysed all mark 1 allows win better b2b4"  # (no engine: the first safe move)
+    p.lessons = _NoLessons()
+    assert cmd("lesson 1") == "err busy a review is running (review off)"
+    assert cmd("review try").endswith("trying")
+    assert cmd("review 2") == "err busy try again runs (new ends it)"
+    assert cmd("review off") == "ok review off"
+    assert not rv.active and len(r.ctl.record.history) == 2
+
+
+class _NoLessons:
+    active = False
+
+    def count(self):
+        return 3

@@ -300,6 +300,8 @@ class Protocol:
             return "ok lesson off"
         if self.ctl.state == _SELFTEST:
             return "err busy the switch self-test is running"
+        if self.review is not None and self.review.active:
+            return "err busy a review is running (review off)"
         if not arg.isdigit() or len(arg) > 3 or not 1 <= int(arg) <= count:
             return "err value lesson is 1..%d or off" % count
         n = int(arg)

@@ -118,8 +118,9 @@ class ReviewMode:
         self.told = -1
         self.said_done = False
         self._fp = _steps_buffer()
-        self.analysis = R.Review(g, self._start_pos(), hist, nodes=self.nodes, clock=self._clock,
-                                 budget_ms=SEARCH_MS, engine=self._engine())
+        eng = self._engine()
+        self.analysis = R.Review(g, self._start_pos(), hist, nodes=self.nodes if eng is not None else 0,
+                                 clock=self._clock, budget_ms=SEARCH_MS, engine=eng)
         self.events.event("review", "on %d" % self.n)
         self.go(self.n)
 
