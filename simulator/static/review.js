@@ -123,7 +123,7 @@ export function renderReview(f) {
   }
   if (!data && !loading) { load(); $("review").open = true; }
   const mv = data && data.moves[r.ply - 1];
-  let text = "Turn " + r.ply + " of " + r.n + (r.move ? ": " + r.move : "") + ".";
+  let text = "Turn " + r.ply + " of " + r.n + (r.move ? ": " + r.move : "") + (mv ? " (before it: " + mv.before + ")" : "") + ".";
   if (mv && mv.mark) text += " " + mv.mark.kind[0].toUpperCase() + mv.mark.kind.slice(1) + ": " + mv.mark.words + ". The better move " + mv.mark.best + " is lit (cyan).";
   else if (r.mark) text += " " + r.mark.kind + ": better " + r.mark.best + ".";
   else if (r.done === null) text += " The board is still looking at the game…";

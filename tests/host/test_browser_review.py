@@ -45,7 +45,7 @@ def test_a_game_reviewed_on_the_page(browser):
         assert "—" not in items.nth(1).inner_text()  # the winning move is not marked
         # A click on the marked point: that turn on the board, the better move lit.
         pg.click("#review-graph circle.marked")
-        wait_text(pg, "#review-now", "Turn 1 of 2: c3b3xb2.")
+        wait_text(pg, "#review-now", "Turn 1 of 2: c3b3xb2 (before it: %s)." % START)  # the position at that turn
         wait_text(pg, "#review-now", "The better move b2b5 is lit")
         pg.wait_for_function("() => document.querySelector('[data-cell=\"b2\"] .led')?.dataset.led === 'hint'")
         # Try again from before it: the pieces placed as the board shows, the better move played.
