@@ -15,10 +15,6 @@ def _ordinal(n):
     return "%d%s" % (n, suffix)
 
 
-def kind_text(review, kind):
-    return review.kind_text(kind)
-
-
 def mark_words(game, pos, mark, review):
     """Plain words for a mark (ply, kind, move, best, reply) whose position
     before the move is pos (not changed): why it is marked and what the
