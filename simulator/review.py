@@ -49,8 +49,10 @@ def analyse(start, moves, settings=None, nodes=BOARD_NODES):
 
 def evals(rv):
     """One point a turn (after move k, k = 1..n): the engine's value, from
-    the first side's view in a game of two, else from the mover's (a
-    search's score of three seats is one side's), capped for the graph."""
+    the first side's view in a game of two; in a game of three (a search's
+    score is one seat's) the next player's score, negated where the mover
+    is not the next player: how well the turn left its mover against the
+    seat that follows. Capped for the graph."""
     two = len(GAME.SIDES) == 2
     out = []
     for k in range(1, len(rv.value)):

@@ -65,8 +65,8 @@ async function load() {
 }
 
 // The graph: one point a turn (the evaluation after it, from the first
-// side's view in a game of two, from the mover's in a game of three),
-// marked turns red; a click goes to that turn.
+// side's view in a game of two; simulator/review.py's evals), marked turns
+// red; a click goes to that turn.
 function draw() {
   const g = $("review-graph"), list = $("review-list");
   g.replaceChildren(); list.replaceChildren();
