@@ -203,3 +203,41 @@ class _NoLessons:
 
     def count(self):
         return 3
+
+
+def test_the_review_ticks_allocate_nothing():
+    # The review's steps run in every tick of the scan loop (its update
+    # and its frame, the mark blinking over the better move), and so does a
+    # try again waiting for its move: neither may allocate (heap_lock raises
+    # MemoryError on MicroPython on any allocation; a no-op on CPython).
+    from triad.compat import micropython
+
+    r, rv, store = _played()
+    _press(r, rv, C.BTN_HINT)
+    _step(r, rv, 500)
+    _press(r, rv, C.BTN_HINT)
+    assert rv.analysis.done and rv.mark() is not None
+    c3 = cell("c3") * 3
+    lit = bytearray(30)  # (written under the lock: no allocation of the test's own)
+    micropython.heap_lock()
+    try:
+        for k in range(30):  # two and a half blinks, at the marked move
+            r.now += 100
+            _tick(r, rv, -1)
+            lit[k] = r.frame[c3] | r.frame[c3 + 1] | r.frame[c3 + 2]
+    finally:
+        micropython.heap_unlock()
+    assert min(lit) == 0 and max(lit) > 0 and r.led("b2") == pal.HINT  # it blinked over the better move
+    _press(r, rv, C.BTN_CONFIRM)  # try again: the position set up, then played from
+    r.occ[:] = r.ctl.expected
+    r.changed = r.now
+    _step(r, rv, 1000)
+    assert rv.phase == TRY and r.ctl.state == C.PLAY
+    micropython.heap_lock()
+    try:
+        for k in range(30):
+            r.now += 100
+            _tick(r, rv, -1)
+    finally:
+        micropython.heap_unlock()
+    assert rv.phase == TRY and r.ctl.state == C.PLAY
