@@ -27,7 +27,7 @@ from triad.board import palette as pal
 from triad.board import review as R
 from triad.board.lights import colour
 from triad.board.player import ENGINE_TT
-from triad.games import LIFT, PLACE, ROLE_GAME, ROLE_REMOVE
+from triad.games import LIFT, ROLE_GAME, ROLE_REMOVE
 from triad.games.face import MAX_STEPS
 
 from triad.board.states import OVER as _OVER, SYNC as _SYNC, PLAY as _PLAY, SELFTEST as _SELFTEST  # noqa: E402
@@ -394,8 +394,10 @@ class ReviewMode:
             self._draw(frame, pos, mk[3], pal.HINT)
 
     def _draw(self, frame, pos, m, first_rgb):
-        """A move's footprint: its first lift in first_rgb, its placements
-        and the pieces it takes off in their roles."""
+        """A move's footprint: its first step in first_rgb (the piece lifted,
+        or where a new piece goes when the move lifts nothing first, as the
+        board's hint lights Cornelson's gem: lights._render_move, issue
+        35.7), its placements and the pieces it takes off in their roles."""
         g = self.ctl.game
         fp = self._fp
         nf = g.footprint(pos, m, fp)
@@ -407,7 +409,7 @@ class ReviewMode:
                 continue
             act = (e >> 8) & 3
             role = e >> 10
-            if first and act != PLACE:
+            if first:
                 rgb = first_rgb
                 first = False
             elif act == LIFT and role < ROLE_GAME and role != ROLE_REMOVE:
