@@ -27,6 +27,7 @@ from triad.board import palette as pal
 from triad.board import review as R
 from triad.board.lights import colour
 from triad.board.player import ENGINE_TT
+from triad.board.seats import THINK_BUDGET_MS
 from triad.games import LIFT, ROLE_GAME, ROLE_REMOVE
 from triad.games.face import MAX_STEPS
 
@@ -41,7 +42,7 @@ SHOW_MS = const(600000)  # the better move stays lit this long (until moved)
 SLICE_MS = const(4)  # the analysis's share of a loop period (ms)
 SLICES = const(200)  # and at most this many slices (a clock that stands still: the simulator's)
 BOARD_NODES = const(300)  # the chip's effort: nodes a position (about 0.4 s of the RP2040's)
-SEARCH_MS = const(2500)  # a position's search at most (the board's thinking budget)
+SEARCH_MS = THINK_BUDGET_MS  # a position's search at most: the board's thinking budget, not a second figure
 BLINK_MS = const(600)  # a marked move blinks: 600 ms on, 600 off
 
 
