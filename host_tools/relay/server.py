@@ -250,7 +250,9 @@ class Relay:
     async def op_review(self, conn, msg):
         """A finished game looked back on (issue 46): `python -m host_tools
         review`'s lines, worked out once a room (off the event loop, at the
-        board's effort) and kept."""
+        board's effort) and kept. Asked again while it is being worked out
+        (every seat's page at the game's end, or one page's clicks), the
+        one analysis is awaited: a room costs the relay's CPU one review."""
         room = await self._room(conn)
         g = room.game
         if not g.over():
@@ -258,9 +260,14 @@ class Relay:
         key = len(g.moves)
         cached = getattr(room, "review_lines", None)
         if cached is None or cached[0] != key:
-            lines = await asyncio.get_running_loop().run_in_executor(None, _review_lines, g)
-            cached = room.review_lines = (key, lines)
-        conn.reply({"op": "review", "room": room.id, "lines": cached[1]})
+            work = asyncio.get_running_loop().run_in_executor(None, _review_lines, g)
+            cached = room.review_lines = (key, work)
+        try:
+            lines = await asyncio.shield(cached[1])
+        except Exception:
+            room.review_lines = None  # (the next ask tries again)
+            raise
+        conn.reply({"op": "review", "room": room.id, "lines": lines})
 
     async def op_move(self, conn, msg):
         room = await self._room(conn)

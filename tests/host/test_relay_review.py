@@ -36,3 +36,53 @@ def test_a_finished_room_is_reviewed(relay):
     assert got["lines"] == review_lines(rec, BOARD_NODES)
     assert got["lines"][0].startswith("mark 1 c3b3xb2 better b2b5: allows win, ")
     assert got["lines"][-1] == "review: 1 marks"
+
+
+def test_a_room_is_reviewed_once_however_many_ask_at_once(monkeypatch):
+    # Every seat's page asks at the game's end, and a page may click again
+    # before the answer: the relay works the review out once a room, the
+    # other asks awaiting it (its CPU is the relay's, shared by all rooms).
+    import asyncio
+    import json
+
+    from host_tools.relay import server
+    from host_tools.relay.store import SqliteStore
+
+    calls = []
+    real = server._review_lines
+
+    def counted(g):
+        calls.append(len(g.moves))
+        return real(g)
+
+    monkeypatch.setattr(server, "_review_lines", counted)
+
+    async def go():
+        relay = server.Relay(SqliteStore(":memory:"))
+        maker = server.Conn(None)
+        await relay.on_message(maker, json.dumps({"op": "create", "game": "nehren", "position": START}))
+        made = json.loads(maker.out.get_nowait())
+        seats = {}
+        for side in ("w", "b"):
+            seats[side] = server.Conn(None)
+            await relay.on_message(seats[side], json.dumps({"op": "join", "room": made["room"],
+                                                            "token": made["seats"][side]}))
+        await relay.on_message(seats["w"], json.dumps({"op": "move", "move": "c3b3xb2"}))
+        await relay.on_message(seats["b"], json.dumps({"op": "move", "move": "a3b2xb1"}))
+        askers = [seats["w"], seats["b"]] + [server.Conn(None) for _ in range(4)]
+        for c in askers[2:]:
+            await relay.on_message(c, json.dumps({"op": "watch", "room": made["room"]}))
+        for c in askers:
+            while not c.out.empty():
+                c.out.get_nowait()
+        await asyncio.gather(*(relay.on_message(c, json.dumps({"op": "review"})) for c in askers))
+        got = [json.loads(c.out.get_nowait()) for c in askers]
+        await relay.store.close()
+        return got
+
+    got = asyncio.run(go())
+    assert calls == [2]  # one analysis for six asks
+    for msg in got:
+        assert msg["op"] == "review" and msg["room"]
+        assert msg["lines"][0].startswith("mark 1 c3b3xb2 better b2b5: allows win, ")
+        assert msg["lines"][-1] == "review: 1 marks"
