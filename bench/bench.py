@@ -394,9 +394,18 @@ def runner_relay_page(args):
         yield fig
 
 
+def runner_review(args):
+    """The review (issue 46, bench/review_bench.py): `host_tools review` of
+    a 60-move game of each game at its default effort, wall and CPU time
+    (--quick: Nehren's only). Figures cpy.review_*."""
+    out = run([sys.executable, "bench/review_bench.py"] + (["--quick"] if args["quick"] else []), timeout=1800)
+    for fig in parse(out, "cpy."):
+        yield fig
+
+
 RUNNERS = [runner_micropython, runner_mp32, runner_pico, runner_pico_thinking, runner_pico_board, runner_cpython,
            runner_online, runner_ladder, runner_ladder_faces, runner_uct, runner_pico_browne_hope, runner_relay,
-           runner_relay_page]
+           runner_relay_page, runner_review]
 
 
 def ladder_target(figs):
@@ -433,6 +442,17 @@ def _think_each(figs, names, limit):
     # (an overrun below 0: the search ended before its budget, e.g. at its depth limit)
     ok = all(float(figs["pico.think_%s_%s" % (g, n)]) < limit for g in THINK_GAMES for n in names)
     return "; ".join(vals) + " ms", ok
+
+
+REVIEW_S = 60  # issue 46: "the default effort reviews a 60-move game within a minute on a 2-core machine"
+
+
+def review_target(figs):
+    names = [k[len("cpy.review_"):-len("_wall_s")] for k in sorted(figs) if k.startswith("cpy.review_")
+             and k.endswith("_wall_s")]
+    vals = ["%s %s s (%s moves)" % (n, figs["cpy.review_%s_wall_s" % n], figs["cpy.review_%s_plies" % n])
+            for n in names]
+    return "; ".join(vals), bool(names) and all(float(figs["cpy.review_%s_wall_s" % n]) <= REVIEW_S for n in names)
 
 
 def mp32_target(check):
@@ -527,6 +547,8 @@ TARGETS = [
     ),
     ("each level wins >= 60% of its games against the one below at the chip's node budget (host, issue 15)",
      ladder_target),
+    ("host_tools review of a 60-move game (Browne: its longest seeded game) within %d s of wall time at the "
+     "default effort (cpy, each game; issue 46)" % REVIEW_S, review_target),
 ]
 
 

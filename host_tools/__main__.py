@@ -1,4 +1,4 @@
-"""python -m host_tools {perft,moves,show,play,match,monitor,record,replay,flash,firmware,serve,online} ..."""
+"""python -m host_tools {perft,moves,show,play,match,monitor,record,replay,review,flash,firmware,serve,online} ..."""
 import argparse
 import os
 import sys
@@ -131,6 +131,9 @@ def build_parser():
     from host_tools.relay import online
 
     online.add_parser(sub)
+    from host_tools import review
+
+    review.add_parser(sub)
     return ap
 
 

@@ -168,6 +168,7 @@ def frame(ws):
         "unsaved": ev.get("unsaved") if sim.running else None,
         "lost": ev.get("lost") if sim.running else None,
         "lesson": ev["lesson"] if sim.running else None,
+        "review": ev.get("review") if sim.running else None,
         "opponent": opponent if opponent and opponent != "off" else None,  # the seats: "w", "gb"
         "level": settings.get("level"),
         "engine_move": engine,

@@ -155,12 +155,32 @@ def page_words(f):
             msg = note + " " + msg
     if f.get("hint_words") and state == "play":
         msg = f["hint_words"] + " " + msg
+    rv = f.get("review")
+    if rv and f.get("power"):
+        if not rv.get("trying"):
+            # The board's review steps (issue 46): the table rests, the
+            # lights show the move under review; no fault, no turn to play.
+            return "Review", review_line(rv), ""
+        turn = "Review: try again"
     fault = fault_words(f)
     if fault:
         # The fault first (what to put right), then what the turn asks for:
         # one line, so the person never has to choose between two.
         msg = fault + (" Then: " + msg[0].lower() + msg[1:] if msg and state not in ("sync",) else "")
     return turn, msg, fault
+
+
+def review_line(rv):
+    """The page's line while the board reviews a game (frame's review)."""
+    out = "Turn %d of %d: %s." % (rv["ply"], rv["n"], rv.get("move") or "")
+    mk = rv.get("mark")
+    if mk:
+        out += " Marked %s: the better move %s is lit in cyan; confirm tries again from before it." % (
+            mk["kind"], mk["best"])
+    last = rv.get("last")
+    if last and last["word"] == "good":
+        out += " %s was as good as the better move." % last["move"]
+    return out + " Menu: the next move, hint: the one before, new: leave the review."
 
 
 def say_text(f):

@@ -146,7 +146,25 @@ def mistake(ws):
     wait_for(lambda: ws.frame()["say_fault"], timeout=5, what="the fault's words")
 
 
-def shoot(out, width=1360, height=1010, seed=7, phone=None, phone_size=(390, 844), wrong=False):
+def review(ws):
+    """After stage(): the lifted piece back, the game so far looked back on
+    (the board's review mode, issue 46) at its first marked move: the mark
+    blinking, the better move lit, the page's Review card with its graph."""
+    names = ws.frame()["names"]
+    lifted = [i for i, n in enumerate(names[:GAME.N_SITES]) if n == "source"]
+    if lifted:
+        do(ws, {"op": "place", "cell": GAME.SITE_NAMES[lifted[0]]})
+        time.sleep(1.0)
+    do(ws, {"op": "serial", "line": "review on"})
+    data = ws.review()
+    marked = [mv["ply"] for mv in data.get("moves", ()) if mv["mark"]]
+    if marked:
+        do(ws, {"op": "serial", "line": "review %d" % marked[0]})
+    ws.poll_soon()
+    time.sleep(0.5)
+
+
+def shoot(out, width=1360, height=1010, seed=7, phone=None, phone_size=(390, 844), wrong=False, reviewed=False):
     """The page on a laptop (out) and, given `phone`, at a phone's width in
     portrait (the cell size follows the window; the developer panel starts
     collapsed there): one staged game, photographed in both windows."""
@@ -157,9 +175,11 @@ def shoot(out, width=1360, height=1010, seed=7, phone=None, phone_size=(390, 844
     shots = [(out, width, height)] + ([(phone,) + tuple(phone_size)] if phone else [])
     with tempfile.TemporaryDirectory(prefix="triad-shot-") as state, Running(state_dir=state, seed=seed) as run:
         ws = run.websim
-        stage(ws)
+        stage(ws, 12 if reviewed else 5)
         if wrong:
             mistake(ws)
+        if reviewed:
+            review(ws)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
             for path, w, h in shots:
@@ -174,6 +194,13 @@ def shoot(out, width=1360, height=1010, seed=7, phone=None, phone_size=(390, 844
                     page.wait_for_selector("#msg.fault")
                     page.wait_for_function("() => [...document.querySelectorAll('[data-led=error]')].length > 0",
                                            timeout=5000)
+                if reviewed:
+                    page.wait_for_selector("#review-graph circle")
+                    page.evaluate("() => { document.querySelector('#dev').open = false; "
+                                  "document.querySelector('#legend-box').open = false; }")
+                    page.locator("#review").scroll_into_view_if_needed()
+                    # (a phase with the better move lit and the mark on)
+                    time.sleep(0.3)
                 page.screenshot(path=path)
                 page.close()
             browser.close()
@@ -191,12 +218,14 @@ def main(argv=None):
                     help="also photograph the page at a phone's width, 390x844 (default file: %(const)s)")
     ap.add_argument("--mistake", action="store_true",
                     help="a mistake on the table (a stray object) and its words, as issue 35's pictures show")
+    ap.add_argument("--review", action="store_true",
+                    help="the game looked back on: the board's review mode and the page's Review card (issue 46)")
     a = ap.parse_args(argv)
     for path in (a.out, a.phone):
         if path:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     shoot(os.path.abspath(a.out), a.width, a.height, a.seed, os.path.abspath(a.phone) if a.phone else None,
-          wrong=a.mistake)
+          wrong=a.mistake, reviewed=a.review)
     print("wrote", a.out + (" and " + a.phone if a.phone else ""))
     return 0
 

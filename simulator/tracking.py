@@ -14,12 +14,13 @@ class Tracker:
     def __init__(self):
         self.fw = {"state": "off", "position": "", "moves": [], "start": ""}
         self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None,
-                   "unsaved": None, "finish": "", "lost": None, "fix": "", "forfeit": "", "hint": None}
+                   "review": None, "unsaved": None, "finish": "", "lost": None, "fix": "", "forfeit": "", "hint": None}
         self._turn_cache = None
 
     def power_cut(self):
         self.fw = dict(self.fw, state="off")
-        self.ev.update(fault=None, notice="", engine=None, lesson=None, lost=None, fix="", forfeit="", hint=None)
+        self.ev.update(fault=None, notice="", engine=None, lesson=None, review=None, lost=None, fix="", forfeit="",
+                       hint=None)
 
     def on_event(self, text, shadow):
         """What the page must say, from the board's events: the result and
@@ -72,6 +73,8 @@ class Tracker:
             ev["engine"] = None
         elif kind == "lesson":
             ev["lesson"] = lesson_state(ev["lesson"], arg)
+        elif kind == "review":
+            ev["review"] = review_state(ev["review"], arg)
 
     def poll(self, command):
         """Ask the firmware (command(line, quiet=True)) for its state, moves,
@@ -160,4 +163,33 @@ def lesson_state(old, arg):
     if word in ("solved", "wrong", "hint") and old is not None:
         move = rest.partition(" ")[2]
         return dict(old, status=word, move=move)
+    return old
+
+
+def review_state(old, arg):
+    """The board's review mode as the page shows it, from `evt review ...`
+    (docs/protocol.md): {n, ply, move, mark {kind, best}, trying, last
+    (good/wrong/better and a move), done (marks, once analysed)}, or None."""
+    word, _, rest = arg.partition(" ")
+    if word == "off":
+        return None
+    if word == "on":
+        n = int(rest) if rest.isdigit() else 0
+        return {"n": n, "ply": n, "move": "", "mark": None, "trying": False, "last": None, "done": None}
+    if old is None:
+        return None
+    ply, _, text = rest.partition(" ")
+    if word == "move":
+        return dict(old, ply=int(ply), move=text, mark=None, last=None if old["trying"] else old["last"])
+    if word == "mark":
+        kind, _, best = text.partition(" better ")
+        return dict(old, mark={"kind": kind, "best": best})
+    if word == "try":
+        return dict(old, trying=True, last=None)
+    if word in ("good", "wrong", "better"):
+        return dict(old, trying=word != "good", last={"word": word, "move": text})
+    if word == "done":
+        return dict(old, done=int(ply) if ply.isdigit() else 0)
+    if word == "nomark":
+        return dict(old, last={"word": "nomark", "move": ""})
     return old

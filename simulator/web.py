@@ -20,6 +20,10 @@
 #                        finish_text (the game's words for a move partly
 #                        done, by its finish event), fix (a mismatch's
 #                        smallest correction)
+#   GET  /api/review     the board's game looked back on (simulator/review.py):
+#                        its moves, marks and words, one evaluation a turn
+#   POST /api/review     {"record": text}: a record file looked back on
+#   GET  /api/record     the board's game as a record file (docs/records.md)
 #   GET  /api/layout     the board the firmware runs: the game's sites with
 #                        their kind and drawing position, its sides, and the
 #                        status LEDs of each side (the page draws from it)
@@ -83,6 +87,10 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(200, self.ws.frame_json())
         if path == "/api/layout":
             return self._send(200, _LAYOUT_JSON)
+        if path == "/api/review":
+            return self._send(200, json.dumps(self.ws.review()))
+        if path == "/api/record":
+            return self._send(200, self.ws.record(), "text/plain; charset=utf-8")
         if path == "/favicon.ico":
             path = "/static/favicon.svg"
         if path.startswith("/static/"):
@@ -114,6 +122,11 @@ class Handler(BaseHTTPRequestHandler):
             if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
                 return self._send(400, json.dumps({"ok": False, "error": "actions must be a list of objects"}))
             return self._send(200, json.dumps(self.ws.act(actions)))
+        if path == "/api/review":
+            text = body.get("record")
+            if not isinstance(text, str) or len(text) > 1 << 20:
+                return self._send(400, json.dumps({"ok": False, "error": "record must be a record file's text"}))
+            return self._send(200, json.dumps(self.ws.review_record(text)))
         self._send(404, json.dumps({"ok": False, "error": "not found"}))
 
     def _events(self):

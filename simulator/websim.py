@@ -231,6 +231,48 @@ class WebSim:
         """What the page shows now (frame.frame)."""
         return frame(self)
 
+    def review(self):
+        """The board's game looked back on (simulator/review.py), for the
+        page: {ok, moves, evals, marks} or {ok: false, error}. The last
+        answer is kept for the same game."""
+        from simulator import review
+
+        fw = self.track.fw
+        key = (fw.get("start", ""), tuple(fw.get("moves", [])), tuple(sorted((fw.get("settings") or {}).items())))
+        cached = getattr(self, "_review_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        if not key[1]:
+            return {"ok": False, "error": "no moves to review"}
+        try:
+            out = dict(review.analyse(key[0], list(key[1]), fw.get("settings") or {}), ok=True)
+        except (ValueError, IndexError) as e:  # (the game's NotationError: the page's copy out of step)
+            return {"ok": False, "error": str(e)}
+        self._review_cache = (key, out)
+        return out
+
+    def review_record(self, text):
+        """A record opened on the page, looked back on (not the board's game)."""
+        from simulator import review
+
+        try:
+            start, moves, settings = review.read_record(text)
+            if not moves:
+                return {"ok": False, "error": "the record has no moves"}
+            return dict(review.analyse(start, moves, settings), ok=True, record=True)
+        except ValueError as e:  # RecordError, the game's NotationError
+            return {"ok": False, "error": str(e)}
+
+    def record(self):
+        """The board's game as a record file's text (docs/records.md)."""
+        import datetime
+
+        from simulator import review
+
+        fw = self.track.fw
+        date = datetime.datetime.now().astimezone().replace(microsecond=0).isoformat()
+        return review.record_text(fw.get("start", ""), list(fw.get("moves", [])), fw.get("settings") or {}, date)
+
     def poll_soon(self):
         """Ask the firmware for its state now (not at the next POLL_S)."""
         self._poll_now.set()

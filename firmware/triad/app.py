@@ -14,7 +14,7 @@ from triad.board.fastbytes import copy_if_changed
 from triad.board.scan import MatrixScanner, Buttons
 from triad.board.controller import Controller
 from triad.board.thinker import ASKED
-from triad.board.states import SETUP, BTN_MENU
+from triad.board.states import SETUP, OVER, SYNC, BTN_MENU, BTN_HINT
 from triad.board.protocol import Protocol
 from triad import games
 
@@ -27,6 +27,7 @@ from triad import games
 SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3, "sound": 0, "remote": 0}
 MENU_BUTTON = BTN_MENU  # index in BUTTON_NAMES (confirm, new, hint, menu)
 _MENU_SHORT = BTN_MENU * 2  # a short menu press (board.scan's event code)
+_HINT_SHORT = BTN_HINT * 2
 
 
 class App:
@@ -101,6 +102,10 @@ class App:
         # serial line's `lesson <n>`.
         self.lessons = _LessonsOnDemand(ctl, self.protocol)
         self.protocol.lessons = self.lessons
+        # The review mode (board/review_mode.py): a short hint once a game
+        # is over, or the serial line's `review on`.
+        self.review = _ReviewOnDemand(ctl, self.protocol, self._tick_if_due, self.ticks_ms)
+        self.protocol.review = self.review
         ctl.use_settings(self.settings)
         self.hw.leds.set_brightness(self.settings.get("brightness"))
         self._set_sound(self.settings.get("sound"))
@@ -182,11 +187,19 @@ class App:
         # read per tick: a property costs the board ~0.1 ms each time).
         les = self.lessons._real
         on = les is not None and les.active
-        if ev >= 0 and (on or self.ctl.state == SETUP):  # a lesson may start in set-up
+        if ev >= 0 and not on:
+            ev = self.review.button(ev, now)  # (first: a try's set-up is no lesson's)
+        rv = self.review._real
+        rv = rv if rv is not None and rv.active else None
+        if ev >= 0 and rv is None and (on or self.ctl.state == SETUP):  # a lesson may start in set-up
             ev = self.lessons.button(ev, now)
             les = self.lessons._real
             on = les is not None and les.active
-        self.ctl.update(now, stable, self.scanner.stable_for(now), ev)
+        if rv is None or not rv.holds:  # (the review's steps: the table rests)
+            self.ctl.update(now, stable, self.scanner.stable_for(now), ev)
+        if rv is not None:
+            rv.update(now)
+            rv = rv if rv.active else None
         if on:
             les.update(now)
             on = les.active
@@ -198,9 +211,12 @@ class App:
             # (A tick given its time by a test without a clock keeps it.)
             clock = self.ticks_ms
             snd.update(self.ctl, clock() if clock is not None else now)
-        self.ctl.render(self.frame, now, stable)
+        if rv is None or not rv.holds:
+            self.ctl.render(self.frame, now, stable)
         if on:
             les.render(self.frame, now, stable)
+        if rv is not None:
+            rv.render(self.frame, now, stable)
         if _copy_if_changed(self.frame, self.shown):
             hw.leds.show(self.frame)
         self.protocol.poll()
@@ -293,6 +309,9 @@ class App:
         self.next_tick = ticks_add(self.next_tick, self.period_ms)
         if self.thinker.state == ASKED:
             self.thinker.run()
+        rv = self.review._real
+        if rv is not None and rv.active:
+            rv.work()  # the review's analysis, a slice (its search ticks the loop)
         self.next_tick = self._on_grid(ticks_ms())
         wait = ticks_diff(self.next_tick, ticks_ms())
         if wait > 0:
@@ -351,6 +370,39 @@ class _LessonsOnDemand:
     def __getattr__(self, name):
         real = self._load()
         return getattr(real, name)
+
+
+class _ReviewOnDemand:
+    """The review mode, imported when first asked for (a short hint once a
+    game is over, or the serial line): its code stays out of RAM until then."""
+
+    def __init__(self, ctl, events, tick, ticks_ms):
+        self._args = (ctl, events, tick, ticks_ms)
+        self._real = _unset(None)  # board/review_mode.ReviewMode once asked for
+
+    @property
+    def active(self):
+        return self._real is not None and self._real.active
+
+    def button(self, ev, now):
+        if self._real is not None:
+            return self._real.button(ev, now)
+        ctl = self._args[0]
+        if ev != _HINT_SHORT or not (ctl.state == OVER or ctl.state == SYNC) or not ctl.record.history:
+            return ev  # only a short hint once a game is over starts a review
+        if ctl.game.outcome(ctl.pos) < 0 and not ctl.record.draw:
+            return ev
+        return self._load().button(ev, now)
+
+    def _load(self):
+        if self._real is None:
+            from triad.board.review_mode import ReviewMode
+
+            self._real = ReviewMode(*self._args)
+        return self._real
+
+    def __getattr__(self, name):
+        return getattr(self._load(), name)
 
 
 def _roll():

@@ -13,6 +13,7 @@ per kind of failure, with its cause.
 import asyncio
 import base64
 import collections
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -200,6 +201,8 @@ class Relay:
         self.created_at = {}  # address -> deque of monotonic times of its rooms created this hour
         self.logged = set()  # kinds of store failure already logged
         self.page = None  # (body, script hashes) of page.html, read once
+        self.review_pool = None  # the reviews' one thread (op_review), made when first wanted
+        self.reviews_queued = 0  # reviews asked for and not yet worked out
         if hasattr(store, "origin"):
             store.origin = self.id
 
@@ -479,6 +482,42 @@ class Relay:
         room.catch_up(conn)
         conn.reply(room.board(conn.seat))
 
+    async def op_review(self, conn, msg):
+        """A finished game looked back on (issue 46): `python -m host_tools
+        review`'s lines, worked out once a room (off the event loop, at the
+        board's effort) and kept. Asked again while it is being worked out
+        (every seat's page at the game's end, or one page's clicks), the
+        one analysis is awaited: a room costs the relay's CPU one review."""
+        room = await self._room(conn)
+        g = room.game
+        if not g.over():
+            raise rules.Refused("a game is reviewed once it is over")
+        key = len(g.moves)
+        cached = getattr(room, "review_lines", None)
+        if cached is None or cached[0] != key:
+            # One review at a time on one thread of its own, a short queue
+            # behind it: reviews a stranger asks for in many finished rooms
+            # wait their turn (or are refused), and the players' moves keep
+            # the rest of the relay's CPU.
+            if self.reviews_queued >= MAX_REVIEWS_QUEUED:
+                self.refuse("reviews_queued")
+                raise rules.Refused("the relay is busy looking back on other games: ask again in a minute")
+            if self.review_pool is None:
+                self.review_pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
+            self.reviews_queued += 1
+            work = asyncio.get_running_loop().run_in_executor(self.review_pool, _review_lines, g)
+            work.add_done_callback(self._review_done)
+            cached = room.review_lines = (key, work)
+        try:
+            lines = await asyncio.shield(cached[1])
+        except Exception:
+            room.review_lines = None  # (the next ask tries again)
+            raise
+        conn.reply({"op": "review", "room": room.id, "lines": lines})
+
+    def _review_done(self, _work):
+        self.reviews_queued -= 1
+
     async def op_move(self, conn, msg):
         room = await self._room(conn)
         if conn.seat is None:
@@ -739,7 +778,8 @@ class Relay:
 
 
 REFUSALS = ("per_address", "full", "origin", "rate", "flood", "rooms_per_hour", "rooms_per_connection",
-            "watchers_per_room")
+            "watchers_per_room", "reviews_queued")
+MAX_REVIEWS_QUEUED = 8  # finished games waiting for the reviews' thread
 
 SECURITY_HEADERS = (
     ("X-Content-Type-Options", "nosniff"),
@@ -802,6 +842,16 @@ def request_id(raw):
     return rid
 
 
+def _review_lines(g):
+    """The review's lines of a room's finished game (rules.Game)."""
+    from host_tools import records, review
+    from triad.board.review_mode import BOARD_NODES
+
+    rec = records.Record(start=g.start, moves=list(g.moves), game=g.game,
+                         settings={"mode": g.mode} if g.mode else None)
+    return review.lines(rec, BOARD_NODES)
+
+
 def error(reason):
     return {"op": "error", "reason": reason}
 
@@ -814,6 +864,7 @@ OPS = {
     "state": Relay.op_state,
     "board": Relay.op_board,
     "games": Relay.op_games,
+    "review": Relay.op_review,
 }
 
 

@@ -21,6 +21,7 @@ import { initPanel } from "./panel.js";
 import { initKeys } from "./keys.js";
 import { initFit } from "./fit.js";
 import { initRelayPanel, renderRelay } from "./relay_panel.js";
+import { initReview } from "./review.js";
 
 applyWords();
 buildPage();
@@ -40,5 +41,6 @@ initPanel();
 initKeys();
 initFit();
 initRelayPanel();
+initReview();
 
 window.triadSim = { act, cues, get frame() { return ui.frame; } };

@@ -5,6 +5,7 @@ import { ui, device, cellEls, ledEls, statusEls, btnEls, matrixEls } from "./ui.
 import { dieEl, dieKey } from "./pieces.js";
 import { setPiece, setLight } from "./board_draw.js";
 import { lessonText, oppText } from "./words.js";
+import { renderReview } from "./review.js";
 
 const setLed = setLight;
 
@@ -74,6 +75,7 @@ export function render(f) {
     if (f.lesson && !ui.lessonOpened) { ui.lessonOpened = true; $("lessons").open = true; }
     if (!f.lesson) ui.lessonOpened = false;
   }
+  renderReview(f);
   const seats = $("seats");
   const want = f.opponent || "off";
   if (document.activeElement !== seats && seats.value !== want && [...seats.options].some((o) => o.value === want)) seats.value = want;

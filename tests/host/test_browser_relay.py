@@ -128,3 +128,37 @@ def test_browne_two_boards_and_a_page(relay, browser):
         assert pg.eval_on_selector_all("#moves li", "ls => ls.map(l => l.textContent)") == mirror.moves
     page.close()
     watch_page.close()
+
+
+def test_a_finished_room_offers_its_review_on_the_page(relay, browser):
+    # Issue 46, item 4: once the room's game is over its page offers
+    # "review this game", and the review shown is the lines of
+    # `python -m host_tools review` for it: White's c3b3xb2 let Black's
+    # a3b2xb1 make the third Triad, where b2b5 would not have.
+    from host_tools import games, records
+    from host_tools.review import lines as review_lines
+    from triad.board.review_mode import BOARD_NODES
+
+    start = "w3..w2../....../.....b3/b2.w3.../.w1..w2b1/.b1.... w 2 1"
+    made = Client(relay.url).create("nehren", position=start)
+    room, seats = made["room"], made["seats"]
+    white = Client(relay.url)
+    white.join(room, seats["w"])
+    page = browser.new_page()
+    page.set_default_timeout(WAIT_MS)
+    base = relay.url.replace("ws://", "http://").rsplit("/", 1)[0]
+    page.goto("%s/?room=%s#token=%s" % (base, room, seats["b"]))
+    wait_text(page, "#title", "you play Black")
+    white.move("c3b3xb2")
+    wait_text(page, "#status", "Your move, Black")
+    assert page.is_hidden("#review-game")  # nothing to review while the game goes on
+    page.fill("#move", "a3b2xb1")
+    page.press("#move", "Enter")
+    wait_text(page, "#status", "Game over: Black wins")
+    page.click("#review-game")
+    wait_text(page, "#review", "review: 1 marks")
+    rec = records.Record(start=start, moves=["c3b3xb2", "a3b2xb1"], game=games.load("nehren"))
+    want = review_lines(rec, BOARD_NODES)
+    assert want[0].startswith("mark 1 c3b3xb2 better b2b5: allows win, ")
+    assert page.inner_text("#review").splitlines() == want
+    page.close()

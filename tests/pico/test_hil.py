@@ -37,7 +37,9 @@ GAMES = ("nehren", "browne", "cornelson")
 # carried out by hand (05), Cornelson's first turn's lights (01),
 # removals, the hint, the self-test, the remote seat's move (nehren 09,
 # issue 38), the empty turn that traps, a gem standing at power-up
-# (cornelson 08, issue 36), the slide and the chattering switch).
+# (cornelson 08, issue 36), the slide and the chattering switch, the review
+# mode's marked move, better move and try again (nehren 10, issue 46: 4
+# minutes of one core, 10 of wall time beside other work, 2026-12-07)).
 QUICK = {
     "nehren": ("01_lift_and_move.txt",),
     "browne": ("01_capture_and_drop.txt", "03_knock_and_power_cut.txt"),

@@ -23,7 +23,7 @@ MOVES_PER_LINE = const(24)  # "evt full moves" lines stay well under 200 bytes
 BOARD_SETTINGS = (("brightness", "brightness"), ("start", "next_start"))
 BOARD_SETTINGS_AFTER = (("opponent", "opponent"), ("level", "level"), ("sound", "sound"))
 ON_OFF = ("off", "on")
-COMMANDS = "hello help state status moves start position new set get game lesson remote"
+COMMANDS = "hello help state status moves start position new set get game lesson remote review"
 
 from triad.board.states import FINISH as _FINISH, SELFTEST as _SELFTEST  # noqa: E402
 
@@ -45,6 +45,7 @@ class Protocol:
         self.choose_game = None  # App.choose_game: switch to another game
         self._notice = False
         self.lessons = _unset()  # board/lessons.py (App sets it): the teaching mode
+        self.review = _unset()  # board/review_mode.py (App sets it): a game looked back on
         if controller is not None:
             self.attach(controller)
 
@@ -221,6 +222,8 @@ class Protocol:
             return self._lesson(arg)
         if cmd == "remote":
             return self._remote(arg)
+        if cmd == "review":
+            return self._review(arg)
         if cmd == "get":
             return self._get(arg)
         if cmd == "set":
@@ -243,10 +246,47 @@ class Protocol:
 
     def _end_lesson(self):
         # A position, a new game or another game ends a lesson first (the
-        # store is given back; the saved game is not resumed).
+        # store is given back; the saved game is not resumed), and a review.
         les = self.lessons
         if les is not None and les.active:
             les.stop(False)
+        rv = self.review
+        if rv is not None and rv.active:
+            rv.stop(False)
+
+    def _review(self, arg):
+        # The review mode (docs/protocol.md): `review` its state, `review
+        # on|off`, `review <ply>` a move, `review try` try again there.
+        rv = self.review
+        if rv is None:
+            return "err unsupported no review on this board"
+        if not arg:
+            return "ok review " + rv.status()
+        if arg == "off":
+            rv.stop()
+            return "ok review off"
+        if arg == "on":
+            les = self.lessons
+            if les is not None and les.active:
+                return "err busy a lesson is running"
+            why = rv.can_start()
+            if why:
+                return "err " + why
+            rv.start()
+            return "ok review " + rv.status()
+        if not rv.active:
+            return "err busy review is off (review on)"
+        if arg == "try":
+            why = rv.try_again()
+            if why:
+                return "err " + why
+            return "ok review " + rv.status()
+        if not arg.isdigit() or len(arg) > 4 or not 1 <= int(arg) <= rv.n:
+            return "err value review is on, off, try or a move 1..%d" % rv.n
+        if rv.phase:
+            return "err busy try again runs (new ends it)"
+        rv.go(int(arg))
+        return "ok review " + rv.status()
 
     def _lesson(self, arg):
         les = self.lessons
@@ -260,6 +300,8 @@ class Protocol:
             return "ok lesson off"
         if self.ctl.state == _SELFTEST:
             return "err busy the switch self-test is running"
+        if self.review is not None and self.review.active:
+            return "err busy a review is running (review off)"
         if not arg.isdigit() or len(arg) > 3 or not 1 <= int(arg) <= count:
             return "err value lesson is 1..%d or off" % count
         n = int(arg)

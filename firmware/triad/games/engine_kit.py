@@ -73,6 +73,12 @@ class EngineBase:
     max_depth = 0  # iterative deepening's last depth
     blunder = 0  # chance in 256 of a random root turn
     noise = 0  # root noise, 0..noise points a turn
+    # A game review's own mark (triad/board/review.py, issue 46): a turn
+    # whose value falls REVIEW_MARGIN points or more below the engine's best
+    # is marked REVIEW_KIND; "" for none (scores that do not compare across
+    # turns: Browne's paranoid search of three seats).
+    REVIEW_KIND = ""
+    REVIEW_MARGIN = 0
 
     def _init_kit(self, level, seed):
         self.rng = Rng(seed)

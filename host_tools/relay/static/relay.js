@@ -66,6 +66,12 @@ async function receive(msg) {
   }
   if (msg.op === "created") return invite(msg);
   if (msg.op === "rematch") return rematch(msg);
+  if (msg.op === "review") {
+    // The relay's review of the finished game: python -m host_tools review's lines.
+    $("review").textContent = msg.lines.join("\n");
+    $("review").hidden = false;
+    return;
+  }
   if (msg.op === "games") return offer(msg.games);
   // (a refusal stays said until the room moves on)
   if (msg.op !== "board") $("error").textContent = "";
@@ -228,6 +234,7 @@ function texts(c) {
   ch.hidden = !done.length;
   $("cancel").hidden = !(mine() && clicked.length);
   $("rematch").hidden = !(over && me);
+  $("review-game").hidden = !over;
   $("play").hidden = !mine();
   const list = $("legal");
   const lk = turns.map(([t]) => t).join("|");
@@ -400,6 +407,11 @@ $("board").addEventListener("click", (e) => {
 $("board").addEventListener("keydown", onKey);
 $("cancel").addEventListener("click", cancel);
 $("rematch").addEventListener("click", () => send({ op: "rematch" }));
+$("review-game").addEventListener("click", () => {
+  $("review").textContent = "looking back on the game…";
+  $("review").hidden = false;
+  send({ op: "review" });
+});
 $("game").addEventListener("change", pickGame);
 $("create").addEventListener("click", () => {
   const msg = { op: "create", game: $("game").value };

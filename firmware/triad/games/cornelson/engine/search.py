@@ -77,6 +77,10 @@ class Engine(Evaluator, engine_kit.EngineBase):
     # loop's check for a due tick) about as much again; a tick still comes
     # within about 2 ms of being due (docs/performance.md, issue 26).
     CLOCK_MASK = 3
+    # A game review marks a turn this far below the best (about five
+    # captured gems, or a breach threat more than the best leaves).
+    REVIEW_KIND = "mistake"
+    REVIEW_MARGIN = 600
     kp = 0  # placements paired below the root (set by the level)
     ks = 0  # step sets paired with each
 

@@ -412,6 +412,10 @@ class Engine(engine_kit.EngineBase):
     LEVELS = LEVELS
     LEVEL_FIELDS = ("max_depth", "time_share", "noise", "blunder")
     time_share = 8  # eighths of the budget the search may use (set by the level)
+    # A game review marks a turn this far below the best (about two thirds
+    # of an early Triad's worth: a clear loss, not the search's noise).
+    REVIEW_KIND = "mistake"
+    REVIEW_MARGIN = 600
 
     def __init__(self, level=5, tt_entries=1024, seed=1, stack=1600, history_max=64):
         """tt_entries: transposition table size (rounded down to a power of
