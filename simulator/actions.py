@@ -142,8 +142,9 @@ def _act1(ws, a):
         return board
     if op == "relay":
         # Play someone not here: the board as a seat of a relay's room.
+        # (GAME is the module's: imported here too it would be this whole
+        # function's local, unbound for every other op that reads it)
         from simulator.choice import board_for_game
-        from simulator.game import GAME
         from simulator.invitation import page_action
 
         return page_action(ws, a, board_for_game(GAME.NAME))
