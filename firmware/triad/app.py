@@ -331,6 +331,11 @@ class App:
             self.lead_us = 0
             self.read_us = self._us()
             self.thinker.run()
+            # The search's last tick may be most of a period ago, and the
+            # grid's next point up to a period away: a tick now (it also
+            # takes the answer at once), then back to the grid (issue 48).
+            self.scan_us = self._us()
+            self._safe_tick(ticks_ms())
         self.next_tick = self._on_grid(ticks_ms())
         wait = ticks_diff(self.next_tick, ticks_ms())
         if wait > 0:
