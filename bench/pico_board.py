@@ -13,8 +13,9 @@ in EMULATED time (issue 48):
   the last byte on the wire + 0.05 ms. lift_latency_mean_ms beside it.
 - think_scan_gap_ms: the longest gap between two scans (row 0 driven) while
   the engine searches the board's own move (level 5, the board's 2 500 ms
-  budget), from the setting that asks for it to its `evt think`;
-  think_scans and think_ms for that window.
+  budget), from the tick that answered the setting that asks for it to
+  its `evt think`; think_scans and think_ms for that window, and the
+  three longest gaps with where they fell.
 - knock_latency_ms: 400 ms or more into that search, at the start of the
   lit half of a missing piece's slow blink, a piece of another side is
   knocked over (its switch opens just before a scan): to the first frame
@@ -77,9 +78,10 @@ def longest_gap(model, t0, t1):
     gaps = [(b - a, a) for a, b in zip(scans, scans[1:])]
     if not gaps:
         return 0, len(scans), "no gap"
-    g, at = max(gaps)
+    gaps.sort(reverse=True)
     over = sum(1 for d, _ in gaps if d > 10e6)
-    return g, len(scans), "from %.1f ms in; %d gaps over 10 ms" % ((at - t0) / 1e6, over)
+    return gaps[0][0], len(scans), "%d gaps over 10 ms; the longest %s" % (
+        over, ", ".join("%.1f at %.0f ms" % (d / 1e6, (at - t0) / 1e6) for d, at in gaps[:3]))
 
 
 def wait_for(sim, prefix, n0, limit_ms):
@@ -136,10 +138,12 @@ def main(game):
         used = {}
         sim.repaint_stack()
         n0 = len(sim.lines)
-        t0 = now_ns()
-        reply = sim.send("set opponent " + side)  # the board searches from the next tick
+        reply = sim.send("set opponent " + side)  # the board searches from the loop's next round
         if not reply.startswith("ok"):
             raise SystemExit("the board refused 'set opponent %s': %s" % (side, reply))
+        # (from the tick that answered the setting: the serial command's own
+        # tick, its settings written to flash, is not the search's)
+        t0 = now_ns()
         sim.run(400)
         # A missing piece blinks slowly (palette.SLOW_BLINK_MS): knocked in
         # the blink's lit half, 300 ms of it left for the debounce, as
