@@ -47,14 +47,6 @@ class App:
         # has no ticks_ms/sleep_ms, and its flash may be read-only to us).
         self.ticks_ms = ticks_ms or getattr(time, "ticks_ms", None)
         self.sleep_ms = sleep_ms or getattr(time, "sleep_ms", None)
-        # The microsecond clock that keeps the scan's period while the
-        # engine searches (_tick_if_due): the runtime's own, unless the
-        # caller gave the clock (a test's, the simulator's): then its ms.
-        self.ticks_us = getattr(time, "ticks_us", None) if ticks_ms is None else None
-        self.period_us = 1000 * self.period_ms
-        self.scan_us = 0  # the clock (us) at the last tick's start
-        self.read_us = 0  # the clock (us) as the engine's last clock read returned
-        self.lead_us = 0  # the search's longest slice between two clock reads (us)
         self.errors = 0
         # The optional piezo's cues (hw.buzzer None: the board has none).
         # (board/sound.py is imported only when the cues are switched on:
@@ -258,35 +250,12 @@ class App:
             self.errors += 1
             self.serial.write("evt error internal %s %s\n" % (type(e).__name__, e))
 
-    def _us(self):
-        f = self.ticks_us
-        if f is not None:
-            return f()
-        # (a caller's ms clock: ticks_diff keeps ms * 1000 right across its
-        # wrap, 2**30 * 1000 being 0 modulo 2**30)
-        return (self.ticks_ms or time.ticks_ms)() * 1000
-
     def _tick_if_due(self):
         # Called by the engine's clock (through the thinker) every few nodes
-        # while it searches: the scan keeps its period during the search
-        # (issue 48: no gap between two scans longer than the period). A
-        # tick runs at the first clock read from which the next read could
-        # come after the period: when the time since the last scan plus the
-        # search's longest slice between two reads so far reaches it. (On
-        # the loop's grid, a tick due at the grid's point ran at the first
-        # read after it, and the gaps were the period plus a slice: 14-20
-        # ms on the chip.) Early ticks carry their own time, as late ones
-        # always did (the scanner dates changes by it).
-        t = self._us()
-        s = ticks_diff(t, self.read_us)
-        if s > self.lead_us:
-            # (at most half the period: one slice longer than that, an
-            # engine's root set-up say, would make every tick early)
-            half = self.period_us >> 1
-            self.lead_us = s if s < half else half
-        if ticks_diff(t, self.scan_us) + self.lead_us >= self.period_us:
-            now = (self.ticks_ms or time.ticks_ms)()
-            self.scan_us = t
+        # while it searches: the scan period is kept during the search.
+        ticks_ms = self.ticks_ms or time.ticks_ms
+        now = ticks_ms()
+        if ticks_diff(now, self.next_tick) >= 0:
             # _safe_tick written out: this tick runs under the search's
             # deepest frame, and one frame less leaves about 220 bytes more
             # of the 8 KiB C stack (docs/performance.md, "C stack margin").
@@ -295,17 +264,13 @@ class App:
             except Exception as e:  # keep scanning: a bug must not brick a game
                 self.errors += 1
                 self.serial.write("evt error internal %s %s\n" % (type(e).__name__, e))
-            if ticks_diff(now, self.next_tick) >= 0:
-                # (the grid App.step goes back to once the search is over:
-                # the point after this tick's, no burst of ticks)
-                nxt = ticks_add(self.next_tick, self.period_ms)
+            nxt = ticks_add(self.next_tick, self.period_ms)
+            if ticks_diff(nxt, now) <= 0:
+                # far behind: no burst of ticks; the next one on the grid
+                nxt = self._on_grid(now)
                 if ticks_diff(nxt, now) <= 0:
-                    nxt = self._on_grid(now)
-                    if ticks_diff(nxt, now) <= 0:
-                        nxt = ticks_add(nxt, self.period_ms)
-                self.next_tick = nxt
-            t = self._us()
-        self.read_us = t
+                    nxt = ticks_add(nxt, self.period_ms)
+            self.next_tick = nxt
 
     def _on_grid(self, now):
         # The next tick of the loop's rhythm at or after now. A tick or a
@@ -324,18 +289,10 @@ class App:
         controller asked for (ticking from inside it), then sleep to the
         next tick."""
         ticks_ms = self.ticks_ms or time.ticks_ms
-        self.scan_us = self._us()
         self._safe_tick(ticks_ms())
         self.next_tick = ticks_add(self.next_tick, self.period_ms)
         if self.thinker.state == ASKED:
-            self.lead_us = 0
-            self.read_us = self._us()
             self.thinker.run()
-            # The search's last tick may be most of a period ago, and the
-            # grid's next point up to a period away: a tick now (it also
-            # takes the answer at once), then back to the grid (issue 48).
-            self.scan_us = self._us()
-            self._safe_tick(ticks_ms())
         self.next_tick = self._on_grid(ticks_ms())
         wait = ticks_diff(self.next_tick, ticks_ms())
         if wait > 0:
