@@ -567,6 +567,10 @@ TARGETS = [
         board_target(lambda f: _board_each(f, ("stack_left",), lambda v: v >= STACK_LEFT_B)),
     ),
     (
+        "the board announces its own move within 4 s of the setting, its budget 2.5 s (pico board, each game)",
+        board_target(lambda f: _board_each(f, ("move_came",), lambda v: v == 1)),
+    ),
+    (
         "no evt error on the modelled board (pico board, each game)",
         board_target(lambda f: _board_each(f, ("errors",), lambda v: v == 0)),
     ),
