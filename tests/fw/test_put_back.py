@@ -96,3 +96,44 @@ def test_a_drop_is_a_piece_put_down_this_turn():
     arr[3] = arr[n + 3] = 2
     arr[0] = arr[n] = 3
     assert K.free_extra(occ, exp, vis, fp, 2, n, arr, dep) == 0
+
+
+def _lift_work(rig, names):
+    """Each piece in names lifted and put back in turn: the sites whose
+    moves were generated on each lift (the game's gen_open counted)."""
+    g = rig.game
+    real = g.gen_open
+    calls = []
+
+    def counting(pos, buf, k, sel):
+        calls.append(sel)
+        return real(pos, buf, k, sel)
+
+    g.gen_open = counting
+    try:
+        out = []
+        for name in names:
+            del calls[:]
+            rig.lift(name, 150)
+            out.append(sorted(calls))
+            rig.place(name, 120)
+            assert not any(rig.ctl.matcher.visited), name  # nothing of it carried on
+        return out
+    finally:
+        g.gen_open = real
+
+
+def test_a_lift_after_pieces_put_back_costs_what_it_costs_at_once():
+    # Issue 48.2: the lift's frame grew within a turn on the chip (Browne:
+    # 30.7 ms for D2, 76.8 for E1, then 37.9 to 49.5 ms): every site lifted
+    # and put back stayed "visited" (the turn never came back to rest), and
+    # each lift generated the moves of all of them again.
+    game = load("browne")
+    names = ("C1", "D2", "E1", "E2", "E3", "F3", "G3")
+    in_turn = _lift_work(SiteRig(game, hex_v1, game.START), names)
+    for k in range(len(names)):
+        alone = _lift_work(SiteRig(game, hex_v1, game.START), names[k:k + 1])[0]
+        assert in_turn[k] == alone, (names[k], in_turn[k], alone)
+    # (and none lists another piece's moves: -1 is the whole list, which
+    # a lift of a piece that cannot move asks for to show the ones that can)
+    assert set(in_turn[-1]) == set([-1, game.site_index("G3")]), in_turn[-1]
