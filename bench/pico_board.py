@@ -139,14 +139,11 @@ def main(game):
         fig("lift_unlit", len(lat) - len(seen), "pieces whose lift changed no spot's light within %d ms" % LIFT_WATCH_MS)
         errors_before = sum(1 for ln in sim.lines if ln.startswith("evt error"))
         # -- the board's own move, a piece of another side knocked over in it
-        # From a fresh turn at rest: after the lifts above, Browne's matcher
-        # holds the turn as under way with every piece back in place (moves
-        # "started" at the sites visited, Controller's n_started > 0), and
-        # a board set to play that side never searches (issue 48's report;
-        # the CPython simulator does the same). That is a fault of its own,
-        # not the search's speed, which is what this part measures.
-        sim.set_position(position)
-        sim.run(200)
+        # Right after the lifts, every piece back: the turn is at rest again
+        # and the board set to play that side searches (before 4339f69
+        # Browne's matcher held a slide from a piece put back as begun and
+        # the board never searched; 708c22d loaded the position again here
+        # to measure the move at all: issue 48).
         reply = sim.send("set level 5")
         if not reply.startswith("ok"):
             raise SystemExit("the board refused 'set level 5': %s" % reply)
