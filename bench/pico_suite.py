@@ -68,9 +68,23 @@ t0 = us()
 empty_loop(1000)
 fig("empty_loop_us", diff(us(), t0) / 1000, "us per iteration of `for _ in range(n): pass`")
 fig("heap_free_after_boot", gc.mem_free(), "B (frozen main.py stopped)")
+# The stopped main.py imported the firmware: forget it, so its import is
+# measured here as the board pays it at power-up.
+for _m in list(sys.modules):
+    if _m == "triad" or _m.startswith("triad."):
+        del sys.modules[_m]
+gc.collect()
+_free_boot = gc.mem_free()
 
 from triad import boards  # noqa: E402
 from triad.app import App, _copy_if_changed  # noqa: E402
+from triad.drivers import rp2 as _rp2  # noqa: E402,F401
+
+# What importing the firmware takes with its bytecode and names frozen in
+# flash (module dicts and classes only): the figure beside mp's and mp32's
+# heap_firmware_import (bench/boot_heap.py), which load it into RAM.
+gc.collect()
+fig("heap_firmware_import", _free_boot - gc.mem_free(), "B (triad.app and the drivers, frozen)")
 from triad.board import controller as C  # noqa: E402
 from triad.board.player import ENGINE_TT  # noqa: E402
 from triad.drivers import entropy, rp2, usb_serial  # noqa: E402

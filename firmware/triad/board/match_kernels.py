@@ -108,7 +108,12 @@ def free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
     saw the last of them, or up to _SLIDE_MS before a piece's going was
     confirmed (a switch that chatters as the piece goes; the bunny piece comes
     last: a piece put back where it was lifted, before the captures were
-    taken off, is not the drop), or -1."""
+    taken off, is not the drop), or -1. Only a piece that came down this
+    turn (its filling stamped) is a drop: a piece lifted and put back
+    before the board was at rest again is the one that stood there (the
+    stamps were cleared then), and a drop bound to it read a slide whose
+    landing never came as under way with every piece in place (issue 48:
+    Browne's board then never played its move)."""
     o = ptr8(occ)
     x = ptr8(exp)
     v = ptr8(vis)
@@ -136,7 +141,7 @@ def free_extra(occ, exp, vis, fp, nf: int, n: int, arr, dep) -> int:
         t += 1
     i = 0
     while i < n:
-        if o[i] and ar[i] >= late and ar[i] + _SLIDE_MS >= gone:
+        if o[i] and ar[i] > 0 and ar[i] >= late and ar[i] + _SLIDE_MS >= gone:
             after = x[i]
             j = 0
             while j < nf:
