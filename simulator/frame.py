@@ -83,6 +83,19 @@ def state_label(pos, so_far, state):
         return state
 
 
+def choose_words(pos, site):
+    """The choice the buttons make in words (the board's `evt choose
+    <site>`): the game's choose_text (Nehren's Note 2: which values the die
+    may show and why), or "" for the game's one line."""
+    fn = game_text.words(GAME, "choose_text")
+    if fn is None or not site:
+        return ""
+    try:
+        return fn(GAME.parse_position(pos), site) or ""
+    except ValueError:
+        return ""
+
+
 def move_notes(moves):
     """A note per move for the move list ("" for most): the game's
     move_note (Cornelson's forfeit, rule 3.1)."""
@@ -187,6 +200,7 @@ def frame(ws):
     f["hint_words"] = ("Hint: " + move_words(pos, hint[0]) + "." if hint and hint[1] == pos and "hint" in f["names"]
                        and sim.running else "")
     f["forfeit"] = ev.get("forfeit", "") if sim.running and state in GAME.PHASE_NAMES else ""
+    f["choose_text"] = choose_words(pos, ev.get("choose", "")) if state == GAME.PHASE_NAMES[1] else ""
     f["state_label"] = state_label(pos, ev["finish"], f["state"])
     f["move_notes"] = move_notes(f["moves"])
     # What the page says (simulator/say.py): the page shows these as they
