@@ -71,14 +71,18 @@ def move_sides(start, moves):
     return out
 
 
-def state_label(pos, so_far, state):
+def state_label(pos, so_far, state, forfeit=""):
     """The board's state as the page names it (the game's phase_label: a
-    phase named by what it asks, issue 35.9)."""
+    phase named by what it asks, issue 35.9; forfeit: the board's `evt
+    forfeit` of the turn under way, after which it asks for no swap)."""
     fn = game_text.words(GAME, "phase_label")
     if fn is None or state not in GAME.PHASE_NAMES:
         return state
     try:
-        return fn(GAME.parse_position(pos), so_far or "", state) or state
+        p = GAME.parse_position(pos)
+        if fn.__code__.co_argcount >= 4:
+            return fn(p, so_far or "", state, forfeit or "") or state
+        return fn(p, so_far or "", state) or state
     except ValueError:
         return state
 
@@ -201,7 +205,7 @@ def frame(ws):
                        and sim.running else "")
     f["forfeit"] = ev.get("forfeit", "") if sim.running and state in GAME.PHASE_NAMES else ""
     f["choose_text"] = choose_words(pos, ev.get("choose", "")) if state == GAME.PHASE_NAMES[1] else ""
-    f["state_label"] = state_label(pos, ev["finish"], f["state"])
+    f["state_label"] = state_label(pos, ev["finish"], f["state"], f["forfeit"])
     f["move_notes"] = move_notes(f["moves"])
     # What the page says (simulator/say.py): the page shows these as they
     # are, a script's `say` line prints say.

@@ -304,3 +304,37 @@ def test_posts_can_be_tapped_at_a_phones_width(page, server):
         pg.wait_for_function("() => !document.body.classList.contains('zoomed')")
     finally:
         ctx.close()
+
+
+def test_a_forfeit_names_the_steps_and_the_position_follows_a_reload(page):
+    # Issue 47.3: after a rule-3.1 forfeit the state label still said
+    # "swap" while the words asked for the jewels' steps, and the Position
+    # field went stale (empty after a reload of the page).
+    serial(page, "set mode standard", "ok set mode standard")
+    load(page, CHAIN)
+    place(page, "C3")
+    wait_state(page, "swap")
+    page.wait_for_function("() => document.querySelector('[data-cell=\"C2\"] .led').dataset.rgb !== '0,0,0'")
+    click(page, "S1")  # a jewel lifted before any swap: both captures forfeit
+    wait_text(page, "#log", "evt forfeit C3 0")
+    wait_state(page, "steps")
+    wait_text(page, "#msg", "step each of your jewels once")
+    pos = page.evaluate("() => window.triadSim.frame.position")
+    assert pos and page.input_value("#pos") == pos
+    page.reload()
+    page.wait_for_selector("#conn[data-state=live]")
+    wait_state(page, "steps")
+    page.wait_for_function("p => document.querySelector('#pos').value === p", arg=pos)
+    click(page, "a2")
+    step(page, "S2", "a4")
+    step(page, "S3", "a6")
+    wait_text(page, "#moves", "C3!0 S1-a2 S2-a4 S3-a6")
+    after = page.evaluate("() => window.triadSim.frame.position")
+    assert after != pos
+    page.wait_for_function("p => document.querySelector('#pos').value === p", arg=after)
+    # (the move list's note of the forfeit stopped the page's drawing there:
+    # after a reload the Position field stayed empty)
+    page.reload()
+    page.wait_for_selector("#conn[data-state=live]")
+    page.wait_for_function("p => document.querySelector('#pos').value === p", arg=after)
+    wait_text(page, "#moves", "C3!0 S1-a2 S2-a4 S3-a6")

@@ -53,11 +53,14 @@ def move_note(move):
             "the gem on %s kept %s of its captures" % (first, post, kept or "0"))
 
 
-def phase_label(pos, so_far, state):
+def phase_label(pos, so_far, state, forfeit=""):
     """The board's state as the page names it: Cornelson's finish phase is
-    "swap" only while the placed gem captured something (issue 35.9)."""
+    "swap" only while the placed gem captured something (issue 35.9) and
+    no capture was forfeit (rule 3.1: then the jewels' steps, issue 47)."""
     if state != "swap":
         return state
+    if forfeit:
+        return "steps"
     return "swap" if finish_state_text(pos, so_far) == STATE_TEXT["finish"] else "steps"
 
 
