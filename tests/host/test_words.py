@@ -25,7 +25,9 @@ def test_cornelson_jewel_steps_are_lift_and_put_never_take_off():
     start = CORNELSON.START[:-5] + "s 0 0"
     words = move_words(start, "D3 S1-a2 S2-a4 S3-a6", game=CORNELSON)
     assert "off" not in words
-    assert "lift S1, put it on a2, lift S2, put it on a4, lift S3, put it on a6" in words
+    # (a dock's name is under the jewel on it: the jewel is named with its spot, issue 47)
+    assert ("lift the jewel on dock S1, put it on a2, lift the jewel on dock S2, put it on a4, "
+            "lift the jewel on dock S3, put it on a6") in words
 
 
 def test_cornelson_capture_says_the_gem_is_replaced_and_by_which_colour():

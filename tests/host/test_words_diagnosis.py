@@ -99,3 +99,31 @@ def test_cornelson_a_turn_without_a_gem_may_begin_with_any_jewel():
     assert f2["say_fault"] == "" and f2["fix_record"] == "", (f2["say_fault"], f2["fix_record"])
     assert f3["moves"][-1] == "- d8-d9 c1-c2", f3["moves"]  # (the turn in the notation's own order)
     assert f3["say_fault"] == ""
+
+
+def test_cornelson_jewels_are_called_jewels_and_gems_gems():
+    # Issue 47.3: "put the gems back on ..., N1, N2 and N3" named jewels
+    # gems (the first missing piece's name for them all).
+    from triad.games import load
+    from triad.games.text import fix_record, fix_words
+
+    g = load("cornelson")
+    text = fix_words(g, fix_record("fill D4 a2 a4 a6 N1 N2 N3"))
+    assert text.startswith("Put the gem back on D4 and the jewels back on a2, a4, a6, N1, N2 and N3 (blinking white)."), text
+
+
+def test_a_piece_not_the_movers_is_named_with_its_side_and_the_turn_said():
+    # Issue 47.1, for each game: whose piece it is and whose turn.
+    from triad.games import load
+    from triad.games.text import fix_record, fix_words
+
+    n = load("nehren")
+    pos = n.parse_position("w3w3w2w2w1w1/....../....../....../....../b1b1b2b2b3b3 b 0 0")
+    assert fix_words(n, fix_record("fill a6"), "", pos).startswith(
+        "Put White's die back on a6 (blinking white): it is Black's turn.")
+    c = load("cornelson")
+    pos = c.parse_position(START)
+    assert fix_words(c, fix_record("fill N1"), "", pos).startswith(
+        "Put North's jewel back on N1 (blinking white): it is South's turn.")
+    # (one's own piece: no side named, no turn said)
+    assert fix_words(c, fix_record("fill S1"), "", pos).startswith("Put the jewel back on S1 (blinking white).")
