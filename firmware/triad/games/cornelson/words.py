@@ -15,19 +15,40 @@ STATE_TEXT = {
 
 
 
-def finish_state_text(pos, so_far):
+def finish_state_text(pos, so_far, fix=None):
     """The headline once the gem is placed (the board's `evt capture <post>`):
-    the swap only when the gem captured; else the jewels' steps."""
+    the swap only when the gem captured; else the jewels' steps. fix: the
+    board's diagnosis (triad.games.text.fix_record), whose take names what
+    the turn still needs: the captured gem to swap (its post), then the
+    jewels still to step, named as its lights show them (issue 47)."""
     from triad.games.cornelson import geometry as g
 
     name = so_far.split()[0] if so_far.split() else ""
     if name not in g.SITE_NAMES[:37]:
         return ""
+    take = (fix or {}).get("take") or []
+    posts = [t for t in take if t in g.SITE_NAMES[:37]]
+    jewels = [t for t in take if t in g.SITE_NAMES[37:]]
     p = g.SITE_NAMES.index(name)
     if pos.posts[p] == 0 and pos._captures(p):
+        if posts:
+            return ("Swap the captured gem on %s (blinking white) for one of yours, then step your jewels. "
+                    "Lifting a jewel before every swap is done forfeits the captures left (rule 3.1)." % posts[0])
+        if jewels:
+            return "Every capture is swapped: now step each of your jewels once%s." % _left(jewels)
         return STATE_TEXT["finish"]
-    return ("Your gem is on %s (it captures nothing): now step each of your jewels once (a lifted "
-            "jewel shows its steps in orange and the Barriers in its way in red)." % name)
+    return ("Your gem is on %s (it captures nothing): now step each of your jewels once%s (a lifted "
+            "jewel shows its steps in orange and the Barriers in its way in red)." % (name, _left(jewels)))
+
+
+def _left(jewels):
+    """The jewels a turn still steps, named by what stands on their spots."""
+    if not jewels:
+        return ""
+    if len(jewels) == 1:
+        return "; still to step: the jewel on " + jewels[0]
+    return "; still to step: the jewels on " + ", ".join(jewels[:-1]) + " and " + jewels[-1]
+
 
 def forfeit_text(pos, arg):
     """The line once a capture is forfeit (the board's `evt forfeit <post>
@@ -61,7 +82,13 @@ def phase_label(pos, so_far, state, forfeit=""):
         return state
     if forfeit:
         return "steps"
-    return "swap" if finish_state_text(pos, so_far) == STATE_TEXT["finish"] else "steps"
+    from triad.games.cornelson import geometry as g
+
+    name = so_far.split()[0] if so_far.split() else ""
+    if name not in g.SITE_NAMES[:37]:
+        return "steps"
+    p = g.SITE_NAMES.index(name)
+    return "swap" if pos.posts[p] == 0 and pos._captures(p) else "steps"
 
 
 # Why a game was drawn (DRAW_NAMES' order: none, the board's full-board rule).
