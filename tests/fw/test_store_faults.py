@@ -266,7 +266,13 @@ def test_settings_per_game_and_failures():
     n = store.Settings("", {"level": 3, "note2_triads": 1}, fs, game="nehren")
     assert n.get("level") == 5 and n.get("note2_triads") == 1 and n.last_error is None
     assert n.path == "settings.txt"
-    assert store.Settings("", {"level": 3}, fs, game="browne").get("level") == 5
+    # ... but the level: each game's engine has its own scale (issue 47: a
+    # Cornelson board chosen after Nehren played at Nehren's level, not its 4).
+    other = store.Settings("", {"level": 4, "brightness": 64}, fs, game="cornelson")
+    assert other.get("level") == 4 and other.get("brightness") == 64
+    board.set("brightness", 20)
+    board.save()
+    assert store.Settings("", {"level": 4, "brightness": 64}, fs, game="browne").get("brightness") == 20
     n.set("note2_triads", 0)
     fs.plan[fs.calls] = "partial"
     seen = []

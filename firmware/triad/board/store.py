@@ -1093,12 +1093,15 @@ class Settings:
         if data is None:
             if self._board_path is None:
                 return
-            # A game's first settings: carry over what the board file holds.
+            # A game's first settings: carry over what the board file holds,
+            # but its level: each game's engine has its own scale, and a new
+            # board plays a game at that game's own first level (issue 47: a
+            # Cornelson board chosen after Nehren's played at Nehren's 3).
             data = self.fs.read(self._board_path, 4097)
             got = self._parse(data) if data is not None else None
             if got:
                 for k in self.defaults:
-                    if k in got:
+                    if k in got and k != "level":
                         self._values[k] = got[k]
             self.last_error = None
             return
