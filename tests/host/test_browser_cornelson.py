@@ -338,3 +338,25 @@ def test_a_forfeit_names_the_steps_and_the_position_follows_a_reload(page):
     page.wait_for_selector("#conn[data-state=live]")
     page.wait_for_function("p => document.querySelector('#pos').value === p", arg=after)
     wait_text(page, "#moves", "C3!0 S1-a2 S2-a4 S3-a6")
+
+
+def test_the_turn_words_are_in_the_first_screen_of_a_phone(page, server):
+    # Issue 47.4: on a 390 px phone Cornelson's turn words sat below the
+    # first screen (the board above them is tall).
+    ctx = page.context.browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True)
+    pg = ctx.new_page()
+    try:
+        pg.set_default_timeout(WAIT_MS)
+        pg.goto(server)
+        pg.wait_for_selector("#conn[data-state=live]")
+        pg.evaluate("t => window.triadSim.act({op: 'position', text: t})", START)
+        wait_state(pg, "play")
+        pg.wait_for_function("() => document.querySelector('#msg').textContent.length > 0")
+        box = pg.evaluate("() => { const r = document.querySelector('#msg').getBoundingClientRect();"
+                          " return [r.top, r.bottom, window.scrollY, window.innerHeight]; }")
+        top, bottom, scrolled, height = box
+        assert scrolled == 0 and 0 <= top and bottom <= height, box
+        turn = pg.evaluate("() => document.querySelector('#turn').getBoundingClientRect().bottom")
+        assert turn <= height
+    finally:
+        ctx.close()
