@@ -105,7 +105,12 @@ def page_words(f):
     if f.get("forfeit") and forfeit is not None and state in GAME.PHASE_NAMES:
         # A capture forfeit: said with its rule, and the swap no longer asked.
         try:
-            msg = forfeit(GAME.parse_position(f.get("position") or ""), f["forfeit"]) or msg
+            p = GAME.parse_position(f.get("position") or "")
+            if forfeit.__code__.co_argcount >= 3:
+                # (with the board's diagnosis: what the turn still needs, named)
+                msg = forfeit(p, f["forfeit"], game_text.fix_record(f.get("fix_record") or "")) or msg
+            else:
+                msg = forfeit(p, f["forfeit"]) or msg
         except ValueError:
             pass
     turn = "—"

@@ -24,16 +24,26 @@ def finish_state_text(pos, so_far, fix=None):
     from triad.games.cornelson import geometry as g
 
     name = so_far.split()[0] if so_far.split() else ""
-    if name not in g.SITE_NAMES[:37]:
-        return ""
     take = (fix or {}).get("take") or []
     posts = [t for t in take if t in g.SITE_NAMES[:37]]
     jewels = [t for t in take if t in g.SITE_NAMES[37:]]
+    if name == "-":
+        # (every post taken: the turn is the jewels' steps alone)
+        return ("No gem to place (every post is taken): step each of your jewels once%s (a lifted jewel "
+                "shows its steps in orange and the Barriers in its way in red)." % _left(jewels))
+    if name not in g.SITE_NAMES[:37]:
+        return ""
+    if posts:
+        # (the board's own word that the gem captured: the position text
+        # carries no mode, and a tourney's rules capture where the standard
+        # rules would not)
+        what = ("the captured gem on %s (blinking white) for one of yours" % posts[0] if len(posts) == 1 else
+                "the captured gems on %s and %s (blinking white), each for one of yours" % (
+                    ", ".join(posts[:-1]), posts[-1]))
+        return ("Swap %s, then step your jewels. Lifting a jewel before every swap is done forfeits the "
+                "captures left (rule 3.1)." % what)
     p = g.SITE_NAMES.index(name)
     if pos.posts[p] == 0 and pos._captures(p):
-        if posts:
-            return ("Swap the captured gem on %s (blinking white) for one of yours, then step your jewels. "
-                    "Lifting a jewel before every swap is done forfeits the captures left (rule 3.1)." % posts[0])
         if jewels:
             return "Every capture is swapped: now step each of your jewels once%s." % _left(jewels)
         return STATE_TEXT["finish"]
@@ -50,9 +60,12 @@ def _left(jewels):
     return "; still to step: the jewels on " + ", ".join(jewels[:-1]) + " and " + jewels[-1]
 
 
-def forfeit_text(pos, arg):
+def forfeit_text(pos, arg, fix=None):
     """The line once a capture is forfeit (the board's `evt forfeit <post>
-    <kept>`, rule 3.1): what happened, by which rule, and what is next."""
+    <kept>`, rule 3.1): what happened, by which rule, and what is next (fix:
+    the board's diagnosis: the jewels still to step, named)."""
+    from triad.games.cornelson import geometry as g
+
     words = arg.split()
     if len(words) != 2 or not words[1].isdigit():
         return ""
@@ -60,7 +73,8 @@ def forfeit_text(pos, arg):
     stand = ("only its first capture stands" if kept == 1 else "only its first %d captures stand" % kept) if kept else (
         "none of its captures stands")
     return ("Forfeit (rule 3.1): a jewel was lifted before the gem on %s had all its captures swapped, so %s. "
-            "Leave the gems not swapped as they are and step each of your jewels once." % (post, stand))
+            "Leave the gems not swapped as they are and step each of your jewels once%s." % (
+                post, stand, _left([t for t in (fix or {}).get("take") or [] if t in g.SITE_NAMES[37:]])))
 
 
 def move_note(move):

@@ -73,7 +73,9 @@ def refusal(pos, frm, to):
     for k in range(1, d):
         n = "%s%d" % (chr(ord(a[0]) + sf * k), int(a[1:]) + sr * k)
         if G.owner(pos, names.index(n)) >= 0:
-            return "the die on %s is in the way: a die never moves over another" % n
+            # (the die in the way is not named: the words name only what
+            # the lights show, and it is not lit)
+            return "another die is in its way: a die never moves over one"
     note2 = pos.is_note2()
     if d == v and not note2:
         others = [str(k) for k in (1, 2, 3) if k != v]
