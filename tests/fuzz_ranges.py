@@ -1,0 +1,200 @@
+"""`make fuzz` in seed ranges that resume and add up across runs (issue 47.7).
+
+Ten thousand scripts a game (tests/fuzz_board.py) take hours of CPU on a
+shared machine: too long for one run. So each configuration's scripts are
+cut into ranges: range r of a configuration is fuzz_board.py with seed
+SEED_BASE + r and RANGE scripts. A range that has run leaves its summary in
+the repository (docs/fuzz/<game>-<mode>-<seats>/seed-<seed>.txt:
+the fuzzer's own summary line, the commit it ran on, the date); the next
+run begins at the first range that has none, so runs resume where the last
+stopped, and `totals` adds the ranges up (per configuration and per game)
+into docs/fuzzing.md between its markers.
+
+    python tests/fuzz_ranges.py run nehren.standard.0.2 --total 10000 --range 100 --ranges 1
+    python tests/fuzz_ranges.py totals [--write docs/fuzzing.md]
+
+A configuration is game.mode.seats.share (the Makefile's FUZZ_CONFIGS): a
+game's --total scripts are shared among its `share` configurations. A range
+that fails keeps its summary with the FAIL line and the failing script next
+to it (seed-<seed>.fail.txt); it counts in the totals (its scripts ran up
+to the failure) and `run` stops there with status 1."""
+import argparse
+import datetime
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DIR = os.path.join(ROOT, "docs", "fuzz")
+SEED_BASE = 1000  # (the single-stream runs before used seeds 1-20: these are other scripts)
+BEGIN = "<!-- fuzz-ranges:begin (python tests/fuzz_ranges.py totals --write docs/fuzzing.md) -->"
+END = "<!-- fuzz-ranges:end -->"
+
+# What the totals add up, from the fuzzer's summary line.
+COUNTS = (("scripts", r"(\d+) scripts"), ("turns", r"(\d+) turns"), ("power cuts", r"(\d+) power cuts"),
+          ("crashes", r"crashes (\d+)"), ("illegal", r"illegal (\d+)"), ("wrong", r"wrong (\d+)"),
+          ("lost", r"lost (\d+)"), ("hangs", r"hangs (\d+)"), ("refused lines", r"refused lines (\d+)"),
+          ("words checks", r"words: (\d+) checks"), ("needs named", r"(\d+) naming what the turn still needs"),
+          ("words bad", r"(\d+) bad"))
+
+
+def config_dir(config, root=DIR):
+    game, mode, seats, _ = config.split(".")
+    return os.path.join(root, "%s-%s-%s" % (game, mode, seats))
+
+
+def per_config(config, total):
+    share = int(config.split(".")[3])
+    return (total + share - 1) // share
+
+
+def ranges_of(config, total, size):
+    """[(seed, scripts)] of a configuration's ranges, in order."""
+    n = per_config(config, total)
+    out = []
+    r = 0
+    while r * size < n:
+        out.append((SEED_BASE + r, min(size, n - r * size)))
+        r += 1
+    return out
+
+
+def _commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True).stdout.strip() or "?"
+    except OSError:
+        return "?"
+
+
+def run(config, total, size, most, turns, root=DIR, fuzzer=None, extra=()):
+    """Run up to `most` (0: all) of the configuration's ranges that have no
+    summary yet. Returns (ranges run, status)."""
+    game, mode, seats, _ = config.split(".")
+    d = config_dir(config, root)
+    os.makedirs(d, exist_ok=True)
+    done = 0
+    for seed, n in ranges_of(config, total, size):
+        path = os.path.join(d, "seed-%d.txt" % seed)
+        if os.path.exists(path):
+            continue  # (ran in an earlier run: resumed after it)
+        if most and done >= most:
+            break
+        fail = os.path.join(d, "seed-%d.fail.txt" % seed)
+        cmd = [sys.executable, fuzzer or os.path.join(HERE, "fuzz_board.py"), "--game", game, "--mode", mode,
+               "--seats", seats, "--scripts", str(n), "--turns", str(turns), "--seed", str(seed), "--words",
+               "--out", fail] + list(extra)
+        r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        lines = [ln for ln in r.stdout.splitlines() if ln.strip()]
+        summary = [ln for ln in lines if ln.startswith("fuzz ")]
+        failed = [ln for ln in lines if ln.startswith("FAIL ")]
+        if not summary:
+            sys.stderr.write(r.stdout[-2000:] + r.stderr[-2000:])
+            return done, 2
+        with open(path, "w") as f:
+            f.write("# range %d of %s: %d scripts from seed %d, --turns %d, commit %s, %s\n" % (
+                seed - SEED_BASE, config, n, seed, turns, _commit(), datetime.date.today().isoformat()))
+            for ln in failed:
+                f.write(ln + "\n")
+            f.write(summary[-1] + "\n")
+        print(summary[-1], flush=True)
+        done += 1
+        if r.returncode != 0:
+            print("\n".join(failed) or "fuzz_board.py exited %d" % r.returncode)
+            return done, 1
+    return done, 0
+
+
+def read(root=DIR):
+    """{config dir name: [summary line, ...]} of every range kept."""
+    out = {}
+    if not os.path.isdir(root):
+        return out
+    for name in sorted(os.listdir(root)):
+        d = os.path.join(root, name)
+        if not os.path.isdir(d):
+            continue
+        lines = []
+        for fn in sorted(os.listdir(d)):
+            if re.fullmatch(r"seed-\d+\.txt", fn):
+                with open(os.path.join(d, fn)) as f:
+                    got = [ln.strip() for ln in f if ln.startswith("fuzz ")]
+                if got:
+                    lines.append(got[-1])
+        out[name] = lines
+    return out
+
+
+def add_up(lines):
+    tot = dict.fromkeys([k for k, _ in COUNTS], 0)
+    for ln in lines:
+        for k, rx in COUNTS:
+            m = re.search(rx, ln)
+            if m:
+                tot[k] += int(m.group(1))
+    return tot
+
+
+def table(root=DIR):
+    """The totals as markdown: one row a configuration, one a game."""
+    got = read(root)
+    keys = [k for k, _ in COUNTS]
+    rows = ["| configuration | ranges | " + " | ".join(keys) + " |",
+            "| --- | ---: | " + " | ".join("---:" for _ in keys) + " |"]
+    games = {}
+    for name, lines in got.items():
+        t = add_up(lines)
+        rows.append("| %s | %d | %s |" % (name, len(lines), " | ".join("{:,}".format(t[k]) for k in keys)))
+        g = games.setdefault(name.split("-")[0], [0, dict.fromkeys(keys, 0)])
+        g[0] += len(lines)
+        for k in keys:
+            g[1][k] += t[k]
+    for game in sorted(games):
+        n, t = games[game]
+        rows.append("| **%s** (all its configurations) | %d | %s |" % (
+            game, n, " | ".join("**{:,}**".format(t[k]) for k in keys)))
+    return "\n".join(rows)
+
+
+def write(doc, root=DIR):
+    with open(doc) as f:
+        text = f.read()
+    if BEGIN not in text or END not in text:
+        raise SystemExit("%s has no fuzz-ranges markers" % doc)
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    with open(doc, "w") as f:
+        f.write(head + BEGIN + "\n" + table(root) + "\n" + END + tail)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="run a configuration's ranges not yet run")
+    r.add_argument("config", help="game.mode.seats.share, e.g. nehren.standard.0.2")
+    r.add_argument("--total", type=int, default=10000, help="scripts a game, over its configurations")
+    r.add_argument("--range", type=int, default=100, help="scripts a range")
+    r.add_argument("--ranges", type=int, default=0, help="ranges to run now at most (0: every one left)")
+    r.add_argument("--turns", type=int, default=8)
+    r.add_argument("--dir", default=DIR)
+    t = sub.add_parser("totals", help="add the ranges kept up")
+    t.add_argument("--write", default=None, help="a document to write the table into (between its markers)")
+    t.add_argument("--dir", default=DIR)
+    args = ap.parse_args(argv)
+    if args.cmd == "run":
+        n, rc = run(args.config, args.total, args.range, args.ranges, args.turns, root=args.dir)
+        left = sum(1 for seed, _ in ranges_of(args.config, args.total, args.range)
+                   if not os.path.exists(os.path.join(config_dir(args.config, args.dir), "seed-%d.txt" % seed)))
+        print("fuzz ranges %s: %d run now, %d left of %d" % (
+            args.config, n, left, len(ranges_of(args.config, args.total, args.range))))
+        return rc
+    if args.write:
+        write(args.write, args.dir)
+    print(table(args.dir))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
