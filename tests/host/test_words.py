@@ -143,3 +143,22 @@ def test_a_jewel_stepped_before_the_gem_asks_for_the_gem():
 
     text = smallest_fix(START, _sites("a2 S2 S3 N1 N2 N3"), "", game=CORNELSON)
     assert text == "Put a new gem on a lit post first."
+
+
+def test_the_page_names_the_values_colours_as_the_readme_does():
+    # Issue 47.4: the page said "magenta 3" where the README says "purple".
+    import os
+    import re
+
+    from triad.games import load, text as game_text
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "README.md")) as f:
+        readme = f.read()
+    said = set(re.findall(r"\(blue 1, orange 2, (\w+) 3\)", readme))
+    assert said == {"purple"}, said
+    g = load("nehren")
+    words = " ".join(game_text.words(g, "STATE_TEXT").values()) + " " + " ".join(
+        game_text.words(g, "NOTICE_TEXT").values())
+    page = re.findall(r"blue 1, orange 2, (\w+) 3", words)
+    assert page and set(page) == said, page
