@@ -56,14 +56,14 @@ def fault_words(f):
         return ""
     rec = game_text.fix_record(f.get("fix_record") or "")
     pos = None
-    if state == "play":
+    if state == "play" or state in GAME.PHASE_NAMES:
         # (a turn played: whose piece and why a step may not stand are said
         # from the position; never while the pieces are set as the game)
         try:
             pos = GAME.parse_position(f.get("position") or "")
         except ValueError:
             pos = None
-    text = game_text.fix_words(GAME, rec, f.get("fault") or "", pos)
+    text = game_text.fix_words(GAME, rec, f.get("fault") or "", pos, reasons=state == "play")
     if not text:
         return ""
     if state == "sync":

@@ -127,3 +127,17 @@ def test_a_piece_not_the_movers_is_named_with_its_side_and_the_turn_said():
         "Put North's jewel back on N1 (blinking white): it is South's turn.")
     # (one's own piece: no side named, no turn said)
     assert fix_words(c, fix_record("fill S1"), "", pos).startswith("Put the jewel back on S1 (blinking white).")
+
+
+def test_cornelson_a_turn_names_every_spot_it_still_needs():
+    # Found by the words fuzz (issue 47.7): two captured gems lit at once,
+    # and jewels to step lit with them; a full board's turn ("-") is steps.
+    from triad.games import load
+    from triad.games.cornelson.words import finish_state_text
+
+    c = load("cornelson")
+    pos = c.parse_position(START)
+    text = finish_state_text(pos, "D4", {"take": ["E2", "F1", "f5", "P10"]})
+    assert "the captured gems on E2 and F1" in text and "still to step: the jewels on f5 and P10" in text, text
+    text = finish_state_text(pos, "-", {"take": ["d11", "P1"]})
+    assert text.startswith("No gem to place") and "the jewels on d11 and P1" in text and "Swap" not in text, text

@@ -84,7 +84,7 @@ def _names(sites):
     return sites[0] if len(sites) == 1 else ", ".join(sites[:-1]) + " and " + sites[-1]
 
 
-def fix_words(game, rec, why="", pos=None):
+def fix_words(game, rec, why="", pos=None, reasons=True):
     """The diagnosis rec (fix_record) in words: what to put right, naming
     exactly the sites the lights show; "" when nothing is to be put right.
     why: the board's fault text (`evt fault`), for the two turns that fit
@@ -93,7 +93,8 @@ def fix_words(game, rec, why="", pos=None):
     pieces to stand as the game): then a piece not the mover's is named
     with its side and the turn said, and a piece of the mover's put where
     it may not stand with the game's reason (its words' refusal(pos, from,
-    to): issue 47)."""
+    to): issue 47); reasons False: no rule's reason (a turn's later phase,
+    where the piece's step was made already)."""
     if not rec:
         return ""
     kinds = words(game, "PIECE_KINDS", None) or {}
@@ -117,7 +118,7 @@ def fix_words(game, rec, why="", pos=None):
     turn = ""
     if back and empty:
         b = back[0]
-        refusal = words(game, "refusal") if pos is not None and len(empty) == 1 else None
+        refusal = words(game, "refusal") if pos is not None and reasons and len(empty) == 1 else None
         reason = refusal(pos, index[b], index[empty[0]]) if refusal is not None and b in index and empty[0] in index else ""
         out.append("the %s from %s may not stand on %s%s: put it back on %s (grey) or on a lit %s"
                    % (called(b), b, _names(empty), " (" + reason + ")" if reason else "", b, kind(empty[0])))

@@ -40,8 +40,8 @@ def finish_state_text(pos, so_far, fix=None):
         what = ("the captured gem on %s (blinking white) for one of yours" % posts[0] if len(posts) == 1 else
                 "the captured gems on %s and %s (blinking white), each for one of yours" % (
                     ", ".join(posts[:-1]), posts[-1]))
-        return ("Swap %s, then step your jewels. Lifting a jewel before every swap is done forfeits the "
-                "captures left (rule 3.1)." % what)
+        return ("Swap %s, then step your jewels%s. Lifting a jewel before every swap is done forfeits the "
+                "captures left (rule 3.1)." % (what, _left(jewels)))
     p = g.SITE_NAMES.index(name)
     if pos.posts[p] == 0 and pos._captures(p):
         if jewels:

@@ -100,3 +100,15 @@ def choose_text(pos, site):
     return ("Note 2: the die on %s showed %d and is turned in place, so it must show another value: "
             "%d or %d. Press menu to step between them (%s lights in the value: blue 1, orange 2, "
             "purple 3), then confirm." % (site, v, others[0], others[1], site))
+
+
+def finish_state_text(pos, so_far, fix=None):
+    """The line once a move made a Triad (the board's `evt triad <move>`):
+    which dice may be taken off, as their cells blink (fix: the board's
+    diagnosis, its take sites: issue 47)."""
+    take = (fix or {}).get("take") or []
+    if not take:
+        return ""
+    which = take[0] if len(take) == 1 else ", ".join(take[:-1]) + " or " + take[-1]
+    return ("Triad! Take one of your own dice of the Triad off the board: the one on %s (%s green)."
+            % (which, "its cell blinks" if len(take) == 1 else "their cells blink"))
