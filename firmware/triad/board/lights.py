@@ -382,6 +382,7 @@ def _render_finish(lt, mt, frame, occ, fast, slow, shown):
     exp = mt.expected
     nxt = mt.nxt
     marks = mt.marks
+    lit_only = mt.shown
     fault = shown & SHOW_FAULT
     # Nothing fits the board (a stray object, a piece put wrong): the move
     # last seen under way says which differences are its own; only the rest
@@ -393,8 +394,8 @@ def _render_finish(lt, mt, frame, occ, fast, slow, shown):
         fix[lt.n] = FIX_FAULT
     for i in range(lt.n):
         r = nxt[i]
-        if r and occ[i] and exp[i]:
-            fix[i] = FIX_TAKE
+        if r and occ[i] and exp[i] and not lit_only[i]:
+            fix[i] = FIX_TAKE  # (a mark only shown, a Barrier, is no piece to take)
         if marks[i] and (slow or not r):
             _set(frame, i, pal.TRIAD)
         elif r and r != ROLE_REMOVE and (not exp[i] or slow):
