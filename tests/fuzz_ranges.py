@@ -16,8 +16,11 @@ into docs/fuzzing.md between its markers.
 A configuration is game.mode.seats.share (the Makefile's FUZZ_CONFIGS): a
 game's --total scripts are shared among its `share` configurations. A range
 that fails keeps its summary with the FAIL line and the failing script next
-to it (seed-<seed>.fail.txt); it counts in the totals (its scripts ran up
-to the failure) and `run` stops there with status 1."""
+to it (seed-<seed>.fail.txt), and `run` stops there with status 1. A failed
+range is not done: the next run (after the fix) runs it again whole, and
+first keeps what it found as seed-<seed>.found-<commit>.txt (and
+.found-<commit>.script.txt), so the totals count every failure found and,
+as scripts, only ranges' last runs."""
 import argparse
 import datetime
 import os
@@ -61,12 +64,37 @@ def ranges_of(config, total, size):
     return out
 
 
+# What a range runs: its summary names the commit, "+changes" when these
+# differ from it (a range run on a working tree, not on a commit).
+CODE = ("firmware", "simulator", "host_tools", "tests/fuzz_board.py", "tests/reference_cornelson.py")
+
+
 def _commit():
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                               text=True).stdout.strip() or "?"
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--"] + list(CODE), cwd=ROOT).returncode
     except OSError:
         return "?"
+    return head + ("+changes" if dirty else "")
+
+
+def range_failed(path):
+    """Whether a kept summary is of a range that failed."""
+    with open(path) as f:
+        return any(ln.startswith("FAIL ") for ln in f)
+
+
+def _keep_found(path, fail):
+    """A failed range's record, kept under the commit it ran on before the
+    range runs again."""
+    with open(path) as f:
+        m = re.search(r"commit (\S+),", f.readline())
+    tag = m.group(1) if m else "unknown"
+    base = path[:-len(".txt")] + ".found-" + tag
+    os.replace(path, base + ".txt")
+    if os.path.exists(fail):
+        os.replace(fail, base + ".script.txt")
 
 
 def run(config, total, size, most, turns, root=DIR, fuzzer=None, extra=()):
@@ -78,11 +106,13 @@ def run(config, total, size, most, turns, root=DIR, fuzzer=None, extra=()):
     done = 0
     for seed, n in ranges_of(config, total, size):
         path = os.path.join(d, "seed-%d.txt" % seed)
-        if os.path.exists(path):
+        fail = os.path.join(d, "seed-%d.fail.txt" % seed)
+        if os.path.exists(path) and not range_failed(path):
             continue  # (ran in an earlier run: resumed after it)
         if most and done >= most:
             break
-        fail = os.path.join(d, "seed-%d.fail.txt" % seed)
+        if os.path.exists(path):
+            _keep_found(path, fail)  # (it failed: run again whole, what it found kept)
         cmd = [sys.executable, fuzzer or os.path.join(HERE, "fuzz_board.py"), "--game", game, "--mode", mode,
                "--seats", seats, "--scripts", str(n), "--turns", str(turns), "--seed", str(seed), "--words",
                "--out", fail] + list(extra)
@@ -107,18 +137,20 @@ def run(config, total, size, most, turns, root=DIR, fuzzer=None, extra=()):
     return done, 0
 
 
-def read(root=DIR):
-    """{config dir name: [summary line, ...]} of every range kept."""
+def read(root=DIR, found=False):
+    """{config dir name: [summary line, ...]} of every range kept (its last
+    run); found: of the failed runs kept before a range ran again instead."""
     out = {}
     if not os.path.isdir(root):
         return out
+    pattern = r"seed-\d+\.found-[^.]+\.txt" if found else r"seed-\d+\.txt"
     for name in sorted(os.listdir(root)):
         d = os.path.join(root, name)
         if not os.path.isdir(d):
             continue
         lines = []
         for fn in sorted(os.listdir(d)):
-            if re.fullmatch(r"seed-\d+\.txt", fn):
+            if re.fullmatch(pattern, fn):
                 with open(os.path.join(d, fn)) as f:
                     got = [ln.strip() for ln in f if ln.startswith("fuzz ")]
                 if got:
@@ -127,34 +159,51 @@ def read(root=DIR):
     return out
 
 
-def add_up(lines):
+def add_up(lines, strict=False):
+    """The counts of summary lines added up; strict: a line that lacks one
+    is an error (a total that silently left a count out would lie)."""
     tot = dict.fromkeys([k for k, _ in COUNTS], 0)
     for ln in lines:
         for k, rx in COUNTS:
             m = re.search(rx, ln)
             if m:
                 tot[k] += int(m.group(1))
+            elif strict:
+                raise ValueError("no %r in the summary %r" % (k, ln))
     return tot
+
+
+def failures(lines):
+    """How many of these runs failed (a run's summary counts one of crashes,
+    illegal, wrong, lost, hangs or words bad; the first failure stops it)."""
+    keys = ("crashes", "illegal", "wrong", "lost", "hangs", "words bad")
+    return sum(1 for ln in lines if any(add_up([ln])[k] for k in keys))
 
 
 def table(root=DIR):
     """The totals as markdown: one row a configuration, one a game."""
     got = read(root)
+    found = read(root, found=True)
     keys = [k for k, _ in COUNTS]
-    rows = ["| configuration | ranges | " + " | ".join(keys) + " |",
-            "| --- | ---: | " + " | ".join("---:" for _ in keys) + " |"]
+    rows = ["| configuration | ranges | " + " | ".join(keys) + " | failures found |",
+            "| --- | ---: | " + " | ".join("---:" for _ in keys) + " | ---: |"]
     games = {}
-    for name, lines in got.items():
+    for name in sorted(set(got) | set(found)):
+        lines = got.get(name, [])
         t = add_up(lines)
-        rows.append("| %s | %d | %s |" % (name, len(lines), " | ".join("{:,}".format(t[k]) for k in keys)))
-        g = games.setdefault(name.split("-")[0], [0, dict.fromkeys(keys, 0)])
+        # (failures found: the failed runs kept before their ranges ran
+        # again, and the last runs that still fail)
+        f = failures(found.get(name, [])) + failures(lines)
+        rows.append("| %s | %d | %s | %d |" % (name, len(lines), " | ".join("{:,}".format(t[k]) for k in keys), f))
+        g = games.setdefault(name.split("-")[0], [0, dict.fromkeys(keys, 0), 0])
         g[0] += len(lines)
+        g[2] += f
         for k in keys:
             g[1][k] += t[k]
     for game in sorted(games):
-        n, t = games[game]
-        rows.append("| **%s** (all its configurations) | %d | %s |" % (
-            game, n, " | ".join("**{:,}**".format(t[k]) for k in keys)))
+        n, t, f = games[game]
+        rows.append("| **%s** (all its configurations) | %d | %s | **%d** |" % (
+            game, n, " | ".join("**{:,}**".format(t[k]) for k in keys), f))
     return "\n".join(rows)
 
 
@@ -185,8 +234,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.cmd == "run":
         n, rc = run(args.config, args.total, args.range, args.ranges, args.turns, root=args.dir)
-        left = sum(1 for seed, _ in ranges_of(args.config, args.total, args.range)
-                   if not os.path.exists(os.path.join(config_dir(args.config, args.dir), "seed-%d.txt" % seed)))
+        kept = [os.path.join(config_dir(args.config, args.dir), "seed-%d.txt" % seed)
+                 for seed, _ in ranges_of(args.config, args.total, args.range)]
+        left = sum(1 for p in kept if not os.path.exists(p) or range_failed(p))
         print("fuzz ranges %s: %d run now, %d left of %d" % (
             args.config, n, left, len(ranges_of(args.config, args.total, args.range))))
         return rc

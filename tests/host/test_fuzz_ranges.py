@@ -13,6 +13,7 @@ STUB = '''import sys
 a = sys.argv[1:]
 seed = int(a[a.index("--seed") + 1]); n = int(a[a.index("--scripts") + 1])
 if seed == %(fail)d:
+    open(a[a.index("--out") + 1], "w").write("# the failing script\\n")
     print("FAIL words: a stand-in failure (script written to x)")
 print("fuzz %%s mode=%%s seats=%%s seed=%%d: %%d scripts, %%d turns (0 the board's), 1 actions, 0 noise, %%d power cuts, "
       "crashes 0, illegal 0, wrong 0, lost 0, hangs 0; refused lines 2; 1 s; words: %%d checks (1 with fault words, "
@@ -58,6 +59,38 @@ def test_a_failing_range_is_kept_counted_and_stops_the_run(tmp_path):
     with open(os.path.join(root, "browne-standard-0", "seed-1001.txt")) as f:
         assert "FAIL words" in f.read()
     assert fr.add_up(fr.read(root)["browne-standard-0"])["words bad"] == 1
+
+
+def test_a_failed_range_runs_again_whole_and_what_it_found_is_kept(tmp_path):
+    # (issue 47.7: the scripts after a failure never ran; a range that
+    # failed is not done, and the totals still count the failure found)
+    root = str(tmp_path / "fuzz")
+    d = os.path.join(root, "browne-standard-0")
+    assert fr.run("browne.standard.0.3", 450, 50, 0, 8, root=root, fuzzer=_stub(tmp_path, fail=1001)) == (2, 1)
+    with open(os.path.join(d, "seed-1001.txt")) as f:
+        commit = f.readline().split("commit ")[1].split(",")[0]
+    # The next run, after the fix, begins with the failed range, then goes on.
+    assert fr.run("browne.standard.0.3", 450, 50, 2, 8, root=root, fuzzer=_stub(tmp_path)) == (2, 0)
+    assert sorted(os.listdir(d)) == ["seed-1000.txt", "seed-1001.found-%s.script.txt" % commit,
+                                     "seed-1001.found-%s.txt" % commit, "seed-1001.txt", "seed-1002.txt"]
+    with open(os.path.join(d, "seed-1001.txt")) as f:
+        assert "FAIL" not in f.read()
+    assert fr.add_up(fr.read(root)["browne-standard-0"])["scripts"] == 150  # (each range's last run)
+    table = fr.table(root)
+    assert "| browne-standard-0 | 3 | 150 |" in table and table.splitlines()[2].endswith("| 1 |"), table
+    assert table.splitlines()[-1].endswith("| **1** |"), table
+
+
+def test_the_totals_in_the_document_are_the_ranges_kept():
+    # docs/fuzzing.md's table is the kept ranges added up (make fuzz-totals
+    # after each run), and every kept summary has every count the totals
+    # add (a count missing from the fuzzer's line would be a silent 0).
+    for lines in list(fr.read().values()) + list(fr.read(found=True).values()):
+        fr.add_up(lines, strict=True)
+    with open(os.path.join(fr.ROOT, "docs", "fuzzing.md")) as f:
+        doc = f.read()
+    kept = doc.split(fr.BEGIN, 1)[1].split(fr.END, 1)[0].strip()
+    assert kept == fr.table(), "docs/fuzzing.md's totals are stale: make fuzz-totals"
 
 
 def test_the_totals_go_between_the_documents_markers(tmp_path):
