@@ -204,6 +204,9 @@ def frame(ws):
     f["hint_words"] = ("Hint: " + move_words(pos, hint[0]) + "." if hint and hint[1] == pos and "hint" in f["names"]
                        and sim.running else "")
     f["forfeit"] = ev.get("forfeit", "") if sim.running and state in GAME.PHASE_NAMES else ""
+    # The turn so far (the board's `evt capture`/`evt landed`/...): a later
+    # phase's refusal reads it (say.fault_words).
+    f["so_far"] = ev.get("finish", "") if sim.running and state in GAME.PHASE_NAMES else ""
     f["choose_text"] = choose_words(pos, ev.get("choose", "")) if state == GAME.PHASE_NAMES[1] else ""
     f["state_label"] = state_label(pos, ev["finish"], f["state"], f["forfeit"])
     f["move_notes"] = move_notes(f["moves"])

@@ -63,7 +63,9 @@ def fault_words(f):
             pos = GAME.parse_position(f.get("position") or "")
         except ValueError:
             pos = None
-    text = game_text.fix_words(GAME, rec, f.get("fault") or "", pos, reasons=state == "play")
+    # (the turn so far, in a later phase: a game's reasons may read it)
+    so_far = f.get("so_far") if state in GAME.PHASE_NAMES else ("" if state == "play" else None)
+    text = game_text.fix_words(GAME, rec, f.get("fault") or "", pos, reasons=state == "play", so_far=so_far)
     if not text:
         return ""
     if state == "sync":

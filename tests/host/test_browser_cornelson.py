@@ -172,7 +172,7 @@ def test_a_jewel_on_a_wrong_trey_is_named_alone(page):
     step(page, "S1", "a2")
     step(page, "S2", "a4")
     step(page, "S3", "b5")  # not next to S3
-    wait_text(page, "#msg", "jewel from S3 may not stand on b5: put it back on S3 (grey) or on a lit trey",
+    wait_text(page, "#msg", "jewel from S3 may not stand on b5 (a jewel steps across one border, to a space next to its own): put it back on S3 (grey) or on a lit spot",
               timeout=WAIT_MS)
     fault = page.inner_text("#msg").split(" Then: ")[0]  # (the fault; then the turn's own line)
     assert "D4" not in fault and "a2" not in fault, fault

@@ -141,3 +141,20 @@ def test_cornelson_a_turn_names_every_spot_it_still_needs():
     assert "the captured gems on E2 and F1" in text and "still to step: the jewels on f5 and P10" in text, text
     text = finish_state_text(pos, "-", {"take": ["d11", "P1"]})
     assert text.startswith("No gem to place") and "the jewels on d11 and P1" in text and "Swap" not in text, text
+
+
+def test_cornelson_a_barrier_is_read_after_the_turns_gem_and_captures():
+    # Issue 47.2: a jewel's step refused by a Barrier is said so, read after
+    # the turn's own gem and captures (the board's `evt capture <post>`): a
+    # capture turns one of the Barrier's gems, and the Barrier is gone.
+    from triad.games import load
+    from triad.games.cornelson.words import refusal
+
+    c = load("cornelson")
+    pos = c.parse_position("..../...../....../......./....../.ns../.n.. S:a2,S2,S3 N:N1,N2,N3 s 0 0")
+    a2, a3 = c.SITE_NAMES.index("a2"), c.SITE_NAMES.index("a3")
+    assert refusal(pos, a2, a3, "D4") == "a Barrier, two of the opponent's gems, stands on the border between"
+    assert refusal(pos, a2, a3, "B1") == ""  # (B1 captures B2: no Barrier left)
+    assert refusal(pos, a2, a3, "B1!0") != ""  # (the capture forfeit, rule 3.1: the Barrier stands)
+    # A post vacant and no gem placed yet: the words ask for the gem, no reason.
+    assert refusal(pos, a2, c.SITE_NAMES.index("b3"), "") == ""

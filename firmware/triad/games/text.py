@@ -84,7 +84,7 @@ def _names(sites):
     return sites[0] if len(sites) == 1 else ", ".join(sites[:-1]) + " and " + sites[-1]
 
 
-def fix_words(game, rec, why="", pos=None, reasons=True):
+def fix_words(game, rec, why="", pos=None, reasons=True, so_far=None):
     """The diagnosis rec (fix_record) in words: what to put right, naming
     exactly the sites the lights show; "" when nothing is to be put right.
     why: the board's fault text (`evt fault`), for the two turns that fit
@@ -94,7 +94,10 @@ def fix_words(game, rec, why="", pos=None, reasons=True):
     with its side and the turn said, and a piece of the mover's put where
     it may not stand with the game's reason (its words' refusal(pos, from,
     to): issue 47); reasons False: no rule's reason (a turn's later phase,
-    where the piece's step was made already)."""
+    where the piece's step was made already), unless so_far, the turn so
+    far, is given and the game's refusal reads it (refusal(pos, from, to,
+    so_far): Cornelson's jewels step after the gem, whose captures make
+    and break Barriers)."""
     if not rec:
         return ""
     kinds = words(game, "PIECE_KINDS", None) or {}
@@ -118,10 +121,18 @@ def fix_words(game, rec, why="", pos=None, reasons=True):
     turn = ""
     if back and empty:
         b = back[0]
-        refusal = words(game, "refusal") if pos is not None and reasons and len(empty) == 1 else None
-        reason = refusal(pos, index[b], index[empty[0]]) if refusal is not None and b in index and empty[0] in index else ""
+        refusal = words(game, "refusal") if pos is not None and len(empty) == 1 else None
+        reason = ""
+        if refusal is not None and b in index and empty[0] in index:
+            if so_far is not None and refusal.__code__.co_argcount >= 4:
+                reason = refusal(pos, index[b], index[empty[0]], so_far)
+            elif reasons:
+                reason = refusal(pos, index[b], index[empty[0]])
+        # (where it may go, by the piece: a jewel put on a post or a dock is
+        # not told "a lit post"; the game's LIT_FOR, else the wrong spot's kind)
+        lit = (words(game, "LIT_FOR", None) or {}).get(called(b)) or kind(empty[0])
         out.append("the %s from %s may not stand on %s%s: put it back on %s (grey) or on a lit %s"
-                   % (called(b), b, _names(empty), " (" + reason + ")" if reason else "", b, kind(empty[0])))
+                   % (called(b), b, _names(empty), " (" + reason + ")" if reason else "", b, lit))
     elif empty:
         out.append("take what stands on %s off (blinking red)" % _names(empty))
     if fill:

@@ -60,6 +60,58 @@ def _left(jewels):
     return "; still to step: the jewels on " + ", ".join(jewels[:-1]) + " and " + jewels[-1]
 
 
+def refusal(pos, frm, to, so_far=""):
+    """Why the mover's jewel from site frm may not stand on site to, by the
+    rule that forbids it (issue 47: "the rule's reason and what is allowed
+    instead"); "" when no single rule says it for certain (the lights say
+    the rest). pos: the position at the turn's start; so_far: the turn so
+    far (the board's `evt capture <post>`), whose gem and captures are laid
+    first, since they make and break Barriers. The mode is not in the
+    position text, so no reason here depends on it."""
+    from triad.games.cornelson import core
+    from triad.games.cornelson import geometry as g
+
+    fs = g.FIRST_SPACE
+    if frm < fs:
+        return ""
+    s = frm - fs
+    o = pos.occ[s]
+    if not o or (o - 1) // 3 != pos.side:
+        return ""  # (not the mover's jewel where the turn began: one stepped already, say)
+    head = so_far.split()[0] if so_far.split() else ""
+    if not head and pos.filled < g.N_POSTS:
+        return ""  # (a post is vacant and no gem placed: the turn begins with the gem)
+    if to < fs:
+        return "a jewel stands on a trey, a dock or a portal, never on a post"
+    t = to - fs
+    exits = [g.EXIT_TO[s * 3 + e] for e in range(3)]
+    if t not in exits:
+        return "a jewel steps across one border, to a space next to its own"
+    if g.DOCK_OWNER[t] == pos.side + 1:
+        return "a jewel never steps back onto its own dock"
+    b = g.EXIT_BORDER[s * 3 + exits.index(t)]
+    if b == core.NONE:
+        if pos.flags[o - 1]:
+            return "a jewel that has just transferred steps onto its trey next, never back"
+        return ""
+    if g.DOCK_OWNER[t]:
+        return ""  # (the opponent's dock: Breach's rules, and the mode is not known here)
+    post, _, kept = head.partition("!")
+    p = pos
+    if post in g.SITE_NAMES[:fs]:
+        i = g.SITE_NAMES.index(post)
+        if pos.posts[i]:
+            return ""
+        p = pos.copy()
+        p._place(i, bytearray(64), 0, int(kept) if kept.isdigit() else 99)
+    elif head not in ("", "-"):
+        return ""
+    opp = 2 - pos.side
+    if p.posts[g.BORDER_U[b]] == opp and p.posts[g.BORDER_V[b]] == opp:
+        return "a Barrier, two of the opponent's gems, stands on the border between"
+    return ""
+
+
 def forfeit_text(pos, arg, fix=None):
     """The line once a capture is forfeit (the board's `evt forfeit <post>
     <kept>`, rule 3.1): what happened, by which rule, and what is next (fix:
@@ -235,3 +287,6 @@ def _blocked(pos, slot, names):
 
 # What a piece is called on each kind of site (the page's move words).
 PIECE_KINDS = {"post": "gem", "trey": "jewel", "dock": "jewel", "portal": "jewel"}
+# Where a piece put wrong may go instead, lit: a jewel's steps are treys,
+# portals and (in Breach) a dock, so "a lit spot" (issue 47).
+LIT_FOR = {"jewel": "spot", "gem": "post"}
