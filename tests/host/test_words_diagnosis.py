@@ -156,5 +156,7 @@ def test_cornelson_a_barrier_is_read_after_the_turns_gem_and_captures():
     assert refusal(pos, a2, a3, "D4") == "a Barrier, two of the opponent's gems, stands on the border between"
     assert refusal(pos, a2, a3, "B1") == ""  # (B1 captures B2: no Barrier left)
     assert refusal(pos, a2, a3, "B1!0") != ""  # (the capture forfeit, rule 3.1: the Barrier stands)
-    # A post vacant and no gem placed yet: the words ask for the gem, no reason.
-    assert refusal(pos, a2, c.SITE_NAMES.index("b3"), "") == ""
+    # No gem read yet while a post is vacant: no Barrier is said (the gem
+    # may capture one of its gems); a reason the gem cannot change is.
+    assert refusal(pos, a2, a3, "") == ""
+    assert refusal(pos, a2, c.SITE_NAMES.index("b3"), "") == "a jewel steps across one border, to a space next to its own"

@@ -78,9 +78,6 @@ def refusal(pos, frm, to, so_far=""):
     o = pos.occ[s]
     if not o or (o - 1) // 3 != pos.side:
         return ""  # (not the mover's jewel where the turn began: one stepped already, say)
-    head = so_far.split()[0] if so_far.split() else ""
-    if not head and pos.filled < g.N_POSTS:
-        return ""  # (a post is vacant and no gem placed: the turn begins with the gem)
     if to < fs:
         return "a jewel stands on a trey, a dock or a portal, never on a post"
     t = to - fs
@@ -96,6 +93,12 @@ def refusal(pos, frm, to, so_far=""):
         return ""
     if g.DOCK_OWNER[t]:
         return ""  # (the opponent's dock: Breach's rules, and the mode is not known here)
+    # A Barrier is read after the turn's gem and its captures (they turn
+    # the opponent's gems: a Barrier may be gone): not while a post is
+    # vacant and the board has read no gem yet.
+    head = so_far.split()[0] if so_far.split() else ""
+    if not head and pos.filled < g.N_POSTS:
+        return ""
     post, _, kept = head.partition("!")
     p = pos
     if post in g.SITE_NAMES[:fs]:
