@@ -162,3 +162,22 @@ def test_the_page_names_the_values_colours_as_the_readme_does():
         game_text.words(g, "NOTICE_TEXT").values())
     page = re.findall(r"blue 1, orange 2, (\w+) 3", words)
     assert page and set(page) == said, page
+
+
+def test_the_readme_says_the_level_a_new_board_plays_at_for_each_game():
+    # Issue 47.4: a fresh Cornelson board played at 3 where the README says
+    # 4. Each game's section of the README says the level a new board
+    # plays at, and it is the game's own first level.
+    import os
+    import re
+
+    from triad.games import load
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "README.md")) as f:
+        readme = f.read()
+    for name, title in (("nehren", "## Nehren's Triad"), ("browne", "## Browne's Triad"),
+                        ("cornelson", "## Cornelson's TRIAD")):
+        section = readme.split(title, 1)[1].split("\n## ", 1)[0]
+        said = set(re.findall(r"a new board plays at (\d)", section))
+        assert said == {str(load(name).DEFAULT_LEVEL)}, (name, said)
