@@ -87,6 +87,12 @@ def test_the_totals_in_the_document_are_the_ranges_kept():
     # add (a count missing from the fuzzer's line would be a silent 0).
     for lines in list(fr.read().values()) + list(fr.read(found=True).values()):
         fr.add_up(lines, strict=True)
+    # (and every kept range is one of its configuration's: a seed of its mode)
+    for name in os.listdir(fr.DIR):
+        base = fr.SEED_BASE + fr.MODE_SEEDS.get(name.split("-")[1], 0)
+        for fn in os.listdir(os.path.join(fr.DIR, name)):
+            seed = int(fn.split(".")[0][len("seed-"):])
+            assert 0 <= seed - base < 10000, (name, fn)
     with open(os.path.join(fr.ROOT, "docs", "fuzzing.md")) as f:
         doc = f.read()
     kept = doc.split(fr.BEGIN, 1)[1].split(fr.END, 1)[0].strip()
@@ -102,3 +108,14 @@ def test_the_totals_go_between_the_documents_markers(tmp_path):
     text = doc.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "| cornelson-trap-0 | 1 | 10 |" in text
+
+
+def test_a_mode_that_would_repeat_anothers_scripts_has_seeds_of_its_own(tmp_path):
+    # Cornelson's Trap at seed 1000 ran Standard's very scripts (issue 47.7):
+    # its ranges draw other seeds, and a kept range names them.
+    assert fr.ranges_of("cornelson.standard.0.6", 600, 100)[0] == (1000, 100)
+    assert fr.ranges_of("cornelson.trap.0.6", 600, 100)[0] == (21000, 100)
+    root = str(tmp_path / "fuzz")
+    assert fr.run("cornelson.trap.0.6", 120, 10, 1, 8, root=root, fuzzer=_stub(tmp_path)) == (1, 0)
+    with open(os.path.join(root, "cornelson-trap-0", "seed-21000.txt")) as f:
+        assert f.readline().startswith("# range 0 of cornelson.trap.0.6: 10 scripts from seed 21000")
