@@ -98,7 +98,12 @@ def _keep_found(path, fail):
         m = re.search(r"commit (\S+),", f.readline())
     tag = m.group(1) if m else "unknown"
     base = path[:-len(".txt")] + ".found-" + tag
-    os.replace(path, base + ".txt")
+    with open(path) as f:
+        text = f.read()
+    with open(base + ".txt", "w") as f:
+        # (its FAIL line names the failing script where it is kept now)
+        f.write(text.replace(os.path.basename(fail), os.path.basename(base) + ".script.txt"))
+    os.remove(path)
     if os.path.exists(fail):
         os.replace(fail, base + ".script.txt")
 
@@ -133,7 +138,7 @@ def run(config, total, size, most, turns, root=DIR, fuzzer=None, extra=()):
             f.write("# range %d of %s: %d scripts from seed %d, --turns %d, commit %s, %s\n" % (
                 k, config, n, seed, turns, _commit(), datetime.date.today().isoformat()))
             for ln in failed:
-                f.write(ln + "\n")
+                f.write(ln.replace(fail, os.path.basename(fail)) + "\n")  # (no machine's path in the repository)
             f.write(summary[-1] + "\n")
         print(summary[-1], flush=True)
         done += 1

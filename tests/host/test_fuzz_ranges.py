@@ -14,7 +14,7 @@ a = sys.argv[1:]
 seed = int(a[a.index("--seed") + 1]); n = int(a[a.index("--scripts") + 1])
 if seed == %(fail)d:
     open(a[a.index("--out") + 1], "w").write("# the failing script\\n")
-    print("FAIL words: a stand-in failure (script written to x)")
+    print("FAIL words: a stand-in failure (script written to %%s)" %% a[a.index("--out") + 1])
 print("fuzz %%s mode=%%s seats=%%s seed=%%d: %%d scripts, %%d turns (0 the board's), 1 actions, 0 noise, %%d power cuts, "
       "crashes 0, illegal 0, wrong 0, lost 0, hangs 0; refused lines 2; 1 s; words: %%d checks (1 with fault words, "
       "%%d naming what the turn still needs), 0 mistakes, %%d bad, 0 asks" %% (
@@ -75,6 +75,8 @@ def test_a_failed_range_runs_again_whole_and_what_it_found_is_kept(tmp_path):
                                      "seed-1001.found-%s.txt" % commit, "seed-1001.txt", "seed-1002.txt"]
     with open(os.path.join(d, "seed-1001.txt")) as f:
         assert "FAIL" not in f.read()
+    with open(os.path.join(d, "seed-1001.found-%s.txt" % commit)) as f:
+        assert "(script written to seed-1001.found-%s.script.txt)" % commit in f.read()
     assert fr.add_up(fr.read(root)["browne-standard-0"])["scripts"] == 150  # (each range's last run)
     table = fr.table(root)
     assert "| browne-standard-0 | 3 | 150 |" in table and table.splitlines()[2].endswith("| 1 |"), table
