@@ -37,6 +37,10 @@ if (_M_CANDIDATE, _M_STARTED, _M_FULL, _M_PROGRESS, _M_TOUCHED, _M_PLACED, _W_HA
     raise ImportError("matcher: the verdict flags disagree with match_kernels")
 
 
+# The high bit of a role in nxt: a lift mark, shown only (lights.py masks it).
+SHOWN = 128
+
+
 class Matcher:
     def __init__(self, game, events, pos):
         self.game = game
@@ -80,10 +84,6 @@ class Matcher:
         # Optional lift_marks: more sites to light while a piece is in the
         # hand (Cornelson's Barriers in a lifted jewel's way).
         self.lm = array("i", bytes(4 * 8))
-        # 1 where nxt holds such a mark: a site shown, not one the turn
-        # still takes (a Barrier's gem stays: issue 47, the words fuzz read
-        # one as a captured gem to swap).
-        self.shown = bytearray(n)
         # Optional gen_cut: once a piece is lifted while a TOUCH before it is
         # still owed, the turns that keep only the TOUCHes done (Cornelson's
         # forfeit rule 3.1); kept is their count for this turn, -1 none.
@@ -390,7 +390,6 @@ class Matcher:
         nxt = self.nxt
         marks = self.marks
         _zero(nxt, n)
-        _zero(self.shown, n)
         _zero(marks, n)
         self.error_from = self.error_at = -1
         n_diff = nmiss + nextra
@@ -520,8 +519,10 @@ class Matcher:
                     u = lm(pos, m, work[_W_HAND + t], self.lm)
                     while u > 0:
                         u -= 1
-                        nxt[self.lm[u] & 255] = self.lm[u] >> 10
-                        self.shown[self.lm[u] & 255] = 1
+                        # (SHOWN: a site lit to be seen, not one the turn
+                        # still takes: a Barrier's gem stays; issue 47, the
+                        # words fuzz read one as a captured gem to swap)
+                        nxt[self.lm[u] & 255] = (self.lm[u] >> 10) | SHOWN
             placed = r & _M_PLACED
             if placed and g.marks:
                 nm = g.marks(pos, m, fp)
