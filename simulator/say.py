@@ -43,6 +43,7 @@ def state_texts():
 
 
 STATE_TEXT = state_texts()
+NOTICE_TEXT = dict(game_text.words(GAME, "NOTICE_TEXT", {}))
 
 
 def fault_words(f):
@@ -54,7 +55,17 @@ def fault_words(f):
     if state in ("over", "setup", "selftest", "off"):
         return ""
     rec = game_text.fix_record(f.get("fix_record") or "")
-    text = game_text.fix_words(GAME, rec, f.get("fault") or "")
+    pos = None
+    if state == "play" or state in GAME.PHASE_NAMES:
+        # (a turn played: whose piece and why a step may not stand are said
+        # from the position; never while the pieces are set as the game)
+        try:
+            pos = GAME.parse_position(f.get("position") or "")
+        except ValueError:
+            pos = None
+    # (the turn so far, in a later phase: a game's reasons may read it)
+    so_far = f.get("so_far") if state in GAME.PHASE_NAMES else ("" if state == "play" else None)
+    text = game_text.fix_words(GAME, rec, f.get("fault") or "", pos, reasons=state == "play", so_far=so_far)
     if not text:
         return ""
     if state == "sync":
@@ -91,12 +102,17 @@ def page_words(f):
     """(headline, line, fault) as the page shows them for frame f."""
     state = f.get("state")
     side = f.get("side")
-    msg = f.get("finish_text") or STATE_TEXT.get(state, "")
+    msg = f.get("finish_text") or f.get("choose_text") or STATE_TEXT.get(state, "")
     forfeit = game_text.words(GAME, "forfeit_text")
     if f.get("forfeit") and forfeit is not None and state in GAME.PHASE_NAMES:
         # A capture forfeit: said with its rule, and the swap no longer asked.
         try:
-            msg = forfeit(GAME.parse_position(f.get("position") or ""), f["forfeit"]) or msg
+            p = GAME.parse_position(f.get("position") or "")
+            if forfeit.__code__.co_argcount >= 3:
+                # (with the board's diagnosis: what the turn still needs, named)
+                msg = forfeit(p, f["forfeit"], game_text.fix_record(f.get("fix_record") or "")) or msg
+            else:
+                msg = forfeit(p, f["forfeit"]) or msg
         except ValueError:
             pass
     turn = "—"
@@ -117,8 +133,13 @@ def page_words(f):
         turn = _side_name(side) + " to move"
     # A piece lifted (the board lights where it came from in grey): what to
     # do now, not the line that asks to lift one.
-    if f.get("power") and state == "play" and "source" in (f.get("names") or []) and STATE_TEXT.get("lifted"):
+    if f.get("power") and state == "play" and "source" in (f.get("names") or []) and STATE_TEXT.get("lifted") \
+            and f.get("missing"):
         msg = STATE_TEXT["lifted"]
+    elif f.get("power") and state == "play" and f.get("notice"):
+        # The game's notice (Nehren's Note 2: the dice that can act pulse
+        # grey, nothing is lifted): what the turn is now, and why.
+        msg = NOTICE_TEXT.get(f["notice"]) or msg
     opp = f.get("opponent")
     if (f.get("power") and opp and side and side in opp
             and (state == "play" or state in GAME.PHASE_NAMES)):

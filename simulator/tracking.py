@@ -14,13 +14,12 @@ class Tracker:
     def __init__(self):
         self.fw = {"state": "off", "position": "", "moves": [], "start": ""}
         self.ev = {"result": None, "fault": None, "notice": "", "engine": None, "think_pos": None, "lesson": None,
-                   "review": None, "unsaved": None, "finish": "", "lost": None, "fix": "", "forfeit": "", "hint": None}
+                   "review": None, "unsaved": None, "finish": "", "lost": None, "fix": "", "forfeit": "", "hint": None, "choose": ""}
         self._turn_cache = None
 
     def power_cut(self):
         self.fw = dict(self.fw, state="off")
-        self.ev.update(fault=None, notice="", engine=None, lesson=None, review=None, lost=None, fix="", forfeit="",
-                       hint=None)
+        self.ev.update(fault=None, notice="", engine=None, lesson=None, review=None, lost=None, fix="", forfeit="", hint=None, choose="")
 
     def on_event(self, text, shadow):
         """What the page must say, from the board's events: the result and
@@ -55,6 +54,10 @@ class Tracker:
             ev["fault"] = arg
         elif kind == "notice":
             ev["notice"] = "" if arg == "none" else arg
+        elif kind == "choose":
+            ev["choose"] = arg  # the site whose outcome the buttons pick (until the state changes)
+        if kind == "state":
+            ev["choose"] = ""
         elif kind == "unsaved":
             ev["unsaved"] = arg or "flash write failed"
         elif kind == "saved":

@@ -320,7 +320,7 @@ class Fuzzer:
                           tourney_drawn=0, tourney_none=0, tourney_won=0, new_games=0, crashes=0, illegal=0, wrong=0, lost=0,
                           hangs=0, ambiguous_waits=0, ambiguous_asks=0, played_again=0, refused_lines=0, strays_at_power_up=0,
                           settings_damaged=0, snapshots_deleted=0, snapshots_rebuilt=0, snapshots_not_resumed=0,
-                          words_checks=0, words_faults=0, words_bad=0, mistakes=0)
+                          words_checks=0, words_faults=0, words_bad=0, words_needs=0, mistakes=0)
         # --fast (issue 36.4): a person's ordinary speed at a capture. After a
         # landing, the next piece of the turn (a capture, Nehren's removal, a
         # swapped gem) is taken off 0 to 150 ms later (10 ms steps) instead of
@@ -402,7 +402,8 @@ class Fuzzer:
                 break
             if line.startswith(("evt play", "evt setup", "evt position", "evt resume")):
                 break
-        f = {"power": True, "state": state, "fix_record": "" if fix == "none" else fix, "fault": ""}
+        f = {"power": True, "state": state, "fix_record": "" if fix == "none" else fix, "fault": "",
+             "position": ctl.record.position_text()}
         words = fault_words(f)
         t = self.sim.now_ms()
         fast, slow = pal.FAST_BLINK_MS, pal.SLOW_BLINK_MS
@@ -442,9 +443,44 @@ class Fuzzer:
             bad.append("the words name %s, not lit as wrong: %r" % (sorted(named - lit), words))
         if wrong_lit - named and "blinking spots" not in words:
             bad.append("%s lit as wrong, not named in the words %r" % (sorted(wrong_lit - named), words))
+        # What the turn still needs (the lights' take sites: a capture to
+        # take off or swap, a jewel to step), with nothing wrong: the page's
+        # line names each (issue 47).
+        rec = game_text.fix_record("" if fix == "none" else fix) or {}
+        if rec.get("take") and not rec.get("fault") and not words:
+            line = self._turn_line(ctl, fix, state)
+            said = {w.strip(".,:;()") for w in line.split()}
+            left = [s for s in rec["take"] if s not in said]
+            self.stats["words_needs"] += 1
+            if left:
+                bad.append("the turn still needs %s, not named in the words %r" % (left, line))
         if bad:
             self.stats["words_bad"] += 1
             raise Failure("words (%s, state %s, evt fix %s): %s" % (kind, state, fix or "none", "; ".join(bad)))
+
+    def _turn_line(self, ctl, fix, state):
+        """The page's line now (simulator/say.py), from the board's own
+        words: its position, diagnosis, the turn's move so far and forfeit."""
+        from simulator.game import finish_words
+        from simulator.say import page_words
+        from triad.games import text as game_text
+
+        G = self.G
+        so_far = forfeit = ""
+        for line in reversed(self.sim.lines):
+            if line.startswith(("evt move", "evt play", "evt setup", "evt position", "evt resume")):
+                break
+            if not so_far and line.startswith("evt %s " % G.FINISH_EVENT):
+                so_far = line[len("evt %s " % G.FINISH_EVENT):]
+            if not forfeit and line.startswith("evt forfeit "):
+                forfeit = line[len("evt forfeit "):]
+        pos = ctl.record.position_text()
+        phase = state in G.PHASE_NAMES
+        rec = game_text.fix_record("" if fix == "none" else fix) or {}
+        f = {"power": True, "state": state, "position": pos, "fix_record": "" if fix == "none" else fix,
+             "fault": "", "finish_text": finish_words(pos, so_far, fix=rec) if phase else "",
+             "forfeit": forfeit if phase else "", "names": [], "moves": [], "side": None}
+        return page_words(f)[1]
 
     def _truly_ambiguous(self, occ):
         """Do two or more legal turns of the position the turn began in end
@@ -1317,8 +1353,9 @@ def summary(fz, args, t0):
                 s["crashes"], s["illegal"], s["wrong"], s["lost"], s["hangs"], s["ambiguous_waits"],
                 s["played_again"], s["refused_lines"], s["strays_at_power_up"], s["settings_damaged"],
                 s["snapshots_deleted"], s["snapshots_rebuilt"], s["snapshots_not_resumed"], time.time() - t0)) + (
-        "; words: %d checks (%d with fault words), %d mistakes, %d bad, %d asks for a turn two turns fit" % (
-            s["words_checks"], s["words_faults"], s["mistakes"], s["words_bad"], s["ambiguous_asks"])
+        "; words: %d checks (%d with fault words, %d naming what the turn still needs), %d mistakes, %d bad, "
+        "%d asks for a turn two turns fit" % (
+            s["words_checks"], s["words_faults"], s["words_needs"], s["mistakes"], s["words_bad"], s["ambiguous_asks"])
         if fz.words else "")
 
 

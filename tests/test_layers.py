@@ -128,3 +128,12 @@ def test_the_view_check_sees_a_write_and_a_private_read(tmp_path):
     p.write_text("def f(ctl):\n    ctl.matcher.nxt[0] = 1\n    return ctl._rest + ctl.record.history[0]\n")
     read, written = _fields(str(p), {"ctl": ""})
     assert written and "_rest" in read and "record.history" in read
+
+
+def test_the_controller_stays_the_turn_machine():
+    # It grew back to 466 lines once after its split (issue 47.6): a job of
+    # its own goes to a module of its own, named for it (board/presses.py:
+    # the buttons), not packed into fewer lines.
+    with open(os.path.join(BOARD, "controller.py")) as f:
+        n = len(f.read().splitlines())
+    assert n < 450, "controller.py has %d lines: give a job its own module" % n

@@ -54,8 +54,15 @@ export function initFit() {
   $("zoom").addEventListener("click", () => {
     zoomed = !zoomed;
     $("zoom").setAttribute("aria-pressed", String(zoomed));
-    $("zoom").textContent = zoomed ? "board: fit the window" : "board: zoom in (small spots)";
+    $("zoom").textContent = zoomed ? "zoom: fit" : "zoom in";
     fit();
   });
-  if (document.documentElement.clientWidth < 700) { $("dev").open = false; $("legend-box").open = false; }
+  if (document.documentElement.clientWidth < 700) {
+    $("dev").open = false;
+    $("legend-box").open = false;
+    // A phone: the legend goes below the game's card, so that the turn's
+    // words are in the first screen under the board (issue 47).
+    const side = document.querySelector(".sidecol");
+    side.insertBefore($("legend-box"), side.children[1] || null);
+  }
 }

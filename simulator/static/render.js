@@ -111,6 +111,7 @@ export function render(f) {
         tb.appendChild(tr);
       }
       tr.children[c + 1].textContent = mv;
+      tr.children[c + 1].dataset.side = letters[c];
       const note = (f.move_notes || [])[k];
       if (note) {
         // A turn that needs a word (a forfeit: its rule), said under its row.
@@ -120,9 +121,8 @@ export function render(f) {
         nt.innerHTML = '<td></td><td colspan="' + letters.length + '"></td>';
         nt.children[1].textContent = note;
         tb.appendChild(nt);
-        tr = null;
+        tr = null;  // (the next move begins a row of its own: nothing after this reads tr)
       }
-      tr.children[c + 1].dataset.side = letters[c];
       col = c;
     });
     const cells = tb.querySelectorAll("td:not(.n)");

@@ -3,6 +3,7 @@
 # are taken off, the bunny piece dropped, the candidate moves next; errors
 # and the board's own seat as in the first game. CPython and MicroPython.
 from triad.board import controller as C
+from triad.board import presses
 from triad.board.seats import seats_word
 from triad.board import palette as pal
 from triad.boards import hex_v1
@@ -161,7 +162,7 @@ def test_the_board_plays_two_seats_for_one_person():
     rig = Rig()
     seen = []
     for _ in range(7):
-        rig.ctl._button(C.BTN_HINT * 2 + 1, rig.now)  # hold hint
+        presses.press(rig.ctl, C.BTN_HINT * 2 + 1, rig.now)  # hold hint
         seen.append(seats_word(G.SIDES, rig.ctl.seats.bits))
     # One person against the board first, from the first seat (issue 24.12).
     assert seen == ["gb", "rb", "rg", "b", "g", "r", "off"]

@@ -4,6 +4,7 @@
 # CPython and MicroPython.
 from triad.board import controller as C
 from triad.board import palette as pal
+from triad.board.matcher import SHOWN
 from triad.boards import tri_v1
 from triad.games import load, ROLE_SOURCE
 from siterig import SiteRig
@@ -156,7 +157,8 @@ def test_a_lifted_jewel_shows_its_steps_and_the_barriers_in_its_way():
     nxt = rig.ctl.matcher.nxt
     assert nxt[site("a1")] == G.ROLE_STEP  # its one step
     assert not nxt[site("a3")]  # barred
-    assert nxt[site("A2")] == G.ROLE_BARRIER and nxt[site("B2")] == G.ROLE_BARRIER
+    # (shown only, matcher.SHOWN: a Barrier's gem is no piece the turn takes)
+    assert nxt[site("A2")] == G.ROLE_BARRIER | SHOWN and nxt[site("B2")] == G.ROLE_BARRIER | SHOWN
     assert not nxt[site("A1")]  # A1-B2 is no Barrier (A1 empty)
     assert STEP_RGB in rig.colours("a1", 1000)
     assert BARRIER_RGB in rig.colours("A2", 1000)
@@ -295,7 +297,7 @@ def test_a_jewel_lifted_first_allocates_nothing():
             ctl.render(frame, t, occ)
     finally:
         micropython.heap_unlock()
-    assert ctl.matcher.lifted == site("a2") and ctl.matcher.nxt[site("A2")] == G.ROLE_BARRIER
+    assert ctl.matcher.lifted == site("a2") and ctl.matcher.nxt[site("A2")] == G.ROLE_BARRIER | SHOWN
 
 
 def test_a_capture_opening_a_barrier_lights_no_barrier():

@@ -226,12 +226,24 @@ def test_corrupt_snapshot_gives_error_and_changes_nothing():
             b"\xff" * 4096,  # erased flash
             b"TG1 1 0\nnot a position\n\n\nEND 0000\n",
         ]
+        start = _read(d + "/game.start")
         for bad in bad_snaps:
+            # While the log holds every move, the start copy and the log
+            # rebuild the game (issue 47), said; nothing on flash changes.
             _write(d + "/game.snap", bad)
             g2 = store.GameStore(d)
-            assert g2.load() is None
-            assert g2.last_error
+            assert g2.load() == (START, moves, META)
+            assert g2.last_error == ("snapshot damaged (checksum): the game rebuilt from its start and its "
+                                     "move log (3 moves)") and g2.lost
             assert _read(d + "/game.snap") == bad and _read(d + "/game.log") == log
+            # Without the start copy: not resumed, said.
+            os.remove(d + "/game.start")
+            g2 = store.GameStore(d)
+            assert g2.load() is None
+            assert g2.last_error == ("snapshot damaged (checksum): its move log begins at move 1 and the game's "
+                                     "start is not on flash; not resumed") and g2.lost
+            assert _read(d + "/game.snap") == bad and _read(d + "/game.log") == log
+            _write(d + "/game.start", start)
 
     _with_dir(body)
 

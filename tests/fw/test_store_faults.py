@@ -236,11 +236,19 @@ def test_corrupt_data_gives_a_message_and_changes_nothing():
     g2 = store.GameStore("", fs)
     assert g2.load() == (START, moves[:4], META)
     assert "damaged" in g2.last_error and fs.files == before
-    # A truncated snapshot: not resumed, nothing written.
+    # A truncated snapshot: rebuilt from the start copy and the log as far
+    # as the log verifies (issue 47), said, nothing written.
     fs.files["game.snap"] = fs.files["game.snap"][:-3]
     before = dict(fs.files)
     g3 = store.GameStore("", fs)
-    assert g3.load() is None and "corrupt" in g3.last_error and fs.files == before
+    assert g3.load() == (START, moves[:4], META) and fs.files == before
+    assert g3.last_error == ("snapshot damaged (checksum): the game rebuilt from its start and its move log "
+                             "(4 moves); move log damaged after 4 moves; rest ignored")
+    # ... and without the start copy: not resumed, said, nothing written.
+    del fs.files["game.start"]
+    before = dict(fs.files)
+    g3 = store.GameStore("", fs)
+    assert g3.load() is None and "damaged" in g3.last_error and fs.files == before
     # A read that fails: not resumed, a message, nothing written.
     fs2 = FaultFs(before, {0: "eio"})
     g4 = store.GameStore("", fs2)
@@ -258,7 +266,13 @@ def test_settings_per_game_and_failures():
     n = store.Settings("", {"level": 3, "note2_triads": 1}, fs, game="nehren")
     assert n.get("level") == 5 and n.get("note2_triads") == 1 and n.last_error is None
     assert n.path == "settings.txt"
-    assert store.Settings("", {"level": 3}, fs, game="browne").get("level") == 5
+    # ... but the level: each game's engine has its own scale (issue 47: a
+    # Cornelson board chosen after Nehren played at Nehren's level, not its 4).
+    other = store.Settings("", {"level": 4, "brightness": 64}, fs, game="cornelson")
+    assert other.get("level") == 4 and other.get("brightness") == 64
+    board.set("brightness", 20)
+    board.save()
+    assert store.Settings("", {"level": 4, "brightness": 64}, fs, game="browne").get("brightness") == 20
     n.set("note2_triads", 0)
     fs.plan[fs.calls] = "partial"
     seen = []

@@ -172,7 +172,7 @@ def test_a_jewel_on_a_wrong_trey_is_named_alone(page):
     step(page, "S1", "a2")
     step(page, "S2", "a4")
     step(page, "S3", "b5")  # not next to S3
-    wait_text(page, "#msg", "jewel from S3 may not stand on b5: put it back on S3 (grey) or on a lit trey",
+    wait_text(page, "#msg", "jewel from S3 may not stand on b5 (a jewel steps across one border, to a space next to its own): put it back on S3 (grey) or on a lit spot",
               timeout=WAIT_MS)
     fault = page.inner_text("#msg").split(" Then: ")[0]  # (the fault; then the turn's own line)
     assert "D4" not in fault and "a2" not in fault, fault
@@ -302,5 +302,61 @@ def test_posts_can_be_tapped_at_a_phones_width(page, server):
         pg.wait_for_function("() => !!document.querySelector('[data-cell=\"D3\"] .die')")
         pg.click("#zoom")  # and back to the whole board in the window
         pg.wait_for_function("() => !document.body.classList.contains('zoomed')")
+    finally:
+        ctx.close()
+
+
+def test_a_forfeit_names_the_steps_and_the_position_follows_a_reload(page):
+    # Issue 47.3: after a rule-3.1 forfeit the state label still said
+    # "swap" while the words asked for the jewels' steps, and the Position
+    # field went stale (empty after a reload of the page).
+    serial(page, "set mode standard", "ok set mode standard")
+    load(page, CHAIN)
+    place(page, "C3")
+    wait_state(page, "swap")
+    page.wait_for_function("() => document.querySelector('[data-cell=\"C2\"] .led').dataset.rgb !== '0,0,0'")
+    click(page, "S1")  # a jewel lifted before any swap: both captures forfeit
+    wait_text(page, "#log", "evt forfeit C3 0")
+    wait_state(page, "steps")
+    wait_text(page, "#msg", "step each of your jewels once")
+    pos = page.evaluate("() => window.triadSim.frame.position")
+    assert pos and page.input_value("#pos") == pos
+    page.reload()
+    page.wait_for_selector("#conn[data-state=live]")
+    wait_state(page, "steps")
+    page.wait_for_function("p => document.querySelector('#pos').value === p", arg=pos)
+    click(page, "a2")
+    step(page, "S2", "a4")
+    step(page, "S3", "a6")
+    wait_text(page, "#moves", "C3!0 S1-a2 S2-a4 S3-a6")
+    after = page.evaluate("() => window.triadSim.frame.position")
+    assert after != pos
+    page.wait_for_function("p => document.querySelector('#pos').value === p", arg=after)
+    # (the move list's note of the forfeit stopped the page's drawing there:
+    # after a reload the Position field stayed empty)
+    page.reload()
+    page.wait_for_selector("#conn[data-state=live]")
+    page.wait_for_function("p => document.querySelector('#pos').value === p", arg=after)
+    wait_text(page, "#moves", "C3!0 S1-a2 S2-a4 S3-a6")
+
+
+def test_the_turn_words_are_in_the_first_screen_of_a_phone(page, server):
+    # Issue 47.4: on a 390 px phone Cornelson's turn words sat below the
+    # first screen (the board above them is tall).
+    ctx = page.context.browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True)
+    pg = ctx.new_page()
+    try:
+        pg.set_default_timeout(WAIT_MS)
+        pg.goto(server)
+        pg.wait_for_selector("#conn[data-state=live]")
+        pg.evaluate("t => window.triadSim.act({op: 'position', text: t})", START)
+        wait_state(pg, "play")
+        pg.wait_for_function("() => document.querySelector('#msg').textContent.length > 0")
+        box = pg.evaluate("() => { const r = document.querySelector('#msg').getBoundingClientRect();"
+                          " return [r.top, r.bottom, window.scrollY, window.innerHeight]; }")
+        top, bottom, scrolled, height = box
+        assert scrolled == 0 and 0 <= top and bottom <= height, box
+        turn = pg.evaluate("() => document.querySelector('#turn').getBoundingClientRect().bottom")
+        assert turn <= height
     finally:
         ctx.close()

@@ -241,5 +241,8 @@ def test_monitor_says_the_boards_diagnosis_in_words(capsys):
     assert main(["monitor", "--sim", "--script", os.path.join(SCRIPTS, "04_illegal_then_corrected.txt"), "--color",
                  "never", "--idle", "2"]) == 0
     out = capsys.readouterr().out
-    assert "evt fix empty c3 back c1 fault\n  say: The die from c1 may not stand on c3: put it back on c1" in out
+    # (as the page says it, issue 47: the rule's reason, from the position
+    # the board's events carry)
+    assert ("evt fix empty c3 back c1 fault\n  say: The die from c1 may not stand on c3 (c1 shows 2: a die must "
+            "turn, so move it 1 or 3 cells): put it back on c1") in out
     assert "evt fix none\n  say: nothing to put right" in out

@@ -265,3 +265,45 @@ def test_a_missing_snapshot_is_said_and_the_game_rebuilt_from_its_log():
         assert _turn_leds_blink_red(sim)
     finally:
         sim.shutdown()
+
+
+@pytest.mark.parametrize("gone,damaged,said_", [
+    (("game.snap",), "game.start",
+     "snapshot missing: its move log begins at move 1 and the game's start copy is damaged (checksum); not resumed"),
+    (("game.snap", "game.log"), None, "snapshot missing: its move log missing; not resumed"),
+])
+def test_a_game_lost_with_its_start_copy_or_its_log_is_said(gone, damaged, said_):
+    # Issue 47.5: the snapshot missing and the start copy damaged, or the
+    # log gone too: the board dealt a new game without a word. It is said on
+    # the serial line, on the page and by the turn LEDs.
+    import os
+
+    from simulator.script import run
+    from simulator.sim import Simulation
+    from simulator.tracking import Tracker
+
+    sim = Simulation(seed=1)
+    try:
+        sim.boot()
+        run(sim, parse("position %s\nlift c1\nplace c4\nwait 3000\n" % START))
+        assert sim.moves() == "c1c4"
+        sim.power_cut()
+        for name in gone:
+            os.remove(os.path.join(sim.state_dir, name))
+        if damaged:
+            path = os.path.join(sim.state_dir, damaged)
+            data = bytearray(open(path, "rb").read())
+            data[12] ^= 0x20
+            open(path, "wb").write(bytes(data))
+        sim.boot()
+        sim.run(1500)
+        said = [ln for ln in sim.lines if ln.startswith("evt error saved game:")]
+        assert said == ["evt error saved game: " + said_], sim.lines
+        assert _turn_leds_blink_red(sim)
+        page = Tracker()
+        for ln in sim.lines:
+            if ln.startswith("evt "):
+                page.on_event(ln[4:], None)
+        assert page.ev["lost"].startswith("saved game: " + said_), page.ev["lost"]
+    finally:
+        sim.shutdown()

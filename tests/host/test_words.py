@@ -25,7 +25,9 @@ def test_cornelson_jewel_steps_are_lift_and_put_never_take_off():
     start = CORNELSON.START[:-5] + "s 0 0"
     words = move_words(start, "D3 S1-a2 S2-a4 S3-a6", game=CORNELSON)
     assert "off" not in words
-    assert "lift S1, put it on a2, lift S2, put it on a4, lift S3, put it on a6" in words
+    # (a dock's name is under the jewel on it: the jewel is named with its spot, issue 47)
+    assert ("lift the jewel on dock S1, put it on a2, lift the jewel on dock S2, put it on a4, "
+            "lift the jewel on dock S3, put it on a6") in words
 
 
 def test_cornelson_capture_says_the_gem_is_replaced_and_by_which_colour():
@@ -141,3 +143,41 @@ def test_a_jewel_stepped_before_the_gem_asks_for_the_gem():
 
     text = smallest_fix(START, _sites("a2 S2 S3 N1 N2 N3"), "", game=CORNELSON)
     assert text == "Put a new gem on a lit post first."
+
+
+def test_the_page_names_the_values_colours_as_the_readme_does():
+    # Issue 47.4: the page said "magenta 3" where the README says "purple".
+    import os
+    import re
+
+    from triad.games import load, text as game_text
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "README.md")) as f:
+        readme = f.read()
+    said = set(re.findall(r"\(blue 1, orange 2, (\w+) 3\)", readme))
+    assert said == {"purple"}, said
+    g = load("nehren")
+    words = " ".join(game_text.words(g, "STATE_TEXT").values()) + " " + " ".join(
+        game_text.words(g, "NOTICE_TEXT").values())
+    page = re.findall(r"blue 1, orange 2, (\w+) 3", words)
+    assert page and set(page) == said, page
+
+
+def test_the_readme_says_the_level_a_new_board_plays_at_for_each_game():
+    # Issue 47.4: a fresh Cornelson board played at 3 where the README says
+    # 4. Each game's section of the README says the level a new board
+    # plays at, and it is the game's own first level.
+    import os
+    import re
+
+    from triad.games import load
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "README.md")) as f:
+        readme = f.read()
+    for name, title in (("nehren", "## Nehren's Triad"), ("browne", "## Browne's Triad"),
+                        ("cornelson", "## Cornelson's TRIAD")):
+        section = readme.split(title, 1)[1].split("\n## ", 1)[0]
+        said = set(re.findall(r"a new board plays at (\d)", section))
+        assert said == {str(load(name).DEFAULT_LEVEL)}, (name, said)

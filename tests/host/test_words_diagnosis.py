@@ -99,3 +99,64 @@ def test_cornelson_a_turn_without_a_gem_may_begin_with_any_jewel():
     assert f2["say_fault"] == "" and f2["fix_record"] == "", (f2["say_fault"], f2["fix_record"])
     assert f3["moves"][-1] == "- d8-d9 c1-c2", f3["moves"]  # (the turn in the notation's own order)
     assert f3["say_fault"] == ""
+
+
+def test_cornelson_jewels_are_called_jewels_and_gems_gems():
+    # Issue 47.3: "put the gems back on ..., N1, N2 and N3" named jewels
+    # gems (the first missing piece's name for them all).
+    from triad.games import load
+    from triad.games.text import fix_record, fix_words
+
+    g = load("cornelson")
+    text = fix_words(g, fix_record("fill D4 a2 a4 a6 N1 N2 N3"))
+    assert text.startswith("Put the gem back on D4 and the jewels back on a2, a4, a6, N1, N2 and N3 (blinking white)."), text
+
+
+def test_a_piece_not_the_movers_is_named_with_its_side_and_the_turn_said():
+    # Issue 47.1, for each game: whose piece it is and whose turn.
+    from triad.games import load
+    from triad.games.text import fix_record, fix_words
+
+    n = load("nehren")
+    pos = n.parse_position("w3w3w2w2w1w1/....../....../....../....../b1b1b2b2b3b3 b 0 0")
+    assert fix_words(n, fix_record("fill a6"), "", pos).startswith(
+        "Put White's die back on a6 (blinking white): it is Black's turn.")
+    c = load("cornelson")
+    pos = c.parse_position(START)
+    assert fix_words(c, fix_record("fill N1"), "", pos).startswith(
+        "Put North's jewel back on N1 (blinking white): it is South's turn.")
+    # (one's own piece: no side named, no turn said)
+    assert fix_words(c, fix_record("fill S1"), "", pos).startswith("Put the jewel back on S1 (blinking white).")
+
+
+def test_cornelson_a_turn_names_every_spot_it_still_needs():
+    # Found by the words fuzz (issue 47.7): two captured gems lit at once,
+    # and jewels to step lit with them; a full board's turn ("-") is steps.
+    from triad.games import load
+    from triad.games.cornelson.words import finish_state_text
+
+    c = load("cornelson")
+    pos = c.parse_position(START)
+    text = finish_state_text(pos, "D4", {"take": ["E2", "F1", "f5", "P10"]})
+    assert "the captured gems on E2 and F1" in text and "still to step: the jewels on f5 and P10" in text, text
+    text = finish_state_text(pos, "-", {"take": ["d11", "P1"]})
+    assert text.startswith("No gem to place") and "the jewels on d11 and P1" in text and "Swap" not in text, text
+
+
+def test_cornelson_a_barrier_is_read_after_the_turns_gem_and_captures():
+    # Issue 47.2: a jewel's step refused by a Barrier is said so, read after
+    # the turn's own gem and captures (the board's `evt capture <post>`): a
+    # capture turns one of the Barrier's gems, and the Barrier is gone.
+    from triad.games import load
+    from triad.games.cornelson.words import refusal
+
+    c = load("cornelson")
+    pos = c.parse_position("..../...../....../......./....../.ns../.n.. S:a2,S2,S3 N:N1,N2,N3 s 0 0")
+    a2, a3 = c.SITE_NAMES.index("a2"), c.SITE_NAMES.index("a3")
+    assert refusal(pos, a2, a3, "D4") == "a Barrier, two of the opponent's gems, stands on the border between"
+    assert refusal(pos, a2, a3, "B1") == ""  # (B1 captures B2: no Barrier left)
+    assert refusal(pos, a2, a3, "B1!0") != ""  # (the capture forfeit, rule 3.1: the Barrier stands)
+    # No gem read yet while a post is vacant: no Barrier is said (the gem
+    # may capture one of its gems); a reason the gem cannot change is.
+    assert refusal(pos, a2, a3, "") == ""
+    assert refusal(pos, a2, c.SITE_NAMES.index("b3"), "") == "a jewel steps across one border, to a space next to its own"

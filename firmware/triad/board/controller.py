@@ -24,13 +24,13 @@ from triad.board.game_record import GameRecord
 from triad.board.seats import Seats
 from triad.board.seats import OPPONENT_OFF, HINT_BUDGET_MS, THINK_BUDGET_MS  # noqa: F401 (importable from here)
 from triad.board import thinker as _th
+from triad.board import presses as _presses
 
 SETTLE_MS = const(800)  # a piece must rest this long before the board acts
 # A piece that rests on a site no legal move explains is a fault only after
 # this long: a piece slid across the board brushes the sites in its way
 # (issue 16, defect 10), and a fault in passing must not flash or be told.
 PASS_MS = const(300)
-VALUES_MS = const(5000)  # how long menu shows the pieces' values
 # A turn with nothing to do on the table (Cornelson's "-": a full board, no
 # jewels left) is the side's only turn: the board says so and commits it
 # this long after (confirm: at once), whoever plays that side (issue 23).
@@ -173,7 +173,7 @@ class Controller:
         if button >= 0:
             self._rest = False
             self.record.save_lost = False  # seen: the light has said it
-            self._button(button, now)
+            _presses.press(self, button, now)
         if self.record.unsaved:
             flush = self.record.flush_due(now)
             if flush is not None:
@@ -245,7 +245,7 @@ class Controller:
                     self.in_error = True
                     self.errors += 1
                 return
-            self._commit(m.full)
+            self.commit(m.full)
         elif m.progress and (self.state == PLAY or m.moved_on):
             # (announced again when the piece went on elsewhere within a
             # settle time: the words name where it stands, issue 35.13)
@@ -263,7 +263,7 @@ class Controller:
             self.events.event("pass", "%s has no turn but %s: the board plays it" % (
                 self.game.SIDES[self.pos.side], self.record.move_text(self.matcher.empty_turn)))
         elif ticks_diff(now, self._empty_at) >= 0:
-            self._commit(self.matcher.empty_turn)
+            self.commit(self.matcher.empty_turn)
 
     def _announce_finish(self, m):
         g = self.game
@@ -275,7 +275,8 @@ class Controller:
         self.in_error = False
         self.events.event("play", self.game.format_position(self.pos))
 
-    def _commit(self, m):
+    def commit(self, m):
+        """The move m, which the table shows, becomes the game's."""
         g = self.game
         pos = self.pos
         rec = self.record
@@ -305,45 +306,6 @@ class Controller:
             self.events.event("over", "draw " + g.DRAW_NAMES[rec.draw])
         else:
             self.state = PLAY
-
-    # -- buttons ---------------------------------------------------------------
-
-    def _button(self, ev, now):
-        btn = ev >> 1
-        long = ev & 1
-        st = self.state
-        if st == SELFTEST:
-            if btn == BTN_MENU and long:
-                self.stop_selftest()
-            else:
-                self.selftest.note_button(ev)  # type: ignore[union-attr]
-            return
-        if btn == BTN_NEW and (long or st == OVER):
-            self.record.release_store()  # the player chose a new game
-            self.new_game()
-            return
-        if btn == BTN_MENU and long:
-            self.start_selftest()
-            return
-        if st == CHOOSE:
-            m = self.matcher
-            if (btn == BTN_MENU or btn == BTN_HINT) and not m.engine_move:
-                self.choice_role = m.next_role(m.choice_site, self.choice_role)
-            elif btn == BTN_CONFIRM:
-                m.fix(m.choice_site, self.choice_role)  # match again with the outcome fixed
-                self.state = PLAY
-            return
-        if btn == BTN_CONFIRM and not long and st == PLAY and self.matcher.empty_turn:
-            self._commit(self.matcher.empty_turn)  # the empty turn at once
-            return
-        if btn == BTN_HINT and (long or self.seats.choosing(now)):
-            self.seats.next_seats(now)
-        elif btn == BTN_CONFIRM and long:
-            self.seats.next_level(now)
-        elif btn == BTN_HINT and st == PLAY and not ((self.seats.bits | self.seats.remote) >> self.pos.side) & 1:
-            self.seats.ask_hint(now)
-        elif btn == BTN_MENU:
-            self.values_until = ticks_add(now, VALUES_MS)
 
     def set_remote(self, seats):
         """The sides (bits) whose moves come over the line from now on."""

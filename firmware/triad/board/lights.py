@@ -235,8 +235,8 @@ def render(lt, ctl, frame, now, occ):
             nxt = mt.nxt
             i = _next_set(nxt, 0, n)
             while i < n:
-                if occ[i] and exp[i] and nxt[i] >= ROLE_GAME:
-                    _set(frame, i, colour(g, nxt[i]))
+                if occ[i] and exp[i] and nxt[i] & 127 >= ROLE_GAME:
+                    _set(frame, i, colour(g, nxt[i] & 127))  # (the high bit: matcher.SHOWN)
                 i = _next_set(nxt, i + 1, n)
     if st == _PLAY and err and mt.error_from >= 0:
         fix[mt.error_from] = FIX_BACK
@@ -392,9 +392,10 @@ def _render_finish(lt, mt, frame, occ, fast, slow, shown):
     if fault:
         fix[lt.n] = FIX_FAULT
     for i in range(lt.n):
-        r = nxt[i]
-        if r and occ[i] and exp[i]:
-            fix[i] = FIX_TAKE
+        r = nxt[i] & 127
+        lit_only = nxt[i] & 128  # (matcher.SHOWN: a lift mark)
+        if r and occ[i] and exp[i] and not lit_only:
+            fix[i] = FIX_TAKE  # (a mark only shown, a Barrier, is no piece to take)
         if marks[i] and (slow or not r):
             _set(frame, i, pal.TRIAD)
         elif r and r != ROLE_REMOVE and (not exp[i] or slow):

@@ -37,6 +37,10 @@ if (_M_CANDIDATE, _M_STARTED, _M_FULL, _M_PROGRESS, _M_TOUCHED, _M_PLACED, _W_HA
     raise ImportError("matcher: the verdict flags disagree with match_kernels")
 
 
+# The high bit of a role in nxt: a lift mark, shown only (lights.py masks it).
+SHOWN = 128
+
+
 class Matcher:
     def __init__(self, game, events, pos):
         self.game = game
@@ -515,7 +519,10 @@ class Matcher:
                     u = lm(pos, m, work[_W_HAND + t], self.lm)
                     while u > 0:
                         u -= 1
-                        nxt[self.lm[u] & 255] = self.lm[u] >> 10
+                        # (SHOWN: a site lit to be seen, not one the turn
+                        # still takes: a Barrier's gem stays; issue 47, the
+                        # words fuzz read one as a captured gem to swap)
+                        nxt[self.lm[u] & 255] = (self.lm[u] >> 10) | SHOWN
             placed = r & _M_PLACED
             if placed and g.marks:
                 nm = g.marks(pos, m, fp)

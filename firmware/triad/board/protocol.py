@@ -25,7 +25,7 @@ BOARD_SETTINGS_AFTER = (("opponent", "opponent"), ("level", "level"), ("sound", 
 ON_OFF = ("off", "on")
 COMMANDS = "hello help state status moves start position new set get game lesson remote review"
 
-from triad.board.states import FINISH as _FINISH, SELFTEST as _SELFTEST  # noqa: E402
+from triad.board.states import FINISH as _FINISH, SELFTEST as _SELFTEST, CHOOSE as _CHOOSE  # noqa: E402
 
 
 class Protocol:
@@ -86,6 +86,10 @@ class Protocol:
         if ctl.state != self._state:
             self._state = ctl.state
             self.event("state", ctl.state_name())
+            if ctl.state == _CHOOSE:
+                # The site whose hidden outcome the buttons pick (a die
+                # turned in place): its words say which values and why.
+                self.event("choose", self.game.SITE_NAMES[ctl.matcher.choice_site])
         if ctl.errors != self._faults:
             self._faults = ctl.errors
             self.event("fault", self._fault_text())

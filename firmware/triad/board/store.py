@@ -350,6 +350,20 @@ def _default_rules(game):
         return None
 
 
+def _whole(b):
+    """Does b (a snapshot or a start copy, or None) end in its END line
+    with the checksum of everything before it?"""
+    if not b or len(b) > MAX_FILE or len(b) < 10:
+        return False
+    t = len(b) - 9
+    if b[t:t + 4] != b"END " or b[-1:] != b"\n":
+        return False
+    try:
+        return int(b[t + 4:t + 8], 16) == crc16(b[:t])
+    except ValueError:
+        return False
+
+
 def _head_id(b):
     f = b.split(b"\n", 1)[0].split() if b else []
     if len(f) >= 2:
@@ -568,16 +582,7 @@ class GameStore:
         self._set_safe(True)
 
     def _tmp_is_whole(self):
-        b = self.fs.read(self.tmp_path, MAX_FILE + 1)
-        if not b or len(b) > MAX_FILE or len(b) < 10:
-            return False
-        t = len(b) - 9
-        if b[t:t + 4] != b"END " or b[-1:] != b"\n":
-            return False
-        try:
-            return int(b[t + 4:t + 8], 16) == crc16(b[:t])
-        except ValueError:
-            return False
+        return _whole(self.fs.read(self.tmp_path, MAX_FILE + 1))
 
     def _compact(self):
         fs = self.fs
@@ -753,26 +758,28 @@ class GameStore:
     def _load(self):
         fs = self.fs
         clean = True
-        rebuilt = False
+        rebuilt = None  # why the game is rebuilt from its start copy and log
         data = fs.read(self.snap_path, MAX_FILE + 1)
         if data is None:
-            # Only in the remove-then-rename window of a file system that
-            # cannot rename over a file; a torn tmp fails its CRC below.
-            data = fs.read(self.tmp_path, MAX_FILE + 1)
-            if data is None:
-                # No snapshot: a game whose log is still here is said, and
-                # rebuilt from its start when the log holds all its moves.
-                data = self._start_of_log()
-                if data is None:
-                    return None
-                rebuilt = True
             clean = False
+            # Only in the remove-then-rename window of a file system that
+            # cannot rename over a file; a game.tmp cut short is the normal
+            # trace of a power cut during a start() (nothing lost).
+            data = fs.read(self.tmp_path, MAX_FILE + 1)
+            if not _whole(data):
+                rebuilt = "snapshot missing"
+        elif len(data) <= MAX_FILE and not _whole(data):
+            clean = False
+            rebuilt = "snapshot damaged (checksum)"
+        if rebuilt is not None:
+            # A game whose log is still here is said, and rebuilt from its
+            # start copy when the log holds all its moves (issue 36); every
+            # other combination of what is left is said (issue 47).
+            data = self._start_of_log(rebuilt)
+            if data is None:
+                return None
         snap = self._parse_snap(data)
         if snap is None:
-            if not clean:
-                # A game.tmp cut short is the normal trace of a power cut
-                # during the very first start(): nothing was lost, no alarm.
-                self.last_error = None
             return None
         gid, pos, meta, moves = snap
         n = len(moves)
@@ -851,10 +858,10 @@ class GameStore:
         good = self._validate(pos, moves)
         if good < 0:
             return None
-        if rebuilt:
+        if rebuilt is not None:
             told = self.last_error
-            self.last_error = "snapshot missing: the game rebuilt from its start and its move log (%d moves)%s" % (
-                good, "; " + told if told else "")
+            self.last_error = "%s: the game rebuilt from its start and its move log (%d moves)%s" % (
+                rebuilt, good, "; " + told if told else "")
         if good < len(moves):
             del moves[good:]
             clean = False
@@ -862,37 +869,47 @@ class GameStore:
         self._pos = pos
         self._meta = meta
         self._moves = moves
+        # A save of a firmware that kept no start copy, or whose copy is
+        # damaged (issue 47), gets one at the next write: a compaction.
+        st = fs.read(self.start_path, MAX_FILE + 1)
+        self._start_kept = _head_id(st) == gid and _whole(st)
         self._crc = crc
         self._since = since
-        self._clean = clean
-        # (a save of a firmware that kept none gets its copy at the next
-        # compaction)
-        self._start_kept = _head_id(fs.read(self.start_path, 40)) == gid
+        self._clean = clean and self._start_kept
         return True
 
-    def _start_of_log(self):
+    def _start_of_log(self, why):
         """The start copy (_write_start) of the game whose log is here
-        without its snapshot, when that log begins at the game's first move;
-        None otherwise, said unless there is no game at all (no log, or a
-        log of no game: the trace of a first start cut short)."""
+        without a whole snapshot (why: "snapshot missing" or "... damaged"),
+        when that log begins at the game's first move; None otherwise, and
+        then said, unless there is no game at all: no file of it, or a log
+        of no game (the trace of a first start cut short) with no start copy
+        or a whole one (the start never got its snapshot: no move was made)."""
         fs = self.fs
         log = fs.read(self.log_path, 64)
-        if log is None:
-            return None
-        i, lid, base, _ = _log_header(log)
-        if lid == 0:
-            return None
+        lid = base = -2  # (no log)
+        if log is not None:
+            _, lid, base, _ = _log_header(log)
         data = fs.read(self.start_path, MAX_FILE + 1)
-        if lid < 0:
-            # (without a start copy: the first log of no game, cut by a
-            # fault or a power cut before any game was written)
-            if data is not None:
-                self.last_error = "saved game missing (no snapshot, its move log unverifiable); not resumed"
-            return None
-        if data is not None and base == 0 and _head_id(data) == lid:
+        whole = _whole(data)
+        if whole and lid > 0 and base == 0 and _head_id(data) == lid:
             return data
-        self.last_error = "snapshot missing: its move log begins at move %d%s; not resumed" % (
-            base + 1, "" if base or data is not None else " and the game's start is not on flash")
+        damaged = why != "snapshot missing"
+        if not damaged and (lid == 0 and (data is None or whole) or lid == -2 and data is None):
+            return None  # no game here (nothing said)
+        if lid > 0:
+            told = "its move log begins at move %d" % (base + 1)
+        elif lid == 0:
+            told = "its move log holds no move"
+        else:
+            told = "its move log missing" if lid == -2 else "its move log unverifiable"
+        if data is None:
+            told += " and the game's start is not on flash"
+        elif not whole:
+            told += " and the game's start copy is damaged (checksum)"
+        elif lid > 0 and base == 0:
+            told += " and the game's start copy is of another game"
+        self.last_error = "%s: %s; not resumed" % (why, told)
         return None
 
     def _parse_snap(self, data):
@@ -1076,12 +1093,15 @@ class Settings:
         if data is None:
             if self._board_path is None:
                 return
-            # A game's first settings: carry over what the board file holds.
+            # A game's first settings: carry over what the board file holds,
+            # but its level: each game's engine has its own scale, and a new
+            # board plays a game at that game's own first level (issue 47: a
+            # Cornelson board chosen after Nehren's played at Nehren's 3).
             data = self.fs.read(self._board_path, 4097)
             got = self._parse(data) if data is not None else None
             if got:
                 for k in self.defaults:
-                    if k in got:
+                    if k in got and k != "level":
                         self._values[k] = got[k]
             self.last_error = None
             return

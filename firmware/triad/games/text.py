@@ -84,11 +84,20 @@ def _names(sites):
     return sites[0] if len(sites) == 1 else ", ".join(sites[:-1]) + " and " + sites[-1]
 
 
-def fix_words(game, rec, why=""):
+def fix_words(game, rec, why="", pos=None, reasons=True, so_far=None):
     """The diagnosis rec (fix_record) in words: what to put right, naming
     exactly the sites the lights show; "" when nothing is to be put right.
     why: the board's fault text (`evt fault`), for the two turns that fit
-    the same switches ("ambiguous <move> or <move>: ...")."""
+    the same switches ("ambiguous <move> or <move>: ..."). pos: the game's
+    position while a turn is played (not while the board waits for the
+    pieces to stand as the game): then a piece not the mover's is named
+    with its side and the turn said, and a piece of the mover's put where
+    it may not stand with the game's reason (its words' refusal(pos, from,
+    to): issue 47); reasons False: no rule's reason (a turn's later phase,
+    where the piece's step was made already), unless so_far, the turn so
+    far, is given and the game's refusal reads it (refusal(pos, from, to,
+    so_far): Cornelson's jewels step after the gem, whose captures make
+    and break Barriers)."""
     if not rec:
         return ""
     kinds = words(game, "PIECE_KINDS", None) or {}
@@ -103,18 +112,54 @@ def fix_words(game, rec, why=""):
     def called(site):
         return kinds.get(kind(site), default)
 
+    def owner(site):
+        i = index.get(site)
+        return game.owner(pos, i) if pos is not None and i is not None else -1
+
     empty, fill, back = rec["empty"], rec["fill"], rec["back"]
     out = []
+    turn = ""
     if back and empty:
         b = back[0]
-        out.append("the %s from %s may not stand on %s: put it back on %s (grey) or on a lit %s"
-                   % (called(b), b, _names(empty), b, kind(empty[0])))
+        refusal = words(game, "refusal") if pos is not None and len(empty) == 1 else None
+        reason = ""
+        if refusal is not None and b in index and empty[0] in index:
+            if so_far is not None and refusal.__code__.co_argcount >= 4:
+                reason = refusal(pos, index[b], index[empty[0]], so_far)
+            elif reasons:
+                reason = refusal(pos, index[b], index[empty[0]])
+        # (where it may go, by the piece: a jewel put on a post or a dock is
+        # not told "a lit post"; the game's LIT_FOR, else the wrong spot's kind)
+        lit = (words(game, "LIT_FOR", None) or {}).get(called(b)) or kind(empty[0])
+        out.append("the %s from %s may not stand on %s%s: put it back on %s (grey) or on a lit %s"
+                   % (called(b), b, _names(empty), " (" + reason + ")" if reason else "", b, lit))
     elif empty:
         out.append("take what stands on %s off (blinking red)" % _names(empty))
     if fill:
-        piece = called(fill[0])
-        plural = game.PIECE_NAMES[1] if piece == default and len(game.PIECE_NAMES) > 1 else piece + "s"
-        out.append("put the %s back on %s (blinking white)" % (plural if len(fill) > 1 else piece, _names(fill)))
+        # One group a kind of piece (a jewel is never called a gem) and,
+        # while a turn is played, a side: whose piece it is.
+        groups = []  # type: list
+        for site in fill:
+            key = (owner(site), called(site))
+            for grp in groups:
+                if grp[0] == key:
+                    grp[1].append(site)
+                    break
+            else:
+                groups.append((key, [site]))
+        told = []
+        mine = False
+        for (side, piece), sites in groups:
+            plural = game.PIECE_NAMES[1] if piece == default and len(game.PIECE_NAMES) > 1 else piece + "s"
+            noun = plural if len(sites) > 1 else piece
+            if side < 0 or side == pos.side:
+                mine = True
+                told.append("the %s back on %s" % (noun, _names(sites)))
+            else:
+                told.append("%s's %s back on %s" % (game.SIDE_NAMES[side], noun, _names(sites)))
+        out.append("put " + " and ".join(told) + " (blinking white)")
+        if not mine:
+            turn = ": it is %s's turn" % game.SIDE_NAMES[pos.side]
     if rec.get("ambiguous") and not out:
         said = why.partition(":")[0] if why.startswith("ambiguous") else ""
         moves = said[len("ambiguous"):].strip()
@@ -122,5 +167,5 @@ def fix_words(game, rec, why=""):
                 % ((" (" + moves + ")") if moves else ""))
     if not out:
         return ""
-    text = " and ".join(out)
+    text = " and ".join(out) + turn
     return text[0].upper() + text[1:] + ". Nothing counts until then."

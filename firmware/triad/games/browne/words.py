@@ -120,3 +120,57 @@ def result_reason(pos, text):
     if text.startswith("draw"):
         return "%s; the others have equally many pieces left (%s)" % (why, left)
     return "%s; the most pieces left win (%s)" % (why, left)
+
+
+def refusal(pos, frm, to):
+    """Why the mover's piece from site frm may not stand on site to, by the
+    rule that forbids it (issue 47: "the rule's reason and what is allowed
+    instead"); "" when no single rule says it (the lights say the rest).
+    The fault's words (triad.games.text.fix_words)."""
+    from array import array
+
+    from triad.games.browne import core
+
+    if pos.owner(frm) != pos.side or pos.owner(to) >= 0:
+        return ""
+    board = pos.board
+    a, b = core.CELLS[frm], core.CELLS[to]
+    line = 0
+    for d in core.DIRECTIONS:
+        s = a + d
+        while core.CELL_COLOUR[s] != 3:
+            if s == b:
+                line = d
+                break
+            s += d
+        if line:
+            break
+    if not line:
+        return "a piece slides in a straight line, along one of the six directions of the cells"
+    s = a + line
+    while s != b:
+        if board[s]:
+            return "a piece slides over empty cells only, and another piece is in its way"
+        s += line
+    if core.CELL_COLOUR[b] == pos.side:
+        return "a piece never lands on a cell of its own colour"
+    # A slide the rules allow but for its captures: every opponent piece
+    # next to the landing is taken, and a turn must take the most.
+    took = 0
+    for d in core.DIRECTIONS:
+        q = board[b + d]
+        if q and core.SIDE_OF_PIECE[q & 7] < 3 and core.SIDE_OF_PIECE[q & 7] != pos.side:
+            took += 1  # (off the board is a BORDER: no piece)
+    buf = array("i", bytes(4 * core.MAX_SLIDES))
+    n = pos.gen_slides(buf)
+    most = -1
+    for i in range(n):
+        m = buf[i]
+        if core.m_from(m) == frm and core.m_to(m) == to:
+            return ""  # (a legal slide: no rule forbids it)
+        k = bin(core.m_mask(m)).count("1")
+        most = k if k > most else most
+    if most > took:
+        return "a turn must capture the most: this slide captures %s, another %d" % (
+            "nothing" if not took else took, most)
+    return ""

@@ -15,23 +15,112 @@ STATE_TEXT = {
 
 
 
-def finish_state_text(pos, so_far):
+def finish_state_text(pos, so_far, fix=None):
     """The headline once the gem is placed (the board's `evt capture <post>`):
-    the swap only when the gem captured; else the jewels' steps."""
+    the swap only when the gem captured; else the jewels' steps. fix: the
+    board's diagnosis (triad.games.text.fix_record), whose take names what
+    the turn still needs: the captured gem to swap (its post), then the
+    jewels still to step, named as its lights show them (issue 47)."""
     from triad.games.cornelson import geometry as g
 
     name = so_far.split()[0] if so_far.split() else ""
+    take = (fix or {}).get("take") or []
+    posts = [t for t in take if t in g.SITE_NAMES[:37]]
+    jewels = [t for t in take if t in g.SITE_NAMES[37:]]
+    if name == "-":
+        # (every post taken: the turn is the jewels' steps alone)
+        return ("No gem to place (every post is taken): step each of your jewels once%s (a lifted jewel "
+                "shows its steps in orange and the Barriers in its way in red)." % _left(jewels))
     if name not in g.SITE_NAMES[:37]:
         return ""
+    if posts:
+        # (the board's own word that the gem captured: the position text
+        # carries no mode, and a tourney's rules capture where the standard
+        # rules would not)
+        what = ("the captured gem on %s (blinking white) for one of yours" % posts[0] if len(posts) == 1 else
+                "the captured gems on %s and %s (blinking white), each for one of yours" % (
+                    ", ".join(posts[:-1]), posts[-1]))
+        return ("Swap %s, then step your jewels%s. Lifting a jewel before every swap is done forfeits the "
+                "captures left (rule 3.1)." % (what, _left(jewels)))
     p = g.SITE_NAMES.index(name)
     if pos.posts[p] == 0 and pos._captures(p):
+        if jewels:
+            return "Every capture is swapped: now step each of your jewels once%s." % _left(jewels)
         return STATE_TEXT["finish"]
-    return ("Your gem is on %s (it captures nothing): now step each of your jewels once (a lifted "
-            "jewel shows its steps in orange and the Barriers in its way in red)." % name)
+    return ("Your gem is on %s (it captures nothing): now step each of your jewels once%s (a lifted "
+            "jewel shows its steps in orange and the Barriers in its way in red)." % (name, _left(jewels)))
 
-def forfeit_text(pos, arg):
+
+def _left(jewels):
+    """The jewels a turn still steps, named by what stands on their spots."""
+    if not jewels:
+        return ""
+    if len(jewels) == 1:
+        return "; still to step: the jewel on " + jewels[0]
+    return "; still to step: the jewels on " + ", ".join(jewels[:-1]) + " and " + jewels[-1]
+
+
+def refusal(pos, frm, to, so_far=""):
+    """Why the mover's jewel from site frm may not stand on site to, by the
+    rule that forbids it (issue 47: "the rule's reason and what is allowed
+    instead"); "" when no single rule says it for certain (the lights say
+    the rest). pos: the position at the turn's start; so_far: the turn so
+    far (the board's `evt capture <post>`), whose gem and captures are laid
+    first, since they make and break Barriers. The mode is not in the
+    position text, so no reason here depends on it."""
+    from triad.games.cornelson import core
+    from triad.games.cornelson import geometry as g
+
+    fs = g.FIRST_SPACE
+    if frm < fs:
+        return ""
+    s = frm - fs
+    o = pos.occ[s]
+    if not o or (o - 1) // 3 != pos.side:
+        return ""  # (not the mover's jewel where the turn began: one stepped already, say)
+    if to < fs:
+        return "a jewel stands on a trey, a dock or a portal, never on a post"
+    t = to - fs
+    exits = [g.EXIT_TO[s * 3 + e] for e in range(3)]
+    if t not in exits:
+        return "a jewel steps across one border, to a space next to its own"
+    if g.DOCK_OWNER[t] == pos.side + 1:
+        return "a jewel never steps back onto its own dock"
+    b = g.EXIT_BORDER[s * 3 + exits.index(t)]
+    if b == core.NONE:
+        if pos.flags[o - 1]:
+            return "a jewel that has just transferred steps onto its trey next, never back"
+        return ""
+    if g.DOCK_OWNER[t]:
+        return ""  # (the opponent's dock: Breach's rules, and the mode is not known here)
+    # A Barrier is read after the turn's gem and its captures (they turn
+    # the opponent's gems: a Barrier may be gone): not while a post is
+    # vacant and the board has read no gem yet.
+    head = so_far.split()[0] if so_far.split() else ""
+    if not head and pos.filled < g.N_POSTS:
+        return ""
+    post, _, kept = head.partition("!")
+    p = pos
+    if post in g.SITE_NAMES[:fs]:
+        i = g.SITE_NAMES.index(post)
+        if pos.posts[i]:
+            return ""
+        p = pos.copy()
+        p._place(i, bytearray(64), 0, int(kept) if kept.isdigit() else 99)
+    elif head not in ("", "-"):
+        return ""
+    opp = 2 - pos.side
+    if p.posts[g.BORDER_U[b]] == opp and p.posts[g.BORDER_V[b]] == opp:
+        return "a Barrier, two of the opponent's gems, stands on the border between"
+    return ""
+
+
+def forfeit_text(pos, arg, fix=None):
     """The line once a capture is forfeit (the board's `evt forfeit <post>
-    <kept>`, rule 3.1): what happened, by which rule, and what is next."""
+    <kept>`, rule 3.1): what happened, by which rule, and what is next (fix:
+    the board's diagnosis: the jewels still to step, named)."""
+    from triad.games.cornelson import geometry as g
+
     words = arg.split()
     if len(words) != 2 or not words[1].isdigit():
         return ""
@@ -39,7 +128,8 @@ def forfeit_text(pos, arg):
     stand = ("only its first capture stands" if kept == 1 else "only its first %d captures stand" % kept) if kept else (
         "none of its captures stands")
     return ("Forfeit (rule 3.1): a jewel was lifted before the gem on %s had all its captures swapped, so %s. "
-            "Leave the gems not swapped as they are and step each of your jewels once." % (post, stand))
+            "Leave the gems not swapped as they are and step each of your jewels once%s." % (
+                post, stand, _left([t for t in (fix or {}).get("take") or [] if t in g.SITE_NAMES[37:]])))
 
 
 def move_note(move):
@@ -53,12 +143,21 @@ def move_note(move):
             "the gem on %s kept %s of its captures" % (first, post, kept or "0"))
 
 
-def phase_label(pos, so_far, state):
+def phase_label(pos, so_far, state, forfeit=""):
     """The board's state as the page names it: Cornelson's finish phase is
-    "swap" only while the placed gem captured something (issue 35.9)."""
+    "swap" only while the placed gem captured something (issue 35.9) and
+    no capture was forfeit (rule 3.1: then the jewels' steps, issue 47)."""
     if state != "swap":
         return state
-    return "swap" if finish_state_text(pos, so_far) == STATE_TEXT["finish"] else "steps"
+    if forfeit:
+        return "steps"
+    from triad.games.cornelson import geometry as g
+
+    name = so_far.split()[0] if so_far.split() else ""
+    if name not in g.SITE_NAMES[:37]:
+        return "steps"
+    p = g.SITE_NAMES.index(name)
+    return "swap" if pos.posts[p] == 0 and pos._captures(p) else "steps"
 
 
 # Why a game was drawn (DRAW_NAMES' order: none, the board's full-board rule).
@@ -191,3 +290,6 @@ def _blocked(pos, slot, names):
 
 # What a piece is called on each kind of site (the page's move words).
 PIECE_KINDS = {"post": "gem", "trey": "jewel", "dock": "jewel", "portal": "jewel"}
+# Where a piece put wrong may go instead, lit: a jewel's steps are treys,
+# portals and (in Breach) a dock, so "a lit spot" (issue 47).
+LIT_FOR = {"jewel": "spot", "gem": "post"}
