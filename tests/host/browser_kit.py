@@ -176,6 +176,7 @@ def wait_loaded(page, text):
                    document.querySelector('#fw-state').textContent === 'play'""", arg=text)
     except PlaywrightTimeout:
         raise AssertionError("the page does not show play from %s: %s" % (text, shown(page))) from None
+    wait_settled(page)
 
 
 def ask_state(page):
@@ -205,17 +206,52 @@ def serial_reply(page, line):
 
 
 def centre(page, cell):
-    # (A page taller than the window may have scrolled the board away.)
+    """Where a person presses to touch `cell`: its centre on the screen once
+    the pointer really lands on it there. (A page taller than the window may
+    have scrolled the board away; and a frame that arrives just then may
+    change the page's height, the browser clamps the scroll and the board
+    moves under a point measured a moment before: a press at the old point
+    lands beside the board and does nothing.)"""
     loc = page.locator('[data-cell="%s"]' % cell)
-    loc.scroll_into_view_if_needed()
-    b = loc.bounding_box()
-    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    deadline = time.monotonic() + 10.0
+    while True:
+        loc.scroll_into_view_if_needed()
+        b = loc.bounding_box()
+        x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+        if _hits(page, x, y, cell) or time.monotonic() > deadline:
+            return x, y
+        page.wait_for_timeout(50)
+
+
+def _hits(page, x, y, cell):
+    """Whether a press at (x, y) lands on `cell` now."""
+    return page.evaluate("""([x, y, cell]) => { const e = document.elementFromPoint(x, y);
+                              return !!(e && e.closest && e.closest('[data-cell="' + cell + '"]')); }""",
+                         [x, y, cell])
+
+
+def wait_settled(page):
+    """The page's layout at rest: the board where it was 150 ms ago and the
+    scroll too (a new position's first frames empty the move list and the
+    review card, the page grows shorter and the browser clamps its scroll,
+    which moves the board on the screen)."""
+    where = "() => { const b = document.querySelector('#board').getBoundingClientRect(); return [b.x, b.y, window.scrollY]; }"
+    last = page.evaluate(where)
+    for _ in range(40):
+        page.wait_for_timeout(150)
+        now = page.evaluate(where)
+        if now == last:
+            return
+        last = now
 
 
 def drag(page, fr, to, steps=12):
     """Press on a piece and slide it along the board to another cell."""
-    x0, y0 = centre(page, fr)
-    x1, y1 = centre(page, to)
+    for _ in range(20):
+        x1, y1 = centre(page, to)
+        x0, y0 = centre(page, fr)
+        if _hits(page, x1, y1, to):  # (the page did not move meanwhile)
+            break
     page.mouse.move(x0, y0)
     page.mouse.down()
     page.mouse.move(x0 + 8, y0, steps=2)
