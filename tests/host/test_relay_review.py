@@ -60,16 +60,7 @@ def test_a_room_is_reviewed_once_however_many_ask_at_once(monkeypatch):
 
     async def go():
         relay = server.Relay(SqliteStore(":memory:"))
-        maker = server.Conn(None)
-        await relay.on_message(maker, json.dumps({"op": "create", "game": "nehren", "position": START}))
-        made = json.loads(maker.out.get_nowait())
-        seats = {}
-        for side in ("w", "b"):
-            seats[side] = server.Conn(None)
-            await relay.on_message(seats[side], json.dumps({"op": "join", "room": made["room"],
-                                                            "token": made["seats"][side]}))
-        await relay.on_message(seats["w"], json.dumps({"op": "move", "move": "c3b3xb2"}))
-        await relay.on_message(seats["b"], json.dumps({"op": "move", "move": "a3b2xb1"}))
+        made, seats = await _a_finished_room(relay)
         askers = [seats["w"], seats["b"]] + [server.Conn(None) for _ in range(4)]
         for c in askers[2:]:
             await relay.on_message(c, json.dumps({"op": "watch", "room": made["room"]}))
@@ -120,16 +111,7 @@ def test_reviews_take_turns_and_a_long_queue_is_refused(monkeypatch):
         relay = server.Relay(SqliteStore(":memory:"))
         askers = []
         for _ in range(n):
-            maker = server.Conn(None)
-            await relay.on_message(maker, json.dumps({"op": "create", "game": "nehren", "position": START}))
-            made = json.loads(maker.out.get_nowait())
-            seats = {}
-            for side in ("w", "b"):
-                seats[side] = server.Conn(None)
-                await relay.on_message(seats[side], json.dumps({"op": "join", "room": made["room"],
-                                                                "token": made["seats"][side]}))
-            await relay.on_message(seats["w"], json.dumps({"op": "move", "move": "c3b3xb2"}))
-            await relay.on_message(seats["b"], json.dumps({"op": "move", "move": "a3b2xb1"}))
+            _, seats = await _a_finished_room(relay)
             while not seats["b"].out.empty():
                 seats["b"].out.get_nowait()
             askers.append(seats["b"])
@@ -150,3 +132,24 @@ def test_reviews_take_turns_and_a_long_queue_is_refused(monkeypatch):
     for msg in late:
         assert msg == {"op": "review", "room": msg["room"], "lines": ["review: 0 marks"]}
     assert 'triad_relay_refusals_total{reason="reviews_queued"} 2' in metrics
+
+
+async def _a_finished_room(relay):
+    """A room of an in-process relay (server.Relay) whose game is over:
+    White's c3b3xb2 lets Black's a3b2xb1 make the third Triad. Returns the
+    `created` reply and the seats' connections."""
+    import json
+
+    from host_tools.relay import server
+
+    maker = server.Conn(None)
+    await relay.on_message(maker, json.dumps({"op": "create", "game": "nehren", "position": START}))
+    made = json.loads(maker.out.get_nowait())
+    seats = {}
+    for side in ("w", "b"):
+        seats[side] = server.Conn(None)
+        await relay.on_message(seats[side], json.dumps({"op": "join", "room": made["room"],
+                                                        "token": made["seats"][side]}))
+    await relay.on_message(seats["w"], json.dumps({"op": "move", "move": "c3b3xb2"}))
+    await relay.on_message(seats["b"], json.dumps({"op": "move", "move": "a3b2xb1"}))
+    return made, seats
