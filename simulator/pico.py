@@ -66,6 +66,10 @@ TICKS_WRAP_US = (1 << 30) * 1000
 # its first row; if no tick comes within this (the firmware stopped
 # scanning), it pauses anyway.
 FALLBACK_MS = 30
+# A row 0 driven up to this long before a grid point of the firmware's
+# rhythm is its tick (the tick's clock read and the ms it reads: a tick is
+# never early, but the first tick's phase is known to the ms only).
+GRID_EARLY_MS = 2
 # The most bytes the firmware reads from the serial line in one tick
 # (App.tick: UsbSerial.read's limit).
 SERIAL_READ = 64
@@ -251,6 +255,8 @@ class PicoSimulation(Simulation):
         self.boot_ms = None  # emulated ms from power-up to the first tick, last boot
         self._want_pause = False  # the next tick's first row drive pauses the chip
         self._tick_sim_ms = 0  # the simulated tick the running emulated tick stands for
+        self._grid0_ms = 0  # the firmware's ms of its first tick since power-up
+        self._grid_k = 0  # the grid point (ticks since the first) of the last row 0 driven
         self._boot_ms_sim = 0  # the simulated time of the last boot (its first tick)
         self.allowance_ms = BOOT_ALLOWANCE_MS
         self._tone_now = 0  # the piezo's frequency at the last tick (0: silent)
@@ -309,7 +315,18 @@ class PicoSimulation(Simulation):
             if hz != self._tone_now:
                 self._tone_now = hz
                 self._on_tone(hz, self._tick_sim_ms)
-            self._tick_sim_ms += self._period_us // 1000
+            # One period on for each tick of the firmware's rhythm, not for
+            # each row 0 driven: the firmware also reads the matrix between
+            # two ticks (a changing switch halfway to the next tick, and in
+            # a search whenever a tick would come late: triad/app.py), and
+            # such a reading stands for the tick before it. A tick is told
+            # by the grid point of the firmware's clock it falls on (its
+            # rhythm keeps the phase of its first tick: App._on_grid),
+            # readings up to 2 ms before a grid point counted on it.
+            k = int((self._timer_us(ns) / 1000.0 - self._grid0_ms + GRID_EARLY_MS) // (self._period_us / 1000.0))
+            if k != self._grid_k:
+                self._grid_k = k
+                self._tick_sim_ms += self._period_us // 1000
         if row == 0 and self._want_pause:
             # The tick that stands for the simulated instant begins: the
             # previous tick has finished (its LED frame latched, its serial
@@ -326,6 +343,8 @@ class PicoSimulation(Simulation):
         self._booting = False
         t_us = self._timer_us(ns) - 30
         tick_ms = int(t_us // 1000)
+        self._grid0_ms = tick_ms  # (the firmware's first tick: its rhythm's phase)
+        self._grid_k = 0
         boot_ms = self._boot_ms_sim
         # The emulated clock reads the simulated time (plus a multiple of
         # LIGHT_PERIOD_MS when the boot was slow): an emulated tick at t

@@ -28,6 +28,15 @@ SETTING_DEFAULTS = {"brightness": 64, "next_start": 0, "opponent": 0, "level": 3
 MENU_BUTTON = BTN_MENU  # index in BUTTON_NAMES (confirm, new, hint, menu)
 _MENU_SHORT = BTN_MENU * 2  # a short menu press (board.scan's event code)
 _HINT_SHORT = BTN_HINT * 2
+# While the engine searches, the loop ticks from the engine's clock reads,
+# and a tick due on the grid runs at the first read after its time: a scan
+# would come up to one of the search's slices late. So the matrix is also
+# read (App._read_between) at the first clock read SEARCH_SLICE_MS before
+# the scan period is up since the last reading: every gap between two
+# readings stays within the period as long as no slice between two clock
+# reads is longer (issue 48; docs/performance.md, "The tick while the board
+# thinks").
+SEARCH_SLICE_MS = 4
 
 
 class App:
@@ -42,6 +51,8 @@ class App:
         self.raw = bytearray(len(desc.MATRIX_CELL))
         self.levels = bytearray(len(desc.BUTTON_PINS))
         self.period_ms = 1000 // desc.SCAN_HZ
+        self._half_ms = self.period_ms // 2
+        self._read_at = 0  # ms: the last reading of the matrix (a tick's or one between)
         random.seed(seed)
         # The runtime's clock and flash come with the drivers where they are
         # not MicroPython's (triad.drivers.open_board: CircuitPython's time
@@ -177,6 +188,7 @@ class App:
 
     def tick(self, now):
         hw = self.hw
+        self._read_at = now
         hw.matrix.read_into(self.raw)
         self.scanner.update(self.raw, now)
         hw.buttons.read_into(self.levels)
@@ -266,11 +278,14 @@ class App:
             self.errors += 1
             self.serial.write("evt error internal %s %s\n" % (type(e).__name__, e))
 
-    def _tick_if_due(self):
+    def _tick_if_due(self, ahead=0):
         # Called by the engine's clock (through the thinker) every few nodes
         # while it searches: the scan period is kept during the search.
+        # ahead: the caller's word that its next read may come this long
+        # after this one (ms; 0: a search's slice, SEARCH_SLICE_MS at most).
         ticks_ms = self.ticks_ms or time.ticks_ms
         now = ticks_ms()
+        read_ms = self.period_ms - (ahead if ahead > SEARCH_SLICE_MS else SEARCH_SLICE_MS)
         if ticks_diff(now, self.next_tick) >= 0:
             # _safe_tick written out: this tick runs under the search's
             # deepest frame, and one frame less leaves about 220 bytes more
@@ -287,6 +302,34 @@ class App:
                 if ticks_diff(nxt, now) <= 0:
                     nxt = ticks_add(nxt, self.period_ms)
             self.next_tick = nxt
+            if ahead:
+                now = ticks_ms()  # (a long tick, then the caller's long step)
+        if ticks_diff(now, self._read_at) >= read_ms:
+            # The next clock read may come a slice after this one, and the
+            # switches would then be read late: they are read now (no tick:
+            # the controller sees what they say at the next one).
+            self._read_between(now)
+
+    def _read_between(self, now):
+        self._read_at = now
+        self.hw.matrix.read_into(self.raw)
+        self.scanner.read_between(self.raw, now)
+
+    def _halfway(self, ticks_ms):
+        # A switch is changing (its reading differs from the snapshot): it
+        # is read once more halfway to the next tick, so the debounce's
+        # agreeing readings take 10 ms instead of 20 and a lifted piece's
+        # lights come a scan sooner (issue 48: within 25 ms of the lift).
+        # (halfway on the grid, not after the tick's start: the reading
+        # keeps its place in the rhythm, which the emulated board's model
+        # counts its ticks by: simulator/pico.py)
+        half = ticks_add(self.next_tick, -self._half_ms)
+        if ticks_diff(half, self._read_at) <= 0:
+            return  # (read already since then)
+        wait = ticks_diff(half, ticks_ms())
+        if wait > 0:
+            (self.sleep_ms or time.sleep_ms)(wait)
+        self._read_between(ticks_ms())
 
     def _on_grid(self, now):
         # The next tick of the loop's rhythm at or after now. A tick or a
@@ -313,12 +356,14 @@ class App:
         if rv is not None and rv.active:
             rv.work()  # the review's analysis, a slice (its search ticks the loop)
         self.next_tick = self._on_grid(ticks_ms())
+        if self.scanner.unsettled():
+            self._halfway(ticks_ms)
         wait = ticks_diff(self.next_tick, ticks_ms())
         if wait > 0:
             (self.sleep_ms or time.sleep_ms)(wait)
 
     def run(self):
-        self.next_tick = (self.ticks_ms or time.ticks_ms)()
+        self.next_tick = self._read_at = (self.ticks_ms or time.ticks_ms)()
         while True:
             self.step()
 

@@ -161,7 +161,9 @@ def check_same_play(cost, busy):
         t_free = play_tick(free) - free[0][0]
         t_slow = play_tick(slow) - slow[0][0]
         assert t_slow == t_free, (t_free, t_slow)
-        assert t_free == (app.desc.DEBOUNCE - 1) * 10 + C.SETTLE_MS  # (the debounce's scans, the settle)
+        # (the debounce's readings, a tick's and one halfway to the next
+        # while a switch changes: 5 ms apart; then the settle)
+        assert t_free == (app.desc.DEBOUNCE - 1) * 5 + C.SETTLE_MS
         # The rhythm kept its phase through the long ticks: every tick on
         # the grid the board started on (the simulator's ticks are too).
         assert [now for now, _, _ in slow if (now - 5003) % 10] == []

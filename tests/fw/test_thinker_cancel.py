@@ -61,7 +61,7 @@ def _search(th, g, pos, cancel_at):
     after = [0]
     reads = [0]
 
-    def tick():
+    def tick(ahead=0):
         reads[0] += 1
         if th.cancelled:
             after[0] += 1
@@ -164,7 +164,7 @@ def test_the_read_that_ends_the_budget_leaves_its_tick_to_the_loop():
 
         next_due[0] = clk.t
 
-        def tick():
+        def tick(ahead=0):
             t = clk.t
             if t >= next_due[0]:
                 ticks.append(t)
@@ -211,7 +211,7 @@ def test_giving_the_engine_back_collects_at_once_but_not_inside_a_search():
             pl.max_nodes = 40
             done = []
 
-            def tick():
+            def tick(ahead=0):
                 if not done and pl.engine is not None:
                     done.append(Gc.n)
                     pl.release()  # the seat changed during the search

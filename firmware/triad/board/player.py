@@ -7,6 +7,12 @@ from triad.compat import const, ticks_diff
 
 ENGINE_TT = const(512)  # transposition entries: about 6 KB on the RP2040
 ENGINE_NODES_PER_MS = const(20)  # above what the RP2040 searches, so time rules there
+# The longest step of loading the engine and of a search's start on the
+# RP2040 (an import, the engine's buffers, the engine's first slice before
+# its first clock read: Nehren 3.9, 7.1, 8.0 and 6.6 ms), said to the
+# thinker's clock before each so that the loop reads the switches first
+# (issue 48: no scan gap over 10 ms while the board thinks).
+LOAD_SLICE_MS = const(9)
 
 
 def _no_clock():
@@ -41,6 +47,7 @@ class Player:
             if g.new_engine is not None:
                 now = self.now_ms
                 t0 = now() if now is not None else 0  # (no tick here: the raw clock)
+                said = clock  # the thinker's clock, told how long a step runs (a raw one is not)
                 clock = clock or now or _no_clock
                 # The search keeps its own reference: a tick run from the
                 # clock may release the player's (the seat changed).
@@ -50,8 +57,12 @@ class Player:
                     # between (on the RP2040 loading Nehren's engine in one
                     # piece took 35 ms: a gap in the scans).
                     for name in g.ENGINE_MODULES:
+                        if said is not None:
+                            said(LOAD_SLICE_MS)
                         __import__(name)
                         clock()
+                    if said is not None:
+                        said(LOAD_SLICE_MS)
                     eng = self.engine = g.new_engine(level, ENGINE_TT)
                     clock()  # (the thinker's clock: the loop may tick here)
                 eng.set_level(level)
@@ -64,7 +75,8 @@ class Player:
                 # the history keys came out of it (about 50 ms on the RP2040
                 # at the engine's first use). (A cancel meanwhile raises out
                 # of the thinker's clock.)
-                left = budget_ms - ticks_diff(clock(), t0)
+                # (the engine's first slice, before its first clock read)
+                left = budget_ms - ticks_diff(said(LOAD_SLICE_MS) if said is not None else clock(), t0)
                 if left < 1:
                     left = 1
                 # A node cap as well as the time: a clock that stands still while

@@ -127,8 +127,12 @@ class Thinker:
         now = self.player.now_ms
         return now() if now is not None else 0
 
-    def _clock(self):
+    def _clock(self, ahead=0):
         # The engine's clock: the loop ticks here when a tick is due.
+        # ahead: how long the work until the next read may run (ms), where
+        # the caller knows it is longer than a search's slice (the player
+        # loading the engine): the loop reads the switches now if they
+        # would be read late by then (App._tick_if_due).
         self.checks += 1
         now = self.player.now_ms
         if now is not None and not self._late and ticks_diff(now(), self.deadline) >= 0:
@@ -146,7 +150,7 @@ class Thinker:
         if t is not None and not self._in_tick:
             self._in_tick = True
             try:
-                t()
+                t(ahead)
             finally:
                 self._in_tick = False
         if self.cancelled:
