@@ -282,11 +282,13 @@ class App:
         # Called by the engine's clock (through the thinker) every few nodes
         # while it searches: the scan period is kept during the search.
         # ahead: the caller's word that its next read may come this long
-        # after this one (ms; 0: a search's slice, SEARCH_SLICE_MS at most).
+        # after this one (ms; 0: a search's slice, SEARCH_SLICE_MS at most;
+        # thinker.READ_ONLY: the read past the budget, which leaves a due
+        # tick to the loop).
         ticks_ms = self.ticks_ms or time.ticks_ms
         now = ticks_ms()
         read_ms = self.period_ms - (ahead if ahead > SEARCH_SLICE_MS else SEARCH_SLICE_MS)
-        if ticks_diff(now, self.next_tick) >= 0:
+        if ahead >= 0 and ticks_diff(now, self.next_tick) >= 0:
             # _safe_tick written out: this tick runs under the search's
             # deepest frame, and one frame less leaves about 220 bytes more
             # of the 8 KiB C stack (docs/performance.md, "C stack margin").
@@ -302,8 +304,9 @@ class App:
                 if ticks_diff(nxt, now) <= 0:
                     nxt = ticks_add(nxt, self.period_ms)
             self.next_tick = nxt
-            if ahead:
-                now = ticks_ms()  # (a long tick, then the caller's long step)
+            # (the tick's own time counts: a tick that sent a frame of
+            # tri_v1's 141 LEDs ran 4.2 ms of bitstream before the next slice)
+            now = ticks_ms()
         if ticks_diff(now, self._read_at) >= read_ms:
             # The next clock read may come a slice after this one, and the
             # switches would then be read late: they are read now (no tick:
@@ -350,12 +353,19 @@ class App:
         ticks_ms = self.ticks_ms or time.ticks_ms
         self._safe_tick(ticks_ms())
         self.next_tick = ticks_add(self.next_tick, self.period_ms)
+        searched = False
         if self.thinker.state == ASKED:
             self.thinker.run()
+            searched = True
         rv = self.review._real
         if rv is not None and rv.active:
             rv.work()  # the review's analysis, a slice (its search ticks the loop)
+            searched = True
         self.next_tick = self._on_grid(ticks_ms())
+        if searched and ticks_diff(self.next_tick, self._read_at) > self.period_ms:
+            # (the search's last reading more than a period before the next
+            # tick, as after the budget's last read: read now)
+            self._read_between(ticks_ms())
         if self.scanner.unsettled():
             self._halfway(ticks_ms)
         wait = ticks_diff(self.next_tick, ticks_ms())

@@ -163,9 +163,13 @@ def test_the_read_that_ends_the_budget_leaves_its_tick_to_the_loop():
         next_due = [0]
 
         next_due[0] = clk.t
+        read_only = []
 
         def tick(ahead=0):
             t = clk.t
+            if ahead == T.READ_ONLY:
+                read_only.append(t)  # (the App reads the switches only)
+                return
             if t >= next_due[0]:
                 ticks.append(t)
                 clk.t += 5  # a tick costs 5 ms, one is due every 20 ms:
@@ -180,6 +184,7 @@ def test_the_read_that_ends_the_budget_leaves_its_tick_to_the_loop():
         if extra == 0:
             assert ticks and ticks[-1] < end, ticks  # no tick at the budget's last read ...
             assert clk.t - t_run == 200, clk.t - t_run  # ... so the search ended at its budget
+            assert read_only == [end], read_only  # (the switches may still be read there)
         else:
             # an engine that goes on gets its ticks again from the next read
             # (the loop must not stall for it)

@@ -26,6 +26,10 @@ DONE = const(3)  # the answer waits in .move for the controller
 
 _FAR = const(0x10000000)  # past any engine's deadline: ticks_diff(now + _FAR, d) > 0
 
+# The tick hook's `ahead` (App._tick_if_due) for the read past the budget:
+# the switches are read if they are due, the tick is left to the loop.
+READ_ONLY = const(-1)
+
 MOVE = const(1)  # the board's own move
 HINT = const(2)  # a hint for the player to move
 
@@ -145,6 +149,15 @@ class Thinker:
             # an engine that goes on (it must have a move to give) gets its
             # ticks again from the next read.
             self._late = True
+            t = self.tick
+            if t is not None and not self._in_tick:
+                # (the switches still read if they are due: the engine may
+                # run on a while to have a move to give)
+                self._in_tick = True
+                try:
+                    t(READ_ONLY)
+                finally:
+                    self._in_tick = False
             return ticks_add(now(), _FAR)
         t = self.tick
         if t is not None and not self._in_tick:

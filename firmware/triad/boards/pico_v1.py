@@ -39,9 +39,11 @@ MATRIX_CELL = bytes(range(36))
 SETTLE_US = 30
 
 SCAN_HZ = 100
-# Integrator debounce: a reed switch must agree this many scans in a row
-# (3 at 100 Hz = 30 ms) before the stable snapshot follows it; a die slid
-# across a cell closes it for less than that.
+# Integrator debounce: a reed switch must agree this many readings in a row
+# before the stable snapshot follows it. A switch whose reading differs is
+# read again halfway to the next scan (App._halfway), so 3 readings span
+# 10 ms: a lift is believed 10 ms after it is first seen (a reed's bounce
+# lasts well under 1 ms) and its lights come within 25 ms (issue 48).
 DEBOUNCE = 3
 
 # -- Buttons -----------------------------------------------------------------

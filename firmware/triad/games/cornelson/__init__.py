@@ -359,6 +359,7 @@ def apply_setting(pos, name, value):
 # What new_engine imports, for the board's player to import before it (the
 # main loop ticks between: issue 15).
 ENGINE_MODULES = (
+    "triad.games.engine_kit",  # (on its own: search.py imports it)
     "triad.games.cornelson.engine.tables",
     "triad.games.cornelson.engine.evaluate",
     "triad.games.cornelson.engine.search",
