@@ -82,6 +82,14 @@ class App:
         desc = self.desc
         game = games.load(name)
         self.game = game
+        if getattr(self.hw, "code_in_flash", False):
+            # The engine's modules now, before the loop scans: imported at
+            # the board's first search they held the scan up to 13 ms each
+            # (an import is one piece), and frozen they cost little RAM
+            # (drivers/rp2.py, code_in_flash; the engine itself, 15-21 KB,
+            # is still made at its first use: board/player.py).
+            for m in game.ENGINE_MODULES:
+                __import__(m)
         if game.N_SITES > desc.N_SITES:
             raise ValueError("%s needs %d spots; board %s has %d" % (name, game.N_SITES, desc.NAME, desc.N_SITES))
         frame_bytes = 3 * (desc.N_SITES + desc.N_STATUS)

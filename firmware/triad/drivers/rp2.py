@@ -238,6 +238,25 @@ class Hardware:
         # The optional piezo (BUZZER_PIN None or absent: no pin was free).
         pin = getattr(desc, "BUZZER_PIN", None)
         self.buzzer = Buzzer(desc) if pin is not None else None
+        # Whether the firmware's code runs from the image's flash (App:
+        # the engine's modules are then imported at start-up).
+        self.code_in_flash = code_in_flash()
+
+
+def code_in_flash():
+    """True where the triad package is frozen into the board's image: its
+    bytecode runs from flash, and importing a module costs only its
+    objects' RAM (Nehren's engine modules 5.4 KB, Browne's 2.2, Cornelson's
+    4.4, where a stock MicroPython with the .py files copied to its
+    filesystem holds each module's bytecode in RAM). A frozen module has no
+    file on the filesystem."""
+    if sys.platform != "rp2":
+        return False
+    try:
+        os.stat(__file__)
+        return False
+    except OSError:
+        return True
 
 
 def _unset():

@@ -231,9 +231,10 @@ def apply_setting(pos, name, value):
 
 # What new_engine imports, in an order the board's player can import them one
 # at a time before it (the main loop ticks between: issue 15).
-# (engine_kit on its own: imported by search.py in the same step, the two
-# held the scan 14 ms on the chip: issue 48)
-ENGINE_MODULES = ("triad.games.engine_kit", "triad.games.nehren.engine.evaluate", "triad.games.nehren.engine.search")
+# (engine_kit and the search's kernels on their own steps: search.py with
+# them held the scan 12-14 ms on the chip: issue 48)
+ENGINE_MODULES = ("triad.games.engine_kit", "triad.games.nehren.engine.evaluate",
+                  "triad.games.nehren.engine.kernels", "triad.games.nehren.engine.search")
 
 
 def new_engine(level, tt_entries):
