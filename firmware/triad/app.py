@@ -53,6 +53,7 @@ class App:
         self.period_ms = 1000 // desc.SCAN_HZ
         self._half_ms = self.period_ms // 2
         self._read_at = 0  # ms: the last reading of the matrix (a tick's or one between)
+        self._exact_wake = getattr(hw, "exact_wake", False)  # (drivers/rp2.py)
         random.seed(seed)
         # The runtime's clock and flash come with the drivers where they are
         # not MicroPython's (triad.drivers.open_board: CircuitPython's time
@@ -378,7 +379,13 @@ class App:
             self._halfway(ticks_ms)
         wait = ticks_diff(self.next_tick, ticks_ms())
         if wait > 0:
-            (self.sleep_ms or time.sleep_ms)(wait)
+            if self._exact_wake:
+                if wait > 1:
+                    (self.sleep_ms or time.sleep_ms)(wait - 1)
+                while ticks_diff(self.next_tick, ticks_ms()) > 0:
+                    pass
+            else:
+                (self.sleep_ms or time.sleep_ms)(wait)
 
     def run(self):
         self.next_tick = self._read_at = (self.ticks_ms or time.ticks_ms)()

@@ -228,3 +228,54 @@ def test_no_gap_between_two_readings_is_longer_than_the_period_while_the_board_t
     finally:
         game.new_engine = new_engine
         rig.close()
+
+
+class MicroClock:
+    """A clock in microseconds: ticks_ms is the whole ms (as on the chip),
+    every read of it takes 50 us, a tick 3.8 ms, sleep_ms(n) n ms from the
+    call (MicroPython's rp2 port: from inside a ms it wakes that much late)."""
+
+    def __init__(self):
+        self.us = 1000000
+
+    def ticks_ms(self):
+        self.us += 50
+        return self.us // 1000
+
+    def sleep_ms(self, ms):
+        self.us += ms * 1000
+
+
+def test_on_the_chip_the_loop_wakes_on_the_grid_not_a_fraction_of_a_ms_late():
+    from triad.app import App
+
+    d = Desc()
+    w = World(d)
+    root = tmp_dir()
+    try:
+        rp2 = fresh_rp2(w)
+        clk = MicroClock()
+        hw = rp2.Hardware(d)
+        for exact in (False, True):
+            app = App(d, hw, Serial(), 7, root, ticks_ms=clk.ticks_ms, sleep_ms=clk.sleep_ms)
+            app._exact_wake = exact  # (drivers/rp2.py: on the chip only)
+            starts = []
+            tick = app.tick
+
+            def timed(now, tick=tick):
+                starts.append(clk.us)
+                clk.us += 3800  # the tick's own time, ending inside a ms
+                tick(now)
+
+            app.tick = timed
+            app.next_tick = clk.ticks_ms()
+            for _ in range(30):
+                app.step()
+            gaps = [b - a for a, b in zip(starts[5:], starts[6:])]
+            if exact:
+                assert max(gaps) <= 10200, gaps  # (within the clock's reads of the grid point)
+            else:
+                assert max(gaps) >= 10500, gaps  # (what it was: a fraction of a ms late, each tick)
+    finally:
+        forget_rp2()
+        rm_tree(root)

@@ -241,6 +241,12 @@ class Hardware:
         # Whether the firmware's code runs from the image's flash (App:
         # the engine's modules are then imported at start-up).
         self.code_in_flash = code_in_flash()
+        # A sleep_ms wakes that much after the call, so a tick slept to
+        # from inside a millisecond started up to 1 ms after its point on
+        # the grid (an 11.2 ms gap between two scans): on the chip the loop
+        # sleeps a ms less and waits out the rest on the clock (App.step).
+        # (Not over stand-in pins: a simulated clock stands still then.)
+        self.exact_wake = sys.platform == "rp2"
 
 
 def code_in_flash():
