@@ -54,6 +54,8 @@ class App:
         self._half_ms = self.period_ms // 2
         self._read_at = 0  # ms: the last reading of the matrix (a tick's or one between)
         self._exact_wake = getattr(hw, "exact_wake", False)  # (drivers/rp2.py)
+        self._late_read_ms = self.period_ms - SEARCH_SLICE_MS
+        self._tick_clock = None  # the loop's clock while the loop runs a tick (_read_if_late)
         random.seed(seed)
         # The runtime's clock and flash come with the drivers where they are
         # not MicroPython's (triad.drivers.open_board: CircuitPython's time
@@ -238,12 +240,27 @@ class App:
             les.render(self.frame, now, stable)
         if rv is not None:
             rv.render(self.frame, now, stable)
+        self._read_if_late()
         if _copy_if_changed(self.frame, self.shown):
             hw.leds.show(self.frame)
+            self._read_if_late()
         self.protocol.poll()
         data = self.serial.read()
         if data:
             self.protocol.feed(data)
+
+    def _read_if_late(self):
+        # A long tick reads the switches between its parts: Cornelson's
+        # tick that sees a knocked piece ran 13 ms on the chip (its update
+        # and lights 2.7 ms, tri_v1's frame 5 ms of bitstream, its words on
+        # the serial line 4 ms), a gap in the readings longer than the
+        # period (issue 48). (Only a tick the loop runs, on the loop's
+        # clock: a test's tick is given a time of its own.)
+        clock = self._tick_clock
+        if clock is not None:
+            t = clock()
+            if ticks_diff(t, self._read_at) >= self._late_read_ms:
+                self._read_between(t)
 
     def _on_safe(self, safe, reason):
         # The store's word on whether every committed move is on flash: the
@@ -301,11 +318,13 @@ class App:
             # _safe_tick written out: this tick runs under the search's
             # deepest frame, and one frame less leaves about 220 bytes more
             # of the 8 KiB C stack (docs/performance.md, "C stack margin").
+            self._tick_clock = ticks_ms
             try:
                 self.tick(now)
             except Exception as e:  # keep scanning: a bug must not brick a game
                 self.errors += 1
                 self.serial.write("evt error internal %s %s\n" % (type(e).__name__, e))
+            self._tick_clock = None
             nxt = ticks_add(self.next_tick, self.period_ms)
             if ticks_diff(nxt, now) <= 0:
                 # far behind: no burst of ticks; the next one on the grid
@@ -360,7 +379,9 @@ class App:
         controller asked for (ticking from inside it), then sleep to the
         next tick."""
         ticks_ms = self.ticks_ms or time.ticks_ms
+        self._tick_clock = ticks_ms
         self._safe_tick(ticks_ms())
+        self._tick_clock = None
         self.next_tick = ticks_add(self.next_tick, self.period_ms)
         searched = False
         if self.thinker.state == ASKED:

@@ -187,6 +187,19 @@ def test_a_piece_that_cannot_move_shows_the_pieces_that_can():
     assert rig.ctl.matcher.blocked == -1 and rig.colours("E3", 700) == [(0, 0, 0)]
 
 
+def test_the_pieces_that_can_move_light_at_the_lift_of_one_that_cannot():
+    # Their pulse starts lit when the piece is lifted, whatever the slow
+    # blink's phase (issue 48: a lift's light within 25 ms; in the blink's
+    # dark half it came up to 600 ms later), and goes dark after its lit half.
+    for offset in range(0, 1200, 100):
+        rig = Rig("R:A1,E3 G:E7,F6 B:I9 r")
+        rig.wait(offset)
+        rig.lift("A1", 10)  # the tick that sees it
+        assert rig.ctl.matcher.blocked == site("A1")
+        assert rig.led("E3") == pal.SOURCE, offset
+        assert (0, 0, 0) in rig.colours("E3", 1200), offset  # (and it pulses)
+
+
 def test_the_sources_from_one_generation_are_those_of_each_piece():
     # With the face's first_site the controller finds the pieces that can
     # move from one generation of all slides; it must light exactly the

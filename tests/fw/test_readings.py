@@ -232,7 +232,7 @@ def test_no_gap_between_two_readings_is_longer_than_the_period_while_the_board_t
 
 class MicroClock:
     """A clock in microseconds: ticks_ms is the whole ms (as on the chip),
-    every read of it takes 50 us, a tick 3.8 ms, sleep_ms(n) n ms from the
+    every read of it takes 50 us, a tick 3.65 ms, sleep_ms(n) n ms from the
     call (MicroPython's rp2 port: from inside a ms it wakes that much late)."""
 
     def __init__(self):
@@ -264,7 +264,7 @@ def test_on_the_chip_the_loop_wakes_on_the_grid_not_a_fraction_of_a_ms_late():
 
             def timed(now, tick=tick):
                 starts.append(clk.us)
-                clk.us += 3800  # the tick's own time, ending inside a ms
+                clk.us += 3650  # the tick's own time, ending inside a ms
                 tick(now)
 
             app.tick = timed

@@ -204,10 +204,10 @@ CLK = []
 _clock = th.clock
 
 
-def clock():
+def clock(ahead=0):
     if len(CLK) < 8:
         CLK.append(diff(us(), S[RUN0]))
-    return _clock()
+    return _clock(ahead)
 
 
 th.clock = clock

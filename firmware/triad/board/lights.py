@@ -16,6 +16,8 @@
 # changed and which move was the last.
 from array import array
 
+from triad.compat import ticks_diff
+
 from triad.board.fastbytes import zero as _clear, move as _move
 from triad.board.fastbytes import next_diff as _next_diff, next_set as _next_set, paint_where as _paint_where
 from triad.games import ROLE_GAME, ROLE_SOURCE, ROLE_REMOVE, ROLE_TRIAD, LIFT, PLACE
@@ -77,6 +79,12 @@ class Lights:
         # The colours of the game's idle hints, made once per position.
         self.idle_rgb = bytearray(3 * n)
         self.idle_fresh = False
+        # When the pieces that can move began to pulse for one of the
+        # mover's own pieces that cannot (-1: they do not): their pulse
+        # starts lit at that lift, as a piece's destinations show at its
+        # lift, instead of in the slow blink's next lit half (up to 600 ms
+        # later: Browne's E1 at the start, 76 ms on the chip; issue 48).
+        self.blocked_at = -1
         self.fp = array("i", bytes(4 * MAX_STEPS))  # a move's footprint (the hint, the board's move)
         self.last = array("i", bytes(4 * 2))  # sites of the last move: lift, place (-1 none)
         # Sites that belong to a side (the face's site_owner: Browne's
@@ -261,12 +269,18 @@ def render(lt, ctl, frame, now, occ):
         # (As the board's move: not over a difference to put right, whose
         # light the words name.)
         _render_move(lt, pos, frame, ctl.seats.hint_move, 0)
-    if st == _PLAY and shown & SHOW_BLOCKED and slow:
-        # A piece of the mover's that has no move: the ones that have one pulse.
-        src = mt.sources
-        for i in range(n):
-            if src[i] and occ[i]:
-                _set(frame, i, pal.SOURCE)
+    if st == _PLAY and shown & SHOW_BLOCKED:
+        # A piece of the mover's that has no move: the ones that have one
+        # pulse, lit first.
+        if lt.blocked_at < 0:
+            lt.blocked_at = now
+        if not (ticks_diff(now, lt.blocked_at) // pal.SLOW_BLINK_MS) & 1:
+            src = mt.sources
+            for i in range(n):
+                if src[i] and occ[i]:
+                    _set(frame, i, pal.SOURCE)
+    else:
+        lt.blocked_at = -1
     if st == _PLAY and shown & SHOW_NOTE and lifted < 0 and slow and not mt.n_started:
         # The game asks for attention (Note 2): every piece that can act pulses.
         src = mt.sources
