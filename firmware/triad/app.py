@@ -240,23 +240,21 @@ class App:
             les.render(self.frame, now, stable)
         if rv is not None:
             rv.render(self.frame, now, stable)
-        self._read_if_late()
         if _copy_if_changed(self.frame, self.shown):
             hw.leds.show(self.frame)
-            self._read_if_late()
+        self._read_if_late(self._tick_clock)  # (after the frame: a lift's light does not wait for it)
         self.protocol.poll()
         data = self.serial.read()
         if data:
             self.protocol.feed(data)
 
-    def _read_if_late(self):
+    def _read_if_late(self, clock):
         # A long tick reads the switches between its parts: Cornelson's
         # tick that sees a knocked piece ran 13 ms on the chip (its update
         # and lights 2.7 ms, tri_v1's frame 5 ms of bitstream, its words on
         # the serial line 4 ms), a gap in the readings longer than the
         # period (issue 48). (Only a tick the loop runs, on the loop's
         # clock: a test's tick is given a time of its own.)
-        clock = self._tick_clock
         if clock is not None:
             t = clock()
             if ticks_diff(t, self._read_at) >= self._late_read_ms:
@@ -385,6 +383,7 @@ class App:
         self.next_tick = ticks_add(self.next_tick, self.period_ms)
         searched = False
         if self.thinker.state == ASKED:
+            self._read_if_late(ticks_ms)  # (the tick that asked ran long: before the search's first step)
             self.thinker.run()
             searched = True
         rv = self.review._real
