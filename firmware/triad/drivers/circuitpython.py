@@ -100,7 +100,8 @@ class _KeyState:
     the pure scanner code expects from a raw read. keypad has already
     debounced them (debounce_threshold scans at the board's SCAN_HZ); the
     MatrixScanner/Buttons above integrate again, which only adds
-    DEBOUNCE scans of latency (30 ms against the 0.8 s a move must rest)."""
+    DEBOUNCE readings of latency (about 10 ms: a changing switch is read
+    again halfway to the next scan; against the 0.8 s a move must rest)."""
 
     def __init__(self, scanner, keypad_mod, n):
         self.scanner = scanner
