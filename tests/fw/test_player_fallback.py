@@ -31,7 +31,7 @@ class _Game:
     def __init__(self):
         self.quick_move = G.quick_move
         self.parse_position = G.parse_position
-        self.new_engine = lambda level, tt: _Mute()
+        self.new_engine = lambda level, tt, now_ms=None: _Mute()
         self.ENGINE_MODULES = ()  # the face's default: nothing to import first
 
 

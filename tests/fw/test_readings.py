@@ -171,9 +171,9 @@ def test_no_gap_between_two_readings_is_longer_than_the_period_while_the_board_t
     searching = [False]
     slices = [0]
 
-    def slow_engine(level, tt):
+    def slow_engine(level, tt, now_ms=None):
         clk.t += 9  # the engine's buffers: one step of 9 ms (LOAD_SLICE_MS)
-        eng = new_engine(level, tt)
+        eng = new_engine(level, tt, now_ms)
         choose = eng.choose
 
         def timed_choose(*args):

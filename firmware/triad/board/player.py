@@ -63,7 +63,7 @@ class Player:
                         clock()
                     if said is not None:
                         said(LOAD_SLICE_MS)
-                    eng = self.engine = g.new_engine(level, ENGINE_TT)
+                    eng = self.engine = g.new_engine(level, ENGINE_TT, clock)
                     clock()  # (the thinker's clock: the loop may tick here)
                 eng.set_level(level)
                 keys = None

@@ -366,11 +366,12 @@ ENGINE_MODULES = (
 )
 
 
-def new_engine(level, tt_entries=0):
-    """The searching engine (engine.py), loaded on first use."""
+def new_engine(level, tt_entries=0, now_ms=None):
+    """The searching engine (engine.py), loaded on first use. now_ms: read
+    between its buffers (board/player.py)."""
     from triad.games.cornelson.engine.search import Engine
 
-    return Engine(level, tt_entries)
+    return Engine(level, tt_entries, now_ms=now_ms)
 
 
 def new_tourney(code=0):

@@ -237,10 +237,12 @@ ENGINE_MODULES = ("triad.games.engine_kit", "triad.games.nehren.engine.evaluate"
                   "triad.games.nehren.engine.kernels", "triad.games.nehren.engine.search")
 
 
-def new_engine(level, tt_entries):
+def new_engine(level, tt_entries, now_ms=None):
+    """now_ms: read between the engine's big buffers (the board's loop
+    reads its switches there: board/player.py)."""
     from triad.games.nehren.engine.search import Engine
 
-    return Engine(level, tt_entries)
+    return Engine(level, tt_entries, now_ms=now_ms)
 
 
 _quick_buf = None

@@ -84,15 +84,20 @@ class Engine(Evaluator, engine_kit.EngineBase):
     kp = 0  # placements paired below the root (set by the level)
     ks = 0  # step sets paired with each
 
-    def __init__(self, level=5, tt_entries=0, seed=1):
+    def __init__(self, level=5, tt_entries=0, seed=1, now_ms=None):
         """tt_entries is accepted for the face's signature; this engine keeps
         no transposition table (transpositions are rare: a gem never leaves
-        its post)."""
+        its post). now_ms: read between the big buffers (on the board each
+        read lets the loop read its switches; issue 48)."""
+        now_ms = now_ms or engine_kit.no_clock
         self.pos = core.Position()
         self.root = array("i", bytes(4 * core.MAX_MOVES))
+        now_ms()
         self.rsc = array("h", bytes(2 * core.MAX_MOVES))
         self.rnoise = array("h", bytes(2 * core.MAX_MOVES))
+        now_ms()
         self.mv = array("i", bytes(4 * MAX_CANDS * MAX_PLY))
+        now_ms()
         self.mo = array("h", bytes(2 * MAX_CANDS * MAX_PLY))
         self.sets = array("i", bytes(4 * core.MAX_SETS))
         self.sv = array("h", bytes(2 * core.MAX_SETS))

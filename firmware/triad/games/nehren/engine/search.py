@@ -72,21 +72,29 @@ class Engine(engine_kit.EngineBase):
     REVIEW_KIND = "mistake"
     REVIEW_MARGIN = 600
 
-    def __init__(self, level=5, tt_entries=1024, seed=1, stack=1600, history_max=64):
+    def __init__(self, level=5, tt_entries=1024, seed=1, stack=1600, history_max=64, now_ms=None):
         """tt_entries: transposition table size (rounded down to a power of
         two; 12 bytes each). stack: move slots shared by the plies (4 bytes
-        each plus 2 for ordering scores; at least core.MAX_MOVES + 200)."""
+        each plus 2 for ordering scores; at least core.MAX_MOVES + 200).
+        now_ms: read between the big buffers (on the board each read lets
+        the loop read its switches: made in one piece they were up to 12 ms
+        on the chip; issue 48)."""
+        now_ms = now_ms or engine_kit.no_clock
         n = 1
         while n * 2 <= tt_entries:
             n *= 2
         self.tt_mask = n - 1
         self.tt_lock = array("i", bytes(4 * n))
         self.tt_move = array("i", bytes(4 * n))
+        now_ms()
         self.tt_info = array("i", bytes(4 * n))
         if stack < core.MAX_MOVES + 200:
             stack = core.MAX_MOVES + 200
+        now_ms()
         self.buf = array("i", bytes(4 * stack))
+        now_ms()
         self.order = array("h", bytes(2 * stack))
+        now_ms()
         self.rnoise = array("h", bytes(2 * core.MAX_MOVES))
         self.stack = stack
         self.killers = array("i", bytes(4 * 2 * MAX_PLY))
