@@ -34,9 +34,10 @@ _HINT_SHORT = BTN_HINT * 2
 # read (App._read_between) at the first clock read SEARCH_SLICE_MS before
 # the scan period is up since the last reading: every gap between two
 # readings stays within the period as long as no slice between two clock
-# reads is longer (issue 48; docs/performance.md, "The tick while the board
-# thinks").
-SEARCH_SLICE_MS = 4
+# reads is longer (issue 48; docs/performance.md, "When the switches are
+# read"). 5: Browne's buffers, made between two reads at the search's
+# start, took 4.6 ms on the chip.
+SEARCH_SLICE_MS = 5
 
 
 class App:

@@ -200,11 +200,11 @@ def test_no_gap_between_two_readings_is_longer_than_the_period_while_the_board_t
     clock = th.clock
 
     def engine_clock(ahead=0):
-        # The engine's slice before this read: 1 to 4 ms (SEARCH_SLICE_MS,
-        # the longest the engines are held to), varied.
+        # The engine's slice before this read: 1 to 5 ms (SEARCH_SLICE_MS
+        # is 5, the longest the engines are held to), varied.
         if searching[0]:
             # (the first: the engine's start, 8 ms before its first read)
-            clk.t += 8 if slices[0] == 0 else 1 + (slices[0] * 7) % 4
+            clk.t += 8 if slices[0] == 0 else 1 + (slices[0] * 7) % 5
             slices[0] += 1
         return clock(ahead)
 
