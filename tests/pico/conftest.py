@@ -58,6 +58,18 @@ _POOL = None
 _JOBS = {}
 
 
+def _waits_for_background(item):
+    return (getattr(getattr(item, "function", None), "background", None) is not None
+            or getattr(getattr(item, "module", None), "BACKGROUND", None) is not None)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The tests that wait for a background job run last: this process does
+    its own emulated tests first, while the pool runs the jobs, instead of
+    waiting for a job it could have run beside."""
+    items[:] = [i for i in items if not _waits_for_background(i)] + [i for i in items if _waits_for_background(i)]
+
+
 def pytest_collection_finish(session):
     global _POOL
     if session.config.option.collectonly:
@@ -69,6 +81,12 @@ def pytest_collection_finish(session):
             callspec = getattr(item, "callspec", None)
             weight, job = start(**(callspec.params if callspec else {}))
             todo.append((-weight, len(todo), item.nodeid, job))
+        # A module whose tests share one emulated run (a module fixture)
+        # names it BACKGROUND = (weight, callable): started once.
+        mod = getattr(item, "module", None)
+        start = getattr(mod, "BACKGROUND", None)
+        if start is not None and _module_key(mod) not in [t[2] for t in todo]:
+            todo.append((-start[0], len(todo), _module_key(mod), start[1]))
     if not todo:
         return
     from concurrent.futures import ThreadPoolExecutor
@@ -81,6 +99,18 @@ def pytest_collection_finish(session):
 def pytest_sessionfinish(session):
     if _POOL is not None:
         _POOL.shutdown(wait=True, cancel_futures=True)
+
+
+def _module_key(mod):
+    return "module:" + mod.__name__
+
+
+@pytest.fixture(scope="module")
+def module_background(request):
+    """The result of the module's BACKGROUND job (started at collection),
+    waited for; run here when it was not started."""
+    fut = _JOBS.get(_module_key(request.module))
+    return request.module.BACKGROUND[1]() if fut is None else fut.result()
 
 
 @pytest.fixture
