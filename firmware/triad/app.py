@@ -245,6 +245,9 @@ class App:
             hw.leds.show(self.frame)
         self._read_if_late(self._tick_clock)  # (after the frame: a lift's light does not wait for it)
         self.protocol.poll()
+        # (and after the tick's words: a line on the USB serial waits for the
+        # host to take it, 4 ms and more on the chip)
+        self._read_if_late(self._tick_clock)
         data = self.serial.read()
         if data:
             self.protocol.feed(data)

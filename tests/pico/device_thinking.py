@@ -88,6 +88,20 @@ class Overlay:
         self.board[self.at[site]] = v
 
     def read_into(self, raw):
+        # Every reading of the switches, a tick's or one between ticks
+        # (App._read_between: halfway while a switch changes, in the search's
+        # clock reads): the gap the player's hand meets is between these.
+        t = us()
+        s = S
+        if s[ACTIVE] or s[RPENDING]:
+            g = diff(t, s[RPREV])
+            if g > s[RGAP]:
+                s[RGAP] = g
+                s[RGAP_AT] = diff(t, s[RUN0]) // 100
+            if s[ACTIVE]:
+                s[NREADS] += 1
+            s[RPENDING] = 0
+        s[RPREV] = t
         self.m.read_into(raw)
         _copy_if_changed(self.board, raw)
 
@@ -135,7 +149,12 @@ CANCEL = 10  # the thinker's cancel() while a search ran (us), 0: none
 ACTION = 11  # what the tick hook does (below)
 FIRST_GAP = 12  # run() began -> the first tick inside the search (us)
 TICKNO = 13  # ticks since reset_marks()
-S = [0] * 14
+RPENDING = 14  # as PENDING, for the readings of the switches
+RPREV = 15  # the last reading's start (us)
+RGAP = 16  # the longest gap between two readings around / inside the search (us)
+NREADS = 17  # readings inside the search
+RGAP_AT = 18  # where that gap ended, in 0.1 ms after run() began
+S = [0] * 19
 HOOK_NONE = 0
 HOOK_KNOCK = 1
 HOOK_LIFT = 2
@@ -181,10 +200,12 @@ def run():
     s[RUN0] = us()
     s[ACTIVE] = 1
     s[PENDING] = 1
+    s[RPENDING] = 1
     _run()
     s[RUN1] = us()
     s[ACTIVE] = 0
     s[PENDING] = 1
+    s[RPENDING] = 1
 
 
 th.run = run
@@ -350,8 +371,11 @@ fig("level", LEVEL, "")
 fig("budget_ms", BUDGET, "ms")
 fig("move_think_ms", think_ms, "ms emulated (run() began -> ended; engine imported and made on this first use)")
 fig("move_overrun_ms", think_ms - BUDGET, "ms past the budget")
-fig("move_gap_ms", S[GAP] / 1000, "ms, the longest gap between two scans during the search")
-fig("move_gap_at", S[GAP_AT], "(tick number inside the search ending that gap; 1: the first)")
+fig("move_gap_ms", S[RGAP] / 1000, "ms, the longest gap between two readings of the switches during the search")
+fig("move_reads", S[NREADS], "readings of the switches inside the search")
+fig("move_gap_end_ms", S[RGAP_AT] / 10, "ms after run() began, where that gap ended")
+fig("move_tick_gap_ms", S[GAP] / 1000, "ms, the longest gap between two tick starts (readings between ticks fill it)")
+fig("move_gap_at", S[GAP_AT], "(tick number inside the search ending the longest gap between ticks; 1: the first)")
 print("clock reads (us after run):", CLK)
 fig("move_first_gap_ms", S[FIRST_GAP] / 1000, "ms from run() to the first tick inside the search")
 fig("move_ticks", S[NTICKS], "ticks inside the search")
@@ -396,8 +420,11 @@ def hint(action, what):
     S[ACTION] = HOOK_NONE
     app.step()
     lift = EV.get("lift")
-    fig(what + "_gap_ms", S[GAP] / 1000, "ms, the longest gap between two scans during the hint's search")
-    fig(what + "_gap_at", S[GAP_AT], "(tick number inside the search ending that gap; 1: the first)")
+    fig(what + "_gap_ms", S[RGAP] / 1000, "ms, the longest gap between two readings of the switches during the hint's search")
+    fig(what + "_reads", S[NREADS], "readings of the switches inside the search")
+    fig(what + "_gap_end_ms", S[RGAP_AT] / 10, "ms after run() began, where that gap ended")
+    fig(what + "_tick_gap_ms", S[GAP] / 1000, "ms, the longest gap between two tick starts (readings between ticks fill it)")
+    fig(what + "_gap_at", S[GAP_AT], "(tick number inside the search ending the longest gap between ticks; 1: the first)")
     fig(what + "_first_gap_ms", S[FIRST_GAP] / 1000, "ms from run() to the first tick inside the search")
     fig(what + "_ticks", S[NTICKS], "ticks inside the search")
     fig(what + "_tick_max_ms", S[TICK_MAX] / 1000, "ms, the longest tick inside the search")

@@ -10,13 +10,15 @@ the search stops soon after its budget and after a cancel.
 The emulated board has no dice on its switches: the script reads the real
 pins and then puts the game's occupancy (with the knocked or lifted die
 missing) into the raw scan, as bench/pico_suite.py does. One run serves
-every test here (about 4 minutes of wall time: the emulator runs about 30
-million cycles a second)."""
+every test here (about 2 minutes of wall time: the emulator runs about 30
+million cycles a second), started at collection beside the other emulated
+runs (conftest.py)."""
 import os
+import subprocess
+import sys
+import tempfile
 
 import pytest
-
-from host_tools import emulator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UF2 = os.environ.get("TRIAD_UF2", os.path.join(ROOT, "build", "triad-board.uf2"))
@@ -32,16 +34,25 @@ SCAN_MS = 10  # pico_v1.SCAN_HZ = 100
 DEBOUNCE = 3  # pico_v1.DEBOUNCE: scans before a change is believed
 
 
+def _think():
+    """The emulated run every test here reads: (its output, its status). A
+    process of its own (host_tools.emulator), so that it runs on the other
+    core beside this process's emulated tests."""
+    with tempfile.TemporaryDirectory() as lfs:
+        r = subprocess.run([sys.executable, "-m", "host_tools.emulator", "--uf2", UF2, "--littlefs", lfs,
+                            "--timeout", str(TIMEOUT), SCRIPT, "nehren", "5", str(BUDGET_MS)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT + 60)
+    return r.stdout + r.stderr, r.returncode
+
+
+# Started at collection (conftest.py), beside the other emulated runs: about
+# two minutes of one core, the longest of make test-pico's runs but the stack's.
+BACKGROUND = (90000, _think)
+
+
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    if not os.path.exists(UF2):
-        pytest.fail("no UF2 at %s: run `make uf2` (make test-pico does)" % UF2)
-    board = emulator.Pico(UF2, str(tmp_path_factory.mktemp("lfs")), timeout=TIMEOUT)
-    board.start()
-    try:
-        out, status = board.run_file(SCRIPT, ["nehren", "5", str(BUDGET_MS)])
-    finally:
-        board.stop()
+def run(module_background):
+    out, status = module_background
     assert status == 0, out
     figs = {}
     for ln in out.splitlines():
@@ -66,12 +77,19 @@ def test_scans_go_on_while_the_board_searches_its_move_and_a_hint(run, figures):
         f["move_nodes"], f["move_rate"], f["move_search_rate"])
     figures["thinking: free heap while searching (bytes)"] = f["heap_searching"]
     assert f["move_found"] == "1", f["_out"]
-    # Ticks ran inside the search at about the scan period all along ...
+    figures["thinking: longest gap between tick starts, board's move / hint (emulated ms)"] = "%s / %s" % (
+        f["move_tick_gap_ms"], f["hint_tick_gap_ms"])
+    # Ticks ran inside the search at about the scan period all along, with
+    # the switches read at least once a period ...
     assert num(f, "move_ticks") >= 0.8 * BUDGET_MS / SCAN_MS, f["_out"]
-    # ... and no two scans were further apart than 25 ms, from the request
-    # (the engine loaded on its first use) to the answer.
-    assert num(f, "move_gap_ms") < 25, f["_out"]
-    assert num(f, "hint_gap_ms") < 25, f["_out"]
+    assert num(f, "move_reads") >= BUDGET_MS / SCAN_MS, f["_out"]
+    # ... and no reading of the grid was missed, from the request (the
+    # engine loaded on its first use) to the answer: no two readings two
+    # periods apart. (From the start position, the search's first steps
+    # leave gaps of 10 to 13.5 ms in this harness; the bench's board figures,
+    # bench/pico_board.py, hold the 10 ms target: docs/performance.md.)
+    assert num(f, "move_gap_ms") < 2 * SCAN_MS, f["_out"]
+    assert num(f, "hint_gap_ms") < 2 * SCAN_MS, f["_out"]
 
 
 def test_a_die_knocked_over_during_the_search_is_shown_at_once(run, figures):
