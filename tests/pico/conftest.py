@@ -75,6 +75,7 @@ def pytest_collection_finish(session):
     if session.config.option.collectonly:
         return
     todo = []
+    modules = set()
     for item in session.items:
         start = getattr(getattr(item, "function", None), "background", None)
         if start is not None:
@@ -85,7 +86,8 @@ def pytest_collection_finish(session):
         # names it BACKGROUND = (weight, callable): started once.
         mod = getattr(item, "module", None)
         start = getattr(mod, "BACKGROUND", None)
-        if start is not None and _module_key(mod) not in [t[2] for t in todo]:
+        if start is not None and mod not in modules:
+            modules.add(mod)
             todo.append((-start[0], len(todo), _module_key(mod), start[1]))
     if not todo:
         return
