@@ -210,6 +210,12 @@ def runner_mp32(args):
 _FIGURE = re.compile(r"^[a-z0-9_]+: -?[0-9][0-9.]* ")
 
 
+def chip_figures(out, prefix):
+    """The figure lines of an emulated run's output, parsed: the board's own
+    console lines ("evt ...") are not figures."""
+    return parse("\n".join(ln for ln in out.splitlines() if _FIGURE.match(ln + " ")), prefix)
+
+
 def runner_pico(args):
     """The UF2 on the emulated Pico: bench/pico_suite.py in emulated time."""
     if args["no_pico"]:
@@ -225,9 +231,7 @@ def runner_pico(args):
     extra = (["quick"] if args["quick"] else []) + (["engine"] if args["pico_engine"] else [])
     out = run([PICO_PY, "-m", "host_tools.emulator", "--timeout", "3600", "bench/pico_suite.py"] + extra,
               timeout=4000)
-    # The board's own console lines ("evt ...") are not figures.
-    lines = [ln for ln in out.splitlines() if _FIGURE.match(ln + " ")]
-    for fig in parse("\n".join(lines), "pico."):
+    for fig in chip_figures(out, "pico."):
         yield fig
 
 
@@ -245,8 +249,7 @@ def runner_pico_flashed(args):
         run([sys.executable, "-m", "host_tools", "firmware", "--out", fs])  # what `make flash` copies
         out = run([PICO_PY, "-m", "host_tools.emulator", "--littlefs", fs, "--timeout", "1800",
                    "bench/pico_flashed_heap.py"], timeout=2000)
-    lines = [ln for ln in out.splitlines() if _FIGURE.match(ln + " ")]
-    for fig in parse("\n".join(lines), "pico."):
+    for fig in chip_figures(out, "pico."):
         yield fig
 
 
@@ -283,8 +286,7 @@ def runner_pico_thinking(args):
         # Each game on its own board's image (one board and its games a UF2).
         out = run([PICO_PY, "-m", "host_tools.emulator", "--timeout", "3600",
                    "--uf2", board_uf2(game), THINK_SCRIPT, game], timeout=4000)
-        lines = [ln for ln in out.splitlines() if _FIGURE.match(ln + " ")]
-        for fig in parse("\n".join(lines), "pico."):
+        for fig in chip_figures(out, "pico."):
             yield fig
 
 
@@ -380,8 +382,7 @@ def runner_pico_board(args):
         return
     for game in THINK_GAMES:
         out = run(["nice", "-n", "10", PICO_PY, "bench/pico_board.py", game], timeout=4000)
-        lines = [ln for ln in out.splitlines() if _FIGURE.match(ln + " ")]
-        for fig in parse("\n".join(lines), "pico.board_%s_" % game):
+        for fig in chip_figures(out, "pico.board_%s_" % game):
             yield fig
 
 
