@@ -401,6 +401,10 @@ if KNOCK >= 0:
     board.put(KNOCK, 1)
 
 # -- 2. a hint, cancelled by lifting one of the mover's pieces ---------------
+# (this script's own reference to the engine dropped: the board gives its
+# engine back when it plays nobody, and a heap still holding it made the
+# hint's new engine force a collection, 27 ms between two readings)
+eng = None
 ctl.seats.set(0)  # the board plays nobody now: its move is dropped
 app.step()
 LIFT = own_piece_that_moves()

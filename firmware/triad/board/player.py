@@ -7,12 +7,16 @@ from triad.compat import const, ticks_diff
 
 ENGINE_TT = const(512)  # transposition entries: about 6 KB on the RP2040
 ENGINE_NODES_PER_MS = const(20)  # above what the RP2040 searches, so time rules there
-# The longest step of loading the engine and of a search's start on the
-# RP2040 (an import, the engine's buffers, the engine's first slice before
-# its first clock read: Nehren 3.9, 7.1, 8.0 and 6.6 ms), said to the
+# How long a step of loading the engine or of a search's start may run on
+# the RP2040 (an import, the engine's buffers, the engine's first slice
+# before its first clock read: Nehren 3.9, 7.1, 8.0 and 6.6 ms), said to the
 # thinker's clock before each so that the loop reads the switches first
-# (issue 48: no scan gap over 10 ms while the board thinks).
-LOAD_SLICE_MS = const(9)
+# (issue 48: no scan gap over 10 ms while the board thinks). Said as the
+# whole scan period: the switches are read before every step, whatever the
+# last reading's age (with 9 a reading under 1 ms old was skipped, and a
+# step of 9 ms after it made a gap of 10 ms and more; a reading is 0.4 ms,
+# the steps half a dozen).
+LOAD_SLICE_MS = const(10)
 
 
 def _no_clock():
@@ -70,7 +74,14 @@ class Player:
                 if getattr(eng, "uses_history", True):
                     # (an engine of a game without repetitions says so: the
                     # start's parse alone was 21 ms of Browne's on the chip)
-                    keys = eng.history_keys(g.parse_position(start_text), history)
+                    # The parse and the keys each a step: together 7.4 ms
+                    # after a tick on the chip (Nehren), a scan gap of 11.8.
+                    if said is not None:
+                        said(LOAD_SLICE_MS)
+                    start = g.parse_position(start_text)
+                    if said is not None:
+                        said(LOAD_SLICE_MS)
+                    keys = eng.history_keys(start, history)
                 # The budget counts from the request: loading the engine and
                 # the history keys came out of it (about 50 ms on the RP2040
                 # at the engine's first use). (A cancel meanwhile raises out

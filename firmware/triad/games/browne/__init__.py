@@ -251,11 +251,12 @@ ENGINE_MODULES = (
 def new_engine(level, tt_entries, now_ms=None):
     """The searching engine (triad.games.browne.engine.search): paranoid
     alpha-beta over slides with a few chosen drops; no table, so tt_entries
-    is unused. now_ms: unused (its big buffers are made in choose, with the
-    clock read between them: Engine.ready)."""
+    is unused. now_ms: read between the constructor's parts (its big
+    buffers are made in choose, with the clock read between them:
+    Engine.ready)."""
     from triad.games.browne.engine.search import Engine
 
-    return Engine(level, tt_entries)
+    return Engine(level, tt_entries, now_ms=now_ms)
 
 def LESSONS():
     """The board's teaching mode: this game's lessons (triad/board/lessons.py

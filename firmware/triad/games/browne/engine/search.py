@@ -148,8 +148,13 @@ class Engine(engine_kit.EngineBase):
     hope = 0  # 1: always rank the safe turns by _hope (set by the level)
     drops = 1  # drops per slide below the root (set by the level)
 
-    def __init__(self, level=5, tt_entries=0, seed=1):
+    def __init__(self, level=5, tt_entries=0, seed=1, now_ms=None):
+        # now_ms: read between the parts (on the board each read lets the
+        # loop read its switches: the constructor in one piece was 8-10 ms
+        # on the chip, a scan gap of 11; issue 48)
+        now_ms = now_ms or engine_kit.no_clock
         self.pos = core.Position()
+        now_ms()
         # The big buffers (41 KB) are made by ready(), at the first choose.
         self.buf = None
         self.order = None  # static and search scores (all within +-INF)
@@ -170,11 +175,13 @@ class Engine(engine_kit.EngineBase):
         self.lvb = array("h", bytes(2 * 64))
         self.lord = bytearray(64)
         self.lskip = bytearray(64)
+        now_ms()
         self.lidx = bytearray(b"\xff" * (core.WIDTH * core.WIDTH))
         self.hope_deadline = 0
         # the viper kernels (MicroPython) or the plain methods (CPython);
         # the tests play both on both interpreters
         self.fast = MICROPYTHON
+        now_ms()
         self._init_kit(level, seed)
         self.root = 0
         self.gfrom = 0
