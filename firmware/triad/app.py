@@ -227,9 +227,6 @@ class App:
         if on:
             les.update(now)
             on = les.active
-        # (between the update and the frame: a lift's update and tri_v1's
-        # frame after it made one part of 8 ms in Cornelson's hint search)
-        self._read_if_late(self._tick_clock)
         snd = self.sound
         if snd.on:
             # The clock read again: a committed move was written to flash in
