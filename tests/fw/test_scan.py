@@ -82,6 +82,68 @@ def test_release_needs_the_same_agreement():
     assert changes == 1 and sc.stable[0] == 0
 
 
+def _chattering(base, start, t):
+    """The simulator's model of contact chatter (simulator/hardware.py): for
+    40 ms from `start` the reading flips while (t // 7) is odd."""
+    if start <= t < start + 40 and (t // 7) & 1:
+        return 1 - base
+    return base
+
+
+def test_chatter_never_passes_however_often_the_switch_is_read():
+    # A piece's reed chatters for 40 ms (knocked, or a neighbour taken off:
+    # issue 47's Browne fuzz, where C1's chatter during a capture was
+    # believed as "taken off, a new piece dropped on it" and committed as
+    # the drop). The board reads a changing switch again halfway to the
+    # next scan (issue 48) and between a search's slices, so the readings
+    # come every 5 ms or closer: no stretch of chatter shorter than the
+    # debounce's hold may flip the snapshot, at any phase.
+    limit = 3
+    for base in (0, 1):
+        for step in (10, 5, 4, 3, 2, 1):
+            for start in range(0, 14):
+                sc = scan.MatrixScanner(Desc(DEBOUNCE=limit))
+                raw = bytearray(36)
+                raw[0] = base
+                for t in (0, 10, 20, 30):
+                    sc.update(raw, t)
+                assert sc.stable[0] == base
+                t = 40
+                while t < 200:
+                    raw[0] = _chattering(base, 50 + start, t)
+                    if (t % 10) == 0:
+                        assert not sc.update(raw, t), (base, step, start, t)
+                    else:
+                        assert not sc.read_between(raw, t), (base, step, start, t)
+                    assert sc.stable[0] == base
+                    t += step
+                assert not sc.unsettled()
+
+
+def test_a_change_is_believed_once_it_has_held_for_its_readings():
+    # A lift read every 5 ms (a scan, the read halfway, the next scan) is
+    # believed at the third reading, 10 ms after it was first seen, as
+    # before; readings closer together need the same 10 ms.
+    sc = scan.MatrixScanner(Desc(DEBOUNCE=3))
+    raw = bytearray(36)
+    raw[0] = 1
+    for t in (0, 10, 20):
+        sc.update(raw, t)
+    raw[0] = 0
+    assert not sc.update(raw, 30)
+    assert not sc.read_between(raw, 35)
+    assert sc.update(raw, 40) and sc.stable[0] == 0 and sc.changed_at == 40
+    raw[0] = 1
+    assert not sc.update(raw, 50)
+    for t in (53, 56, 59):
+        assert not sc.read_between(raw, t) and sc.stable[0] == 0 and sc.unsettled()
+    assert sc.update(raw, 60) and sc.stable[0] == 1
+    # Scans alone, every 10 ms: three agreeing scans, as ever.
+    raw[0] = 0
+    assert not sc.update(raw, 70) and not sc.update(raw, 80)
+    assert sc.update(raw, 90) and sc.stable[0] == 0
+
+
 def test_changed_at_and_stable_for():
     sc = scan.MatrixScanner(Desc(DEBOUNCE=2), now=1000)
     raw = bytearray(36)

@@ -73,37 +73,47 @@ def test_diff_equals_the_plain_loop():
 
 def test_scan_integrators_equal_the_plain_loop():
     # Every board's matrix size, a shuffled matrix-to-site map, every
-    # debounce from 1 to 5: 60 scans of random switches, mostly steady, at
-    # a running lateness that grows, shrinks (an early scan gives time
-    # back) and wraps past the ticks' period.
+    # debounce from 1 to 5 and holds of 0, 5 and 10 ms: 60 readings of
+    # random switches, mostly steady, 1 to 10 ms apart on a clock that
+    # wraps past the ticks' period, at a running lateness that grows,
+    # shrinks (an early scan gives time back) and wraps past it too.
     from array import array
 
     rng = Lcg(11)
     dated = 0
+    waited = 0
     for n in (36, 64, 110):
         for limit in (1, 2, 3, 5):
-            cmap = bytearray(range(n))
-            for i in range(n - 1, 0, -1):
-                j = rng.next(i + 1)
-                cmap[i], cmap[j] = cmap[j], cmap[i]
-            raw = bytearray(n)
-            count = [bytearray(n), bytearray(n)]
-            stable = [bytearray(n), bytearray(n)]
-            since = [array("i", bytes(4 * n)), array("i", bytes(4 * n))]
-            lost = (1 << 30) - 150
-            flips = 0
-            for k in range(60):
-                for _ in range(rng.next(6)):
-                    raw[rng.next(n)] ^= 1
-                lost = ticks_add(lost, rng.next(41) - 10)
-                a = scan._integrate(raw, count[0], stable[0], cmap, n, limit, since[0], lost)
-                b = scan.integrate_py(raw, count[1], stable[1], cmap, n, limit, since[1], lost)
-                assert a == b and count[0] == count[1] and stable[0] == stable[1], (n, limit, k)
-                assert since[0] == since[1], (n, limit, k)
-                flips += b >= 0
-                dated += b > 0
-            assert flips > 5  # the stable snapshot did change along the way
+            for hold in (0, 5, 10):
+                if hold > (limit - 1) * 5:
+                    continue  # (the scanner's hold: DEBOUNCE readings 5 ms apart)
+                cmap = bytearray(range(n))
+                for i in range(n - 1, 0, -1):
+                    j = rng.next(i + 1)
+                    cmap[i], cmap[j] = cmap[j], cmap[i]
+                raw = bytearray(n)
+                count = [bytearray(n), bytearray(n)]
+                stable = [bytearray(n), bytearray(n)]
+                since = [array("i", bytes(4 * n)), array("i", bytes(4 * n))]
+                began = [array("H", bytes(2 * n)), array("H", bytes(2 * n))]
+                lost = (1 << 30) - 150
+                now = (1 << 30) - 300
+                flips = 0
+                for k in range(60):
+                    for _ in range(rng.next(6)):
+                        raw[rng.next(n)] ^= 1
+                    lost = ticks_add(lost, rng.next(41) - 10)
+                    now = ticks_add(now, 1 + rng.next(10))
+                    a = scan._integrate(raw, count[0], stable[0], cmap, n, limit, since[0], lost, began[0], now, hold)
+                    b = scan.integrate_py(raw, count[1], stable[1], cmap, n, limit, since[1], lost, began[1], now, hold)
+                    assert a == b and count[0] == count[1] and stable[0] == stable[1], (n, limit, hold, k)
+                    assert since[0] == since[1] and began[0] == began[1], (n, limit, hold, k)
+                    flips += b >= 0
+                    dated += b > 0
+                    waited += sum(1 for m in range(n) if 0 < count[1][m] < limit and raw[m] != stable[1][cmap[m]])
+                assert flips > 5, (n, limit, hold)  # the stable snapshot did change along the way
     assert dated > 5  # and changes were dated back
+    assert waited > 5  # and some waited, mid-way, for their hold
 
 
 def test_word_loops_equal_the_byte_loops():

@@ -4,7 +4,7 @@
 # tests. update() and pop() run every scan and allocate nothing.
 from array import array
 
-from triad.compat import micropython, const, ptr8, ptr32, ticks_diff, ticks_add
+from triad.compat import micropython, const, ptr8, ptr16, ptr32, ticks_diff, ticks_add
 
 # Button event codes: button_index * 2 + 1 for a long press.
 NO_EVENT = const(-1)
@@ -51,10 +51,15 @@ class MatrixScanner:
         self.n = n
         self._map = cmap
         self._limit = desc.DEBOUNCE
-        # One integrator per matrix position: +1 per closed scan, -1 per open
-        # scan, clamped to 0..DEBOUNCE; the stable bit only flips at the ends,
-        # so bounces that do not hold cancel out.
+        # One count per matrix position (integrate_py): the readings in a
+        # row that differ from the snapshot, from its end (0 open, DEBOUNCE
+        # closed); the stable bit flips at the other end once the first of
+        # them is _hold ms old: DEBOUNCE readings at the fastest the board
+        # reads on purpose (halfway between two scans), 10 ms with 3. So
+        # chatter that does not hold never flips it, however often read.
         self._count = bytearray(n)
+        self._began = array("H", bytes(2 * n))
+        self._hold = (self._limit - 1) * (1000 // desc.SCAN_HZ) // 2
         self.stable = bytearray(n)
         self.changed_at = now
         # A change is dated when it would have been confirmed had the board
@@ -103,7 +108,8 @@ class MatrixScanner:
         self._last = now
         # back: -1 when no stable bit flipped, else the least lateness since
         # a confirmed change began (0 when it began on time or later)
-        back = _integrate(raw, self._count, self.stable, self._map, self.n, self._limit, self._since, lost)
+        back = _integrate(raw, self._count, self.stable, self._map, self.n, self._limit, self._since, lost,
+                          self._began, now, self._hold)
         if back >= 0:
             self._date(back, now)
             return True
@@ -122,7 +128,8 @@ class MatrixScanner:
         stable bit flipped."""
         if self._warm:
             return False
-        back = _integrate(raw, self._count, self.stable, self._map, self.n, self._limit, self._since, self._lost)
+        back = _integrate(raw, self._count, self.stable, self._map, self.n, self._limit, self._since, self._lost,
+                          self._began, now, self._hold)
         if back < 0:
             return False
         self._date(back, now)
@@ -155,7 +162,10 @@ class MatrixScanner:
         lost = ticks_add(self._lost, ticks_diff(now, self._last) - self._period)
         self._lost = lost
         self._last = now
-        back = _integrate(raw, self._count, self.stable, self._map, self.n, self._limit, self._since, lost)
+        # (no hold: a piece standing at power-up shows after these scans,
+        # however close together they come)
+        back = _integrate(raw, self._count, self.stable, self._map, self.n, self._limit, self._since, lost,
+                          self._began, now, 0)
         late = ticks_diff(lost, self._lost0) if not self._warm else 0
         self.changed_at = ticks_add(now, -late) if late > 0 else now
         return back >= 0
@@ -165,90 +175,133 @@ class MatrixScanner:
         return ticks_diff(now, self.changed_at)
 
 
-def integrate_py(raw, count, stable, cmap, n, limit, since, lost):
+def integrate_py(raw, count, stable, cmap, n, limit, since, lost, began, now, hold):
     """The scan's integrators, one step (the plain twin of _integrate,
-    which tests/fw/test_tick_fast_paths.py holds it equal to): count[m]
-    moves one towards raw[m] (0..limit) and stable[cmap[m]] flips at the
-    ends; since[m] notes the running lateness `lost` when an integrator
-    leaves its end (an excursion begins). -1 when no stable bit flipped,
-    else the least lateness since a flipped switch's excursion began (at
-    least 0): how far back the change is dated (MatrixScanner)."""
+    which tests/fw/test_tick_fast_paths.py holds it equal to): a reading
+    that differs from stable[cmap[m]] moves count[m] one towards its end
+    (0 open, limit closed); a reading that agrees sends it back to the
+    stable end, so only `limit` differing readings in a row count. At the
+    end the stable bit flips only when the first of those readings is at
+    least `hold` ms old (began[m], ms modulo 2**16); before that count[m]
+    waits a step short of its end. A reed that chatters (a knocked piece,
+    a neighbour taken off) flips for a few ms at a time: however often the
+    board reads it, it never flips the snapshot (issue 47; the readings
+    between the scans of issue 48 are 5 ms apart or closer, and an
+    integrator that summed them let 40 ms of chatter through).
+    since[m] notes the running lateness `lost` when the differing readings
+    begin. -1 when no stable bit flipped, else the least lateness since a
+    flipped switch's change began (at least 0): how far back the change is
+    dated (MatrixScanner)."""
     back = -1
     for m in range(n):
         c = count[m]
         if raw[m]:
             if c < limit:
+                cell = cmap[m]
                 if c == 0:
-                    since[m] = lost  # (an excursion from open begins)
+                    since[m] = lost  # (closed, the snapshot open: a change begins)
+                    began[m] = now & 0xFFFF
+                elif stable[cell]:
+                    count[m] = limit  # (closed as the snapshot says: the opening did not hold)
+                    continue
                 c += 1
-                count[m] = c
                 if c == limit:
-                    cell = cmap[m]
-                    if not stable[cell]:
+                    if ((now - began[m]) & 0xFFFF) < hold:
+                        c = limit - 1  # (held too briefly yet)
+                    else:
                         stable[cell] = 1
                         b = max(0, ticks_diff(lost, since[m]))
                         if back < 0 or b < back:
                             back = b
+                count[m] = c
         elif c:
+            cell = cmap[m]
             if c == limit:
-                since[m] = lost  # (an excursion from closed begins)
+                since[m] = lost  # (open, the snapshot closed: a change begins)
+                began[m] = now & 0xFFFF
+            elif not stable[cell]:
+                count[m] = 0  # (open as the snapshot says: the closing did not hold)
+                continue
             c -= 1
-            count[m] = c
             if c == 0:
-                cell = cmap[m]
-                if stable[cell]:
+                if ((now - began[m]) & 0xFFFF) < hold:
+                    c = 1
+                else:
                     stable[cell] = 0
                     b = max(0, ticks_diff(lost, since[m]))
                     if back < 0 or b < back:
                         back = b
+            count[m] = c
     return back
 
 
 @micropython.viper
-def _integrate(raw, count, stable, cmap, n: int, limit: int, since, lost: int) -> int:
+def _integrate(raw, count, stable, cmap, n: int, limit: int, since, lost: int, began, now: int, hold: int) -> int:
     """integrate_py in viper: it runs every tick over every switch (as
     native code 0.24-0.61 ms of a tick on the emulated chip). The ticks'
     difference is taken modulo 2**30 (the RP2040's ticks period, and
-    triad.compat's): lateness since an excursion began is small, so a
-    port with a longer period (64-bit unix) gives the same difference."""
+    triad.compat's): lateness since a change began is small, so a port
+    with a longer period (64-bit unix) gives the same difference; the
+    hold's, modulo 2**16 (2**30 is a multiple: the same across a wrap)."""
     r = ptr8(raw)
     cnt = ptr8(count)
     st = ptr8(stable)
     mp = ptr8(cmap)
     sn = ptr32(since)
+    bg = ptr16(began)
     back = -1
     m = 0
     while m < n:
         c = cnt[m]
         if r[m]:
             if c < limit:
+                cell = mp[m]
                 if c == 0:
                     sn[m] = lost
-                c += 1
-                cnt[m] = c
-                if c == limit:
-                    cell = mp[m]
-                    if st[cell] == 0:
-                        st[cell] = 1
+                    bg[m] = now & 0xFFFF
+                    c = 1
+                elif st[cell]:
+                    c = limit + 1  # (snap back: below)
+                else:
+                    c += 1
+                if c > limit:
+                    cnt[m] = limit
+                else:
+                    if c == limit:
+                        if ((now - bg[m]) & 0xFFFF) < hold:
+                            c = limit - 1
+                        else:
+                            st[cell] = 1
+                            b = ((lost - sn[m] + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+                            if b < 0:
+                                b = 0
+                            if back < 0 or b < back:
+                                back = b
+                    cnt[m] = c
+        elif c:
+            cell = mp[m]
+            if c == limit:
+                sn[m] = lost
+                bg[m] = now & 0xFFFF
+                c -= 1
+            elif st[cell] == 0:
+                c = -1  # (snap back: below)
+            else:
+                c -= 1
+            if c < 0:
+                cnt[m] = 0
+            else:
+                if c == 0:
+                    if ((now - bg[m]) & 0xFFFF) < hold:
+                        c = 1
+                    else:
+                        st[cell] = 0
                         b = ((lost - sn[m] + 0x20000000) & 0x3FFFFFFF) - 0x20000000
                         if b < 0:
                             b = 0
                         if back < 0 or b < back:
                             back = b
-        elif c:
-            if c == limit:
-                sn[m] = lost
-            c -= 1
-            cnt[m] = c
-            if c == 0:
-                cell = mp[m]
-                if st[cell]:
-                    st[cell] = 0
-                    b = ((lost - sn[m] + 0x20000000) & 0x3FFFFFFF) - 0x20000000
-                    if b < 0:
-                        b = 0
-                    if back < 0 or b < back:
-                        back = b
+                cnt[m] = c
         m += 1
     return back
 
