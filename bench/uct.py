@@ -23,11 +23,17 @@
 # and opening depend on its number only, so the result does not depend on
 # --jobs.
 #
+# --results FILE keeps each finished game's line in FILE (appended as it
+# finishes, under a first line naming the match and a digest of the code it
+# was played with): a run stopped part-way goes on from the games not yet in
+# it, and a match whose code changed starts again (`make bench-uct`).
+#
 # --lone-uct P puts a UCT player of P playouts a turn in the engine's seat
 # instead (the same games, openings and seats): what UCT itself scores
 # there, the scale the engine's figure is read against (a fair share alone
 # against two is not a win rate of 33%: ties take part of it).
 import argparse
+import hashlib
 import math
 import os
 import random
@@ -378,6 +384,43 @@ def play_game(job):
     return i, ("win" if mine == 1.0 else "tie" if mine > 0 else "loss"), plies
 
 
+def code_digest(game):
+    """A digest of what a match's games depend on: the firmware (the
+    engine and its game), the game's rules reference and this file."""
+    root = os.path.normpath(os.path.join(_here, ".."))
+    paths = [os.path.join(_here, "uct.py"), os.path.join(root, "tests", "reference_%s.py" % game)]
+    for top, dirs, files in os.walk(os.path.join(root, "firmware", "triad")):
+        dirs.sort()
+        paths.extend(os.path.join(top, f) for f in sorted(files) if f.endswith(".py"))
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(os.path.relpath(p, root).encode())
+        with open(p, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def read_results(path, head):
+    """{game number: (result, plies)} of a results file made for this match
+    with this code, else {} (a missing file, another match or other code:
+    it starts again)."""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return {}
+    if not lines or lines[0] != head:
+        return {}
+    done = {}
+    for ln in lines[1:]:
+        parts = ln.replace(":", "").split()
+        # (a line cut by a stop part-way is left out: that game is played again)
+        if len(parts) == 4 and parts[0] == "game" and parts[2] in ("win", "tie", "loss") and parts[1].isdigit() \
+                and parts[3].isdigit():
+            done[int(parts[1])] = (parts[2], int(parts[3]))
+    return done
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="An engine against UCT players on the game's plain rules reference")
     ap.add_argument("game", choices=sorted(ADAPTERS))
@@ -389,6 +432,8 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--lone-uct", type=int, default=0, metavar="P",
                     help="a UCT player of P playouts in the engine's seat instead (calibration)")
+    ap.add_argument("--results", default=None, metavar="FILE",
+                    help="keep finished games here; a run goes on from those not yet in it")
     args = ap.parse_args(argv)
     seats = len(ADAPTERS[args.game]().PLAYERS)
     rng = random.Random(args.seed)
@@ -397,7 +442,25 @@ def main(argv=None):
         if i % seats == 0:
             opening_seed = rng.randrange(1 << 30)
         jobs.append((args.game, args.level, args.nodes, args.playouts, args.seed, i, opening_seed, args.lone_uct))
-    if args.jobs > 1:
+    tally = {"win": 0, "tie": 0, "loss": 0}
+    kept = None
+    if args.results:
+        head = "# uct %s level %d nodes %d playouts %d seed %d lone %d code %s" % (
+            args.game, args.level, args.nodes, args.playouts, args.seed, args.lone_uct, code_digest(args.game))
+        done = read_results(args.results, head)
+        for i, (r, plies) in sorted(done.items()):
+            if i < args.games:
+                tally[r] += 1
+                print("game %d seat %d: %s (%d plies; kept)" % (i, i % seats, r, plies), flush=True)
+        jobs = [j for j in jobs if j[5] not in done]
+        if not done:
+            os.makedirs(os.path.dirname(os.path.abspath(args.results)), exist_ok=True)
+            with open(args.results, "w") as f:
+                f.write(head + "\n")
+        kept = open(args.results, "a")
+        if kept.tell() and not open(args.results, "rb").read().endswith(b"\n"):
+            kept.write("\n")  # (after a line cut by a stop part-way)
+    if args.jobs > 1 and len(jobs) > 1:
         import multiprocessing
 
         pool = multiprocessing.Pool(args.jobs)
@@ -405,12 +468,16 @@ def main(argv=None):
     else:
         pool = None
         results = map(play_game, jobs)
-    tally = {"win": 0, "tie": 0, "loss": 0}
     for i, r, plies in results:
         tally[r] += 1
         print("game %d seat %d: %s (%d plies)" % (i, i % seats, r, plies), flush=True)
+        if kept is not None:
+            kept.write("game %d: %s %d\n" % (i, r, plies))
+            kept.flush()
     if pool is not None:
         pool.close()
+    if kept is not None:
+        kept.close()
     n = args.games
     lo, hi = wilson(tally["win"], n)
     who = ("UCT of %d playouts" % args.lone_uct) if args.lone_uct else ("L%d at %d nodes" % (args.level, args.nodes))
