@@ -13,7 +13,7 @@ from triad.board.store import GameStore, Settings
 from triad.board.fastbytes import copy_if_changed
 from triad.board.scan import MatrixScanner, Buttons
 from triad.board.controller import Controller
-from triad.board.thinker import ASKED
+from triad.board.thinker import ASKED, DONE
 from triad.board.states import SETUP, OVER, SYNC, BTN_MENU, BTN_HINT
 from triad.board.protocol import Protocol
 from triad import games
@@ -57,6 +57,7 @@ class App:
         self._exact_wake = getattr(hw, "exact_wake", False)  # (drivers/rp2.py)
         self._late_read_ms = self.period_ms - SEARCH_SLICE_MS
         self._tick_clock = None  # the loop's clock while the loop runs a tick (_read_if_late)
+        self._search_clock = None  # the same, while that tick runs inside a search
         random.seed(seed)
         # The runtime's clock and flash come with the drivers where they are
         # not MicroPython's (triad.drivers.open_board: CircuitPython's time
@@ -99,6 +100,11 @@ class App:
         frame_bytes = 3 * (desc.N_SITES + desc.N_STATUS)
         self.frame = bytearray(frame_bytes)
         self.shown = bytearray(frame_bytes)
+        # Inside a search a frame goes out only after a reading when the
+        # last one is this old: the frame would end past the period (its
+        # bitstream 30 us an LED, tri_v1's 141 4.2 ms, and about 1 ms more
+        # of the driver's, rounded up).
+        self._frame_read_ms = self.period_ms - ((frame_bytes // 3) * 30 + 999) // 1000 - 1
         defaults = {}
         for k in SETTING_DEFAULTS:
             defaults[k] = SETTING_DEFAULTS[k]
@@ -242,6 +248,14 @@ class App:
         if rv is not None:
             rv.render(self.frame, now, stable)
         if _copy_if_changed(self.frame, self.shown):
+            # Inside a search the readings' rhythm is what is promised (no
+            # gap over the period while the engine searches), and a lift's
+            # or a knock's update, lights and frame ran 12.5 ms on the chip
+            # (tri_v1's 141 LEDs: 5.2 ms of it): read first if the frame
+            # would end past the period. At rest the lift's light comes
+            # first (within 25 ms of the lift: a reading here made
+            # Cornelson's 25.7).
+            self._read_if_late(self._search_clock, self._frame_read_ms)
             hw.leds.show(self.frame)
         self._read_if_late(self._tick_clock)  # (after the frame: a lift's light does not wait for it)
         self.protocol.poll()
@@ -252,7 +266,7 @@ class App:
         if data:
             self.protocol.feed(data)
 
-    def _read_if_late(self, clock):
+    def _read_if_late(self, clock, late_ms=0):
         # A long tick reads the switches between its parts: Cornelson's
         # tick that sees a knocked piece ran 13 ms on the chip (its update
         # and lights 2.7 ms, tri_v1's frame 5 ms of bitstream, its words on
@@ -261,7 +275,7 @@ class App:
         # clock: a test's tick is given a time of its own.)
         if clock is not None:
             t = clock()
-            if ticks_diff(t, self._read_at) >= self._late_read_ms:
+            if ticks_diff(t, self._read_at) >= (late_ms or self._late_read_ms):
                 self._read_between(t)
 
     def _on_safe(self, safe, reason):
@@ -320,13 +334,13 @@ class App:
             # _safe_tick written out: this tick runs under the search's
             # deepest frame, and one frame less leaves about 220 bytes more
             # of the 8 KiB C stack (docs/performance.md, "C stack margin").
-            self._tick_clock = ticks_ms
+            self._tick_clock = self._search_clock = ticks_ms
             try:
                 self.tick(now)
             except Exception as e:  # keep scanning: a bug must not brick a game
                 self.errors += 1
                 self.serial.write("evt error internal %s %s\n" % (type(e).__name__, e))
-            self._tick_clock = None
+            self._tick_clock = self._search_clock = None
             nxt = ticks_add(self.next_tick, self.period_ms)
             if ticks_diff(nxt, now) <= 0:
                 # far behind: no burst of ticks; the next one on the grid
@@ -382,8 +396,13 @@ class App:
         next tick."""
         ticks_ms = self.ticks_ms or time.ticks_ms
         self._tick_clock = ticks_ms
+        if self.thinker.state == DONE:
+            # (the tick that takes the search's answer is the search's last:
+            # the board's move, its lights and words, then its frame, ran
+            # 10.7 ms on tri_v1 between two readings)
+            self._search_clock = ticks_ms
         self._safe_tick(ticks_ms())
-        self._tick_clock = None
+        self._tick_clock = self._search_clock = None
         self.next_tick = ticks_add(self.next_tick, self.period_ms)
         searched = False
         if self.thinker.state == ASKED:
@@ -395,9 +414,11 @@ class App:
             rv.work()  # the review's analysis, a slice (its search ticks the loop)
             searched = True
         self.next_tick = self._on_grid(ticks_ms())
-        if searched and ticks_diff(self.next_tick, self._read_at) > self.period_ms:
-            # (the search's last reading more than a period before the next
-            # tick, as after the budget's last read: read now)
+        if searched and ticks_diff(self.next_tick, self._read_at) >= self.period_ms:
+            # (the search's last reading a period or more before the next
+            # tick, as after the budget's last read: read now. A whole
+            # period in ms is up to a ms more on the chip, with the tick's
+            # row drive after it: Cornelson's 10.7 ms at a search's end)
             self._read_between(ticks_ms())
         if self.scanner.unsettled():
             self._halfway(ticks_ms)

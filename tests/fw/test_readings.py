@@ -230,6 +230,118 @@ def test_no_gap_between_two_readings_is_longer_than_the_period_while_the_board_t
         rig.close()
 
 
+def test_inside_a_search_a_long_tick_reads_before_its_frame_and_at_rest_the_lift_goes_first():
+    # A piece knocked over while the board searches: that tick's update
+    # and lights ran 7.3 ms on the chip and tri_v1's frame 5.2 ms, a gap of
+    # 12.5 ms between two readings. Inside a search the tick reads the
+    # switches before its frame when the frame would end past the period;
+    # at rest a lifted piece's frame goes out first (its light within 25 ms).
+    saved = test_thinking.Clock
+    test_thinking.Clock = StillClock
+    try:
+        rig = test_thinking.Rig(START, 0)  # the board plays black, which moves first
+    finally:
+        test_thinking.Clock = saved
+    ctl = rig.ctl
+    app = rig.app
+    clk = rig.clock
+    th = app.thinker
+    log = []  # ("read" | "frame", time, thinker state)
+    read_into = app.hw.matrix.read_into
+
+    def logged(raw):
+        log.append(("read", clk.t, th.state))
+        read_into(raw)
+
+    app.hw.matrix.read_into = logged
+    show = app.hw.leds.show
+
+    def slow_show(frame):
+        log.append(("frame", clk.t, th.state))
+        clk.t += 5  # tri_v1's 141 LEDs
+        show(frame)
+
+    app.hw.leds.show = slow_show
+    render = ctl.render
+    slow = [False]
+
+    def slow_render(frame, now, occ):
+        if slow[0]:
+            clk.t += 7  # the knock's or the lift's update and lights
+        render(frame, now, occ)
+
+    ctl.render = slow_render
+    clock = th.clock
+
+    def engine_clock(ahead=0):
+        if th.state == T.BUSY:
+            clk.t += 2  # the engine's slices
+        return clock(ahead)
+
+    th.clock = engine_clock
+    knocked = rig.site_of_matrix(30)  # a white piece (black to move)
+    try:
+        ctl.seats.think_ms = 60000
+        ctl.seats.player.max_nodes = 400
+
+        def knock(now):
+            if th.state == T.BUSY and len([1 for e in log if e[2] == T.BUSY]) > 20 and not slow[0]:
+                rig.w.closed[knocked] = 0
+                slow[0] = True
+
+        rig.hook = knock
+        assert rig.run_until(lambda: ctl.engine_move != 0, 400)
+        frames = [i for i, e in enumerate(log) if e[0] == "frame" and e[2] == T.BUSY]
+        assert slow[0] and frames
+        # (to the reading after the tick that took the answer: that tick,
+        # the board's move with its lights and words, is the search's last)
+        reads = [(e[1], e[2]) for e in log if e[0] == "read"]
+        gaps = [b[0] - a[0] for a, b in zip(reads, reads[1:]) if a[1] in (T.BUSY, T.DONE)]
+        assert len(gaps) > 20 and max(gaps) <= 10, gaps
+        # (a frame inside the search came right after a reading of its own)
+        assert any(log[i - 1][0] == "read" and log[i - 1][1] == log[i][1] for i in frames)
+    finally:
+        rig.close()
+    # At rest (the board plays nobody): a lifted piece's frame is sent with
+    # no reading between the tick's own and it.
+    rig = test_thinking.Rig(START, C.OPPONENT_OFF)
+    try:
+        ctl = rig.ctl
+        clk = rig.clock
+        log = []
+        read_into = rig.app.hw.matrix.read_into
+
+        def logged_at_rest(raw):
+            log.append(("read", clk.t))
+            read_into(raw)
+
+        rig.app.hw.matrix.read_into = logged_at_rest
+        show = rig.app.hw.leds.show
+
+        def slow_show_at_rest(frame):
+            log.append(("frame", clk.t))
+            clk.t += 5
+            show(frame)
+
+        rig.app.hw.leds.show = slow_show_at_rest
+        render = ctl.render
+
+        def slow_render_at_rest(frame, now, occ):
+            clk.t += 7
+            render(frame, now, occ)
+
+        ctl.render = slow_render_at_rest
+        rig.run_until(lambda: False, 5)
+        del log[:]
+        lifted = 2  # a black 2 (black to move)
+        rig.w.closed[rig.site_of_matrix(lifted)] = 0
+        assert rig.run_until(lambda: ctl.matcher.lifted == lifted, 20)
+        k = [i for i, e in enumerate(log) if e[0] == "frame"][-1]
+        assert log[k - 1][0] == "read" and log[k][1] - log[k - 1][1] >= 7, log[k - 2:k + 1]
+    finally:
+        rig.close()
+
+
 class MicroClock:
     """A clock in microseconds: ticks_ms is the whole ms (as on the chip),
     every read of it takes 50 us, a tick 3.65 ms, sleep_ms(n) n ms from the

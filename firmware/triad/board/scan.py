@@ -26,6 +26,8 @@ BUTTON_ORDER = ("confirm", "new", "hint", "menu")
 STABLE_CAP_MS = const(3600000)
 
 _RING = const(8)
+# ms: see MatrixScanner._hold
+HOLD_JITTER_MS = const(3)
 
 
 def event_button(ev):
@@ -55,11 +57,16 @@ class MatrixScanner:
         # row that differ from the snapshot, from its end (0 open, DEBOUNCE
         # closed); the stable bit flips at the other end once the first of
         # them is _hold ms old: DEBOUNCE readings at the fastest the board
-        # reads on purpose (halfway between two scans), 10 ms with 3. So
-        # chatter that does not hold never flips it, however often read.
+        # reads on purpose (halfway between two scans: 10 ms with 3), less
+        # HOLD_JITTER_MS, how much closer the readings of a search come (a
+        # knock read at 0, 5.7 and 9.1 ms on the chip, then a long slice:
+        # with a hold of 10 its light came 10 ms later). So chatter whose
+        # stretches are shorter (the simulator's: 7 ms) never flips it,
+        # however often read.
         self._count = bytearray(n)
         self._began = array("H", bytes(2 * n))
-        self._hold = (self._limit - 1) * (1000 // desc.SCAN_HZ) // 2
+        hold = (self._limit - 1) * (1000 // desc.SCAN_HZ) // 2 - HOLD_JITTER_MS
+        self._hold = hold if hold > 0 else 0
         self.stable = bytearray(n)
         self.changed_at = now
         # A change is dated when it would have been confirmed had the board
@@ -119,7 +126,7 @@ class MatrixScanner:
 
     def read_between(self, raw, now):
         """One more reading between two scans of the rhythm (issue 48): the
-        integrators step as in update, the rhythm's lateness is left as it
+        debounce steps as in update, the rhythm's lateness is left as it
         is (this reading is not one of its scans). The App reads a switch
         that is changing once more halfway to the next scan, so a change is
         believed on its DEBOUNCE-th agreeing reading 10 ms after it was
@@ -144,9 +151,9 @@ class MatrixScanner:
             self.changed_at = now
 
     def unsettled(self):
-        """True while some switch's integrator is between its ends: a
-        reading differed from the snapshot and the debounce has not yet
-        believed or dismissed it."""
+        """True while some switch's count is between its ends: a reading
+        differed from the snapshot and the debounce has not yet believed
+        or dismissed it."""
         return bool(_mid(self._count, self.n, self._limit))
 
     def _first_scans(self, raw, now):

@@ -39,11 +39,13 @@ MATRIX_CELL = bytes(range(36))
 SETTLE_US = 30
 
 SCAN_HZ = 100
-# Integrator debounce: a reed switch must agree this many readings in a row
-# before the stable snapshot follows it. A switch whose reading differs is
+# Debounce: a reed switch must differ from the snapshot this many readings
+# in a row, the first of them (DEBOUNCE - 1) half periods old, before the
+# snapshot follows it (board/scan.py). A switch whose reading differs is
 # read again halfway to the next scan (App._halfway), so 3 readings span
 # 10 ms: a lift is believed 10 ms after it is first seen (a reed's bounce
-# lasts well under 1 ms) and its lights come within 25 ms (issue 48).
+# lasts well under 1 ms) and its lights come within 25 ms (issue 48); a
+# reed that chatters, however often read, is never believed (issue 47).
 DEBOUNCE = 3
 
 # -- Buttons -----------------------------------------------------------------
