@@ -155,13 +155,18 @@ class StillClock(test_thinking.Clock):
         return self.t
 
 
-def test_no_gap_between_two_readings_is_longer_than_the_period_while_the_board_thinks():
+def still_rig():
+    """test_thinking's board on a StillClock, the board playing black."""
     saved = test_thinking.Clock
     test_thinking.Clock = StillClock
     try:
-        rig = test_thinking.Rig(START, 0)  # the board plays black, which moves first
+        return test_thinking.Rig(START, 0)
     finally:
         test_thinking.Clock = saved
+
+
+def test_no_gap_between_two_readings_is_longer_than_the_period_while_the_board_thinks():
+    rig = still_rig()  # the board plays black, which moves first
     ctl = rig.ctl
     app = rig.app
     clk = rig.clock
@@ -236,12 +241,7 @@ def test_inside_a_search_a_long_tick_reads_before_its_frame_and_at_rest_the_lift
     # 12.5 ms between two readings. Inside a search the tick reads the
     # switches before its frame when the frame would end past the period;
     # at rest a lifted piece's frame goes out first (its light within 25 ms).
-    saved = test_thinking.Clock
-    test_thinking.Clock = StillClock
-    try:
-        rig = test_thinking.Rig(START, 0)  # the board plays black, which moves first
-    finally:
-        test_thinking.Clock = saved
+    rig = still_rig()  # the board plays black, which moves first
     ctl = rig.ctl
     app = rig.app
     clk = rig.clock
