@@ -128,6 +128,10 @@ def test_the_search_stops_within_20_ms_of_its_budget_and_of_a_cancel(run, figure
     figures["thinking: past the budget / cancel -> stopped (emulated ms)"] = "%s / %s" % (
         f["move_overrun_ms"], f["hint_cancel_latency_ms"])
     # From the request to the answer: the whole budget, and at most 20 ms more.
-    assert 0 <= num(f, "move_overrun_ms") <= 20, f["_out"]
+    # (The deadline is taken on the ms clock (thinker.run: ticks_ms() + the
+    # budget), the figure in us from run()'s call: a run begun 0.7 ms into
+    # a ms has its deadline 999.3 ms on, and a search that ends at its
+    # first clock read past the deadline shows -0.3 ms: on time.)
+    assert -1 < num(f, "move_overrun_ms") <= 20, f["_out"]
     assert 0 <= num(f, "hint_cancel_latency_ms") <= 20, f["_out"]
     assert 0 <= num(f, "heap_cancel_latency_ms") <= 20, f["_out"]
