@@ -457,8 +457,10 @@ def main(argv=None):
             os.makedirs(os.path.dirname(os.path.abspath(args.results)), exist_ok=True)
             with open(args.results, "w") as f:
                 f.write(head + "\n")
+        with open(args.results, "rb") as f:
+            cut = not f.read().endswith(b"\n")
         kept = open(args.results, "a")
-        if kept.tell() and not open(args.results, "rb").read().endswith(b"\n"):
+        if cut:
             kept.write("\n")  # (after a line cut by a stop part-way)
     if args.jobs > 1 and len(jobs) > 1:
         import multiprocessing

@@ -61,8 +61,9 @@ class MatrixScanner:
         # HOLD_JITTER_MS, how much closer the readings of a search come (a
         # knock read at 0, 5.7 and 9.1 ms on the chip, then a long slice:
         # with a hold of 10 its light came 10 ms later). So chatter whose
-        # stretches are shorter (the simulator's: 7 ms) never flips it,
-        # however often read.
+        # stretches are shorter than the hold on the board's ms clock (the
+        # simulator's: 7 ms, from whole ms) never flips it, however often
+        # read.
         self._count = bytearray(n)
         self._began = array("H", bytes(2 * n))
         hold = (self._limit - 1) * (1000 // desc.SCAN_HZ) // 2 - HOLD_JITTER_MS
