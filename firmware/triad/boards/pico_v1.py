@@ -40,7 +40,8 @@ SETTLE_US = 30
 
 SCAN_HZ = 100
 # Debounce: a reed switch must differ from the snapshot this many readings
-# in a row, the first of them (DEBOUNCE - 1) half periods old, before the
+# in a row, the first of them (DEBOUNCE - 1) half periods less 3 ms old
+# (7 ms with 3; board/scan.py's HOLD_JITTER_MS), before the
 # snapshot follows it (board/scan.py). A switch whose reading differs is
 # read again halfway to the next scan (App._halfway), so 3 readings span
 # 10 ms: a lift is believed 10 ms after it is first seen (a reed's bounce
