@@ -374,6 +374,10 @@ def bench_firmware(root):
 
     # Worst tick with a die lifted: the tick that sees the lift computes the
     # destinations and draws them (update + render + LED frame), per own die.
+    # A die's figure is the best of its 3 repetitions: what the code costs,
+    # not a moment the host's scheduler gave the CPU to another process (a
+    # fresh-clone `make test` with the emulated tests beside it measured one
+    # repetition at 4 055 us and the mean at 273, against 58 and 49 idle).
     worst = 0
     total = 0
     k = 0
@@ -381,6 +385,7 @@ def bench_firmware(root):
     t = b.now
     for s in own:
         cell = site_of_square(s)
+        best = -1
         for rep in range(3):
             ctl.matcher.dest_from = -1  # as on a fresh lift
             occ2 = bytearray(ctl.expected)
@@ -394,11 +399,13 @@ def bench_firmware(root):
             dt = since_us(t0)
             total += dt
             k += 1
-            if dt > worst:
-                worst = dt
+            if best < 0 or dt < best:
+                best = dt
             ctl.update(t, ctl.expected, 5000, -1)
+        if best > worst:
+            worst = best
     fig("lifted_tick_mean", total / k, "us")
-    fig("lifted_tick_worst", worst, "us")
+    fig("lifted_tick_worst", worst, "us (the worst die, each its best of 3)")
     meminfo("steady play")
 
     # A long game: moves played on the switches through App.tick; new games
